@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tick",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tick", targets: ["tick"]),
+        .library(name: "TickKit", targets: ["TickKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CInotifyTools",
+            pkgConfig: nil,
+            providers: [.apt(["libinotifytools0-dev"])]
+        ),
+        .target(
+            name: "TickKit",
+            dependencies: ["CInotifyTools"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "tick",
+            dependencies: [
+                "TickKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TickKitTests",
+            dependencies: ["TickKit"],
+            resources: [.copy("Golden")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TickE2ETests",
+            dependencies: ["tick", "TickKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Errors from parsing a WHEN expression.
+public enum DateError: Error, LocalizedError, Equatable, Sendable {
+    /// A word that is not part of the WHEN grammar; `input` is the whole expression.
+    case unrecognized(word: String, input: String)
+    /// A well-formed date that does not exist, e.g. "2026-02-30".
+    case invalidDate(String)
+    /// A well-formed time that is out of range, e.g. "25:00" or "13pm".
+    case invalidTime(String)
+    /// A time was given where only a day is allowed (e.g. for scheduled dates).
+    case timeNotAllowed(String)
+
+    /// The examples offered after an unrecognized expression.
+    static let hint = "try today, tomorrow, mon..sun, in 3d, 2026-11-24, 17:00, fri@9am"
+
+    /// What failed and what to do instead.
+    public var errorDescription: String? {
+        switch self {
+        case .unrecognized(let word, let input):
+            if input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                return "empty date; \(DateError.hint)"
+            }
+            return "unrecognized date word \"\(word)\" in \"\(input)\"; \(DateError.hint)"
+        case .invalidDate(let text):
+            return "invalid date \"\(text)\": that day does not exist; use a real YYYY-MM-DD date, e.g. 2026-11-24"
+        case .invalidTime(let text):
+            return "invalid time \"\(text)\"; use 24-hour HH:MM (00:00 to 23:59) or 12-hour like 9am, 5:30pm"
+        case .timeNotAllowed(let text):
+            return "a time is not allowed here (\"\(text)\"); give a day only, e.g. tomorrow, fri, 2026-11-24"
+        }
+    }
+}

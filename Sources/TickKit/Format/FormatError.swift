@@ -1,0 +1,40 @@
+import Foundation
+
+/// A problem with the contents of a store file: bad JSON or a schema violation.
+public struct FormatError: Error, LocalizedError, Sendable, Equatable {
+    /// Path of the file, as shown to the user (relative to the store when possible).
+    public var path: String
+    /// Where in the file, when known.
+    public var location: SourceLocation?
+    /// What is wrong, in one sentence.
+    public var message: String
+
+    public init(path: String, location: SourceLocation?, message: String) {
+        self.path = path
+        self.location = location
+        self.message = message
+    }
+
+    /// `path:line:column: error: message` followed by the line and a caret.
+    public var errorDescription: String? {
+        guard let location else { return "\(path): error: \(message)" }
+        return "\(path):\(location): error: \(message)\n\(location.caretSnippet)"
+    }
+
+    /// The first line only, for one-line warnings.
+    public var summary: String {
+        guard let location else { return "\(path): \(message)" }
+        return "\(path):\(location): \(message)"
+    }
+}
+
+/// A JSON syntax error at a byte offset, before it is tied to a file.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+    public var offset: Int
+    public var message: String
+
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+}

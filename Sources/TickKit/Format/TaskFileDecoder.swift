@@ -1,0 +1,258 @@
+import Foundation
+
+/// Reads a store file (inbox or list) from its bytes, checking the schema.
+///
+/// Reading is tolerant of hand-made files: a missing version is read as the
+/// current one, and missing ids and timestamps are derived so that the tasks
+/// can be listed and addressed before tick first writes the file.
+public struct TaskFileDecoder {
+    private let bytes: [UInt8]
+    private let path: String
+    private let kind: FileKind
+    private let fallbackDate: Date
+
+    /// - Parameters:
+    ///   - path: the path shown in error messages.
+    ///   - fallbackDate: used for missing timestamps (normally the file's mtime).
+    public init(bytes: [UInt8], path: String, kind: FileKind, fallbackDate: Date) {
+        self.bytes = bytes
+        self.path = path
+        self.kind = kind
+        self.fallbackDate = fallbackDate
+    }
+
+    /// Decodes the file, or throws a ``FormatError`` with line and column.
+    public func decode() throws(FormatError) -> TaskFile {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw FormatError(path: path, location: SourceLocation(offset: error.offset, in: bytes), message: error.message)
+        }
+        return try decodeRoot(root)
+    }
+
+    private func error(at offset: Int, _ message: String) -> FormatError {
+        FormatError(path: path, location: offset >= 0 ? SourceLocation(offset: offset, in: bytes) : nil, message: message)
+    }
+
+    private func members(of node: JSONNode, what: String) throws(FormatError) -> [JSONMember] {
+        guard case .object(let members) = node.kind else {
+            throw error(at: node.offset, "\(what) must be an object, found \(node.typeName)")
+        }
+        var seen = Set<String>()
+        for m in members where !seen.insert(m.key).inserted {
+            throw error(at: m.keyOffset, "duplicate key \"\(m.key)\" in \(what)")
+        }
+        return members
+    }
+
+    private func decodeRoot(_ root: JSONNode) throws(FormatError) -> TaskFile {
+        let members = try members(of: root, what: "the file")
+        let slugForIDs = kind.slug ?? "inbox"
+        var version = TaskFile.currentVersion
+        var id: UUID?
+        var name: String?
+        var color: String?
+        var createdAt: Date?
+        var modifiedAt: Date?
+        var extra: [JSONMember] = []
+        var taskNodes: [JSONNode] = []
+        for m in members {
+            let v = m.value
+            if case .null = v.kind, m.key != "tasks" { continue }
+            switch m.key {
+            case "version":
+                guard case .number(let text) = v.kind, let n = Int(text), n >= 1 else {
+                    throw error(at: v.offset, "\"version\" must be a positive integer")
+                }
+                guard n <= TaskFile.currentVersion else {
+                    throw error(at: v.offset, "this file has format version \(n), but this tick reads only up to version \(TaskFile.currentVersion); upgrade tick")
+                }
+                version = n
+            case "id": id = try uuid(v, key: "id")
+            case "name":
+                guard kind != .inbox else { extra.append(m); continue }
+                let s = try string(v, key: "name")
+                guard !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw error(at: v.offset, "\"name\" must not be empty")
+                }
+                name = s
+            case "color":
+                guard kind != .inbox else { extra.append(m); continue }
+                let s = try string(v, key: "color")
+                guard let c = ColorCode.normalize(s) else {
+                    throw error(at: v.offset, "\"color\" must be 6 hex digits like \"#3b82f6\" (found \"\(s)\")")
+                }
+                color = c
+            case "createdAt": createdAt = try timestamp(v, key: "createdAt")
+            case "modifiedAt": modifiedAt = try timestamp(v, key: "modifiedAt")
+            case "tasks":
+                guard case .array(let items) = v.kind else {
+                    throw error(at: v.offset, "\"tasks\" must be an array, found \(v.typeName)")
+                }
+                taskNodes = items
+            default:
+                extra.append(m)
+            }
+        }
+        var needsFill = id == nil || createdAt == nil || modifiedAt == nil
+        if kind != .inbox, name == nil {
+            name = slugForIDs
+        }
+        var tasks: [TaskItem] = []
+        tasks.reserveCapacity(taskNodes.count)
+        var titleCounts: [String: Int] = [:]
+        var idOffsets: [UUID: Int] = [:]
+        for node in taskNodes {
+            let task = try decodeTask(node, slug: slugForIDs, titleCounts: &titleCounts)
+            if let previous = idOffsets[task.id] {
+                let line = SourceLocation(offset: previous, in: bytes).line
+                throw error(at: node.offset, "duplicate task id \(task.id.lowercased) (also used by the task at line \(line))")
+            }
+            idOffsets[task.id] = node.offset
+            if task.needsFill { needsFill = true }
+            tasks.append(task)
+        }
+        return TaskFile(
+            kind: kind,
+            version: version,
+            id: id ?? UUID(name: "tick-list:\(slugForIDs)"),
+            name: name,
+            color: color,
+            createdAt: createdAt ?? fallbackDate,
+            modifiedAt: modifiedAt ?? createdAt ?? fallbackDate,
+            extra: extra,
+            tasks: tasks,
+            needsFill: needsFill
+        )
+    }
+
+    private func decodeTask(_ node: JSONNode, slug: String, titleCounts: inout [String: Int]) throws(FormatError) -> TaskItem {
+        let members = try members(of: node, what: "a task")
+        var id: UUID?
+        var title: String?
+        var state = TaskState.open
+        var due: TaskDate?
+        var scheduled: LocalDate?
+        var remind: Date?
+        var repeatRule: String?
+        var priority: Priority?
+        var energy: Energy?
+        var tags: [String] = []
+        var notes: String?
+        var createdAt: Date?
+        var modifiedAt: Date?
+        var completedAt: Date?
+        var extra: [JSONMember] = []
+        for m in members {
+            let v = m.value
+            if case .null = v.kind { continue }
+            switch m.key {
+            case "id": id = try uuid(v, key: "id")
+            case "title":
+                let s = try string(v, key: "title")
+                guard !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw error(at: v.offset, "\"title\" must not be empty")
+                }
+                title = s
+            case "state": state = try enumValue(v, key: "state")
+            case "due":
+                let s = try string(v, key: "due")
+                guard let d = TaskDate(fileString: s) else {
+                    throw error(at: v.offset, "\"due\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
+                }
+                due = d
+            case "scheduled":
+                let s = try string(v, key: "scheduled")
+                guard let d = LocalDate(iso: s) else {
+                    throw error(at: v.offset, "\"scheduled\" must be a date like \"2026-11-24\" (found \"\(s)\")")
+                }
+                scheduled = d
+            case "remind": remind = try timestamp(v, key: "remind")
+            case "repeat":
+                let s = try string(v, key: "repeat")
+                if !s.isEmpty { repeatRule = s }
+            case "priority": priority = try enumValue(v, key: "priority")
+            case "energy": energy = try enumValue(v, key: "energy")
+            case "tags":
+                guard case .array(let items) = v.kind else {
+                    throw error(at: v.offset, "\"tags\" must be an array of strings, found \(v.typeName)")
+                }
+                for item in items {
+                    guard case .string(let tag) = item.kind else {
+                        throw error(at: item.offset, "each tag must be a string, found \(item.typeName)")
+                    }
+                    if let problem = TagRules.problem(with: tag) {
+                        throw error(at: item.offset, problem)
+                    }
+                    if !tags.contains(tag) { tags.append(tag) }
+                }
+            case "notes":
+                let s = try string(v, key: "notes")
+                if !s.isEmpty { notes = s }
+            case "createdAt": createdAt = try timestamp(v, key: "createdAt")
+            case "modifiedAt": modifiedAt = try timestamp(v, key: "modifiedAt")
+            case "completedAt": completedAt = try timestamp(v, key: "completedAt")
+            default: extra.append(m)
+            }
+        }
+        guard let title else {
+            throw error(at: node.offset, "a task needs a \"title\"")
+        }
+        let occurrence = titleCounts[title, default: 0]
+        titleCounts[title] = occurrence + 1
+        let needsFill = id == nil || createdAt == nil || modifiedAt == nil
+        let created = createdAt ?? fallbackDate
+        return TaskItem(
+            id: id ?? UUID(name: "tick-task:\(slug)\n\(title)\n\(occurrence)"),
+            title: title,
+            state: state,
+            due: due,
+            scheduled: scheduled,
+            remind: remind,
+            repeatRule: repeatRule,
+            priority: priority,
+            energy: energy,
+            tags: tags,
+            notes: notes,
+            createdAt: created,
+            modifiedAt: modifiedAt ?? created,
+            completedAt: completedAt,
+            extra: extra,
+            needsFill: needsFill
+        )
+    }
+
+    private func string(_ v: JSONNode, key: String) throws(FormatError) -> String {
+        guard case .string(let s) = v.kind else {
+            throw error(at: v.offset, "\"\(key)\" must be a string, found \(v.typeName)")
+        }
+        return s
+    }
+
+    private func uuid(_ v: JSONNode, key: String) throws(FormatError) -> UUID {
+        let s = try string(v, key: key)
+        guard let u = UUID(uuidString: s) else {
+            throw error(at: v.offset, "\"\(key)\" must be a UUID like \"6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4\" (found \"\(s)\")")
+        }
+        return u
+    }
+
+    private func timestamp(_ v: JSONNode, key: String) throws(FormatError) -> Date {
+        let s = try string(v, key: key)
+        guard let d = Timestamp.parse(s) else {
+            throw error(at: v.offset, "\"\(key)\" must be an ISO 8601 timestamp like \"2026-11-21T07:20:25Z\" (found \"\(s)\")")
+        }
+        return d
+    }
+
+    private func enumValue<E: RawRepresentable & CaseIterable>(_ v: JSONNode, key: String) throws(FormatError) -> E where E.RawValue == String {
+        let s = try string(v, key: key)
+        guard let e = E(rawValue: s) else {
+            let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+            throw error(at: v.offset, "\"\(key)\" must be one of \(allowed) (found \"\(s)\")")
+        }
+        return e
+    }
+}

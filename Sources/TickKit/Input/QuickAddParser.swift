@@ -1,0 +1,91 @@
+import Foundation
+
+/// Splits Taskwarrior-style words into a title and field changes.
+///
+/// Tokens: `due:WHEN`, `remind:WHEN`, `sched:WHEN` (or `scheduled:`),
+/// `list:NAME`, `+tag`, `pri:must|flexible` (or `priority:`),
+/// `energy:high|low|any`, `repeat:RULE`. With `allowRemoval`, `-tag` removes
+/// a tag and an empty value (`due:`) clears the field. Words after `--` are
+/// title text. Every other word is title text.
+public struct QuickAddParser: Sendable {
+    public let fields: FieldParser
+
+    public init(fields: FieldParser) {
+        self.fields = fields
+    }
+
+    /// The keys recognized as tokens.
+    public static let keys: Set<String> = ["due", "remind", "sched", "scheduled", "list", "pri", "priority", "energy", "repeat"]
+
+    /// Parses words; returns the title (words joined by spaces; may be empty) and the edit.
+    public func parse(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (title: String, edit: TaskEdit) {
+        var edit = TaskEdit()
+        var titleWords: [String] = []
+        var literal = false
+        for word in words {
+            if literal {
+                titleWords.append(word)
+                continue
+            }
+            if word == "--" {
+                literal = true
+                continue
+            }
+            if word.count > 1, word.hasPrefix("+") {
+                edit.addTags.append(try fields.tag(word))
+                continue
+            }
+            if allowRemoval, word.count > 1, word.hasPrefix("-"), !word.hasPrefix("--"), word.dropFirst().first?.isLetter == true {
+                edit.removeTags.append(try fields.tag(String(word.dropFirst())))
+                continue
+            }
+            if let colon = word.firstIndex(of: ":") {
+                let key = word[..<colon].lowercased()
+                let value = String(word[word.index(after: colon)...])
+                if Self.keys.contains(key) {
+                    try apply(key: key, value: value, to: &edit, allowRemoval: allowRemoval)
+                    continue
+                }
+            }
+            titleWords.append(word)
+        }
+        return (titleWords.joined(separator: " "), edit)
+    }
+
+    private func apply(key: String, value: String, to edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
+        if value.isEmpty {
+            guard allowRemoval || key == "list" else {
+                throw .invalid("\(key): needs a value, e.g. \(key):\(Self.example(key))")
+            }
+            switch key {
+            case "due": edit.due = .clear
+            case "remind": edit.remind = .clear
+            case "sched", "scheduled": edit.scheduled = .clear
+            case "pri", "priority": edit.priority = .clear
+            case "energy": edit.energy = .clear
+            case "repeat": edit.repeatRule = .clear
+            default: throw .invalid("list: needs a list name, e.g. list:Work (use list:inbox for the inbox)")
+            }
+            return
+        }
+        switch key {
+        case "due": edit.due = .set(try fields.due(value))
+        case "remind": edit.remind = .set(try fields.remind(value))
+        case "sched", "scheduled": edit.scheduled = .set(try fields.scheduled(value, key: key))
+        case "list": edit.list = value
+        case "pri", "priority": edit.priority = .set(try fields.priority(value, key: key))
+        case "energy": edit.energy = .set(try fields.energy(value))
+        case "repeat": edit.repeatRule = .set(value)
+        default: break
+        }
+    }
+
+    private static func example(_ key: String) -> String {
+        switch key {
+        case "pri", "priority": return "must"
+        case "energy": return "low"
+        case "repeat": return "weekly"
+        default: return "tomorrow"
+        }
+    }
+}

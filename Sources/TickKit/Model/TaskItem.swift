@@ -1,0 +1,87 @@
+import Foundation
+
+/// One task, as stored in a list file.
+///
+/// Known fields are typed; keys tick does not know are kept in ``extra`` in
+/// their original order and written back unchanged.
+public struct TaskItem: Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var title: String
+    public var state: TaskState
+    public var due: TaskDate?
+    public var scheduled: LocalDate?
+    public var remind: Date?
+    /// The recurrence rule, stored verbatim.
+    public var repeatRule: String?
+    public var priority: Priority?
+    public var energy: Energy?
+    public var tags: [String]
+    public var notes: String?
+    public var createdAt: Date
+    public var modifiedAt: Date
+    public var completedAt: Date?
+    /// Unknown keys, preserved verbatim and in order.
+    public var extra: [JSONMember]
+    /// True when the id or timestamps were missing on disk and were derived;
+    /// the next write of the file stores them.
+    public var needsFill: Bool
+
+    public init(
+        id: UUID,
+        title: String,
+        state: TaskState = .open,
+        due: TaskDate? = nil,
+        scheduled: LocalDate? = nil,
+        remind: Date? = nil,
+        repeatRule: String? = nil,
+        priority: Priority? = nil,
+        energy: Energy? = nil,
+        tags: [String] = [],
+        notes: String? = nil,
+        createdAt: Date,
+        modifiedAt: Date,
+        completedAt: Date? = nil,
+        extra: [JSONMember] = [],
+        needsFill: Bool = false
+    ) {
+        self.id = id
+        self.title = title
+        self.state = state
+        self.due = due
+        self.scheduled = scheduled
+        self.remind = remind
+        self.repeatRule = repeatRule
+        self.priority = priority
+        self.energy = energy
+        self.tags = tags
+        self.notes = notes
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+        self.completedAt = completedAt
+        self.extra = extra
+        self.needsFill = needsFill
+    }
+
+    /// True when every field a user can see is equal (ignores ``needsFill``).
+    public func sameContent(as other: TaskItem) -> Bool {
+        var a = self
+        var b = other
+        a.needsFill = false
+        b.needsFill = false
+        return a == b
+    }
+
+    /// Sets the state, keeping `completedAt` consistent. Returns false when nothing changed.
+    @discardableResult
+    public mutating func setState(_ newState: TaskState, at now: Date) -> Bool {
+        guard state != newState else { return false }
+        state = newState
+        completedAt = newState == .done ? now : nil
+        return true
+    }
+
+    /// Adds a tag when it is not there yet.
+    public mutating func addTag(_ tag: String) {
+        if !tags.contains(tag) { tags.append(tag) }
+    }
+}

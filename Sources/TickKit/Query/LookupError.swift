@@ -1,0 +1,30 @@
+import Foundation
+
+/// A task or list named on the command line could not be found, or was ambiguous.
+public enum LookupError: Error, LocalizedError, Sendable, Equatable {
+    case taskNotFound(String)
+    case ambiguousTask(String, candidates: [String])
+    case listNotFound(String, known: [String])
+    case listExists(String)
+    case invalidListName(String, reason: String)
+    /// The task is in a file that cannot be read right now.
+    case taskInBrokenFile(String, path: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .taskNotFound(let ref):
+            return "no task with id \"\(ref)\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID"
+        case let .ambiguousTask(ref, candidates):
+            return "\"\(ref)\" matches \(candidates.count) tasks; give more of the UUID:\n" + candidates.map { "  " + $0 }.joined(separator: "\n")
+        case let .listNotFound(name, known):
+            let hint = known.isEmpty ? "there are no lists yet; create one with `tick lists add NAME`" : "known lists: " + known.joined(separator: ", ")
+            return "no list named \"\(name)\"; \(hint)"
+        case .listExists(let name):
+            return "a list named \"\(name)\" already exists"
+        case let .invalidListName(name, reason):
+            return "cannot use \"\(name)\" as a list name: \(reason)"
+        case let .taskInBrokenFile(ref, path):
+            return "task \"\(ref)\" may be in \(path), which cannot be read; fix that file first"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Which tasks a listing shows.
+public enum TaskView: Sendable, Equatable {
+    /// All tasks of one file, or of every file when nil, in manual order.
+    case list(FileKind?)
+    /// Due or scheduled today or earlier, or overdue.
+    case today
+    /// Due or scheduled within the next `days` days, after today.
+    case upcoming(days: Int)
+    /// Due before now.
+    case overdue
+}
+
+/// Filters applied on top of a view.
+public struct TaskFilter: Sendable, Equatable {
+    /// States to include; pending (open and active) by default.
+    public var states: Set<TaskState>
+    /// Tags a task must all have.
+    public var tags: [String]
+
+    public init(states: Set<TaskState> = [.open, .active], tags: [String] = []) {
+        self.states = states
+        self.tags = tags
+    }
+
+    public func matches(_ task: TaskItem) -> Bool {
+        states.contains(task.state) && tags.allSatisfy(task.tags.contains)
+    }
+}
+
+/// Answers views over a snapshot. Pure: time and zone are parameters.
+public struct TaskQuery: Sendable {
+    public let now: Date
+    public let timeZone: TimeZone
+    public let today: LocalDate
+
+    public init(now: Date, timeZone: TimeZone) {
+        self.now = now
+        self.timeZone = timeZone
+        self.today = LocalDate(date: now, timeZone: timeZone)
+    }
+
+    /// True when the task's due date has passed and it is not done.
+    public func isOverdue(_ task: TaskItem) -> Bool {
+        guard task.state.isPending, let due = task.due else { return false }
+        switch due {
+        case .day(let d): return d < today
+        case .time(let t): return t < now
+        }
+    }
+
+    /// The earliest day the task is due or scheduled, if any.
+    public func relevantDay(_ task: TaskItem) -> LocalDate? {
+        let dueDay = task.due?.localDay(in: timeZone)
+        switch (dueDay, task.scheduled) {
+        case let (d?, s?): return min(d, s)
+        case let (d?, nil): return d
+        case let (nil, s?): return s
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Runs a view. Results keep manual order for list views and are sorted
+    /// by date (then manual order) for date views.
+    public func run(_ view: TaskView, filter: TaskFilter, snapshot: StoreSnapshot, ids: ShortIDTable) -> [ListedTask] {
+        var out: [ListedTask] = []
+        for file in snapshot.files {
+            if case .list(let kind?) = view, file.kind != kind { continue }
+            for task in file.tasks where filter.matches(task) && include(task, in: view) {
+                out.append(ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: ids.shortID(of: task.id)))
+            }
+        }
+        switch view {
+        case .list: return out
+        case .today, .upcoming, .overdue:
+            let keyed = out.enumerated().map { (offset: $0.offset, item: $0.element, key: sortKey($0.element.task)) }
+            return keyed.sorted { a, b in
+                if a.key != b.key { return a.key < b.key }
+                return a.offset < b.offset
+            }.map(\.item)
+        }
+    }
+
+    private func include(_ task: TaskItem, in view: TaskView) -> Bool {
+        switch view {
+        case .list: return true
+        case .overdue: return isOverdue(task)
+        case .today:
+            if isOverdue(task) { return true }
+            guard let day = relevantDay(task) else { return false }
+            return day <= today
+        case .upcoming(let days):
+            guard let day = relevantDay(task) else { return false }
+            return day > today && day <= today.adding(days: days)
+        }
+    }
+
+    /// Seconds since the epoch of the moment that matters most for sorting.
+    private func sortKey(_ task: TaskItem) -> Double {
+        var candidates: [Double] = []
+        switch task.due {
+        case .day(let d)?: candidates.append(d.startOfDay(in: timeZone).timeIntervalSince1970 + 86_399)
+        case .time(let t)?: candidates.append(t.timeIntervalSince1970)
+        case nil: break
+        }
+        if let s = task.scheduled { candidates.append(s.startOfDay(in: timeZone).timeIntervalSince1970 + 86_398) }
+        return candidates.min() ?? .infinity
+    }
+}

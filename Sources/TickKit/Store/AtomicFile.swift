@@ -1,0 +1,106 @@
+import Foundation
+
+/// Reading whole files and replacing them atomically.
+public enum AtomicFile {
+    /// Reads a file and stamps it from the same descriptor. Nil when it does not exist.
+    public static func read(path: String) throws(StoreError) -> (bytes: [UInt8], stamp: FileStamp)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw .readFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, reason: String(cString: strerror(errno))) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw .readFailed(path: path, reason: "it is a directory") }
+        var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
+        var total = 0
+        while true {
+            if total == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: 4096)) }
+            let n = bytes.withUnsafeMutableBytes { buf in
+                Glibc.read(fd, buf.baseAddress.map { $0 + total }, buf.count - total)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            total += n
+        }
+        bytes.removeSubrange(total...)
+        return (bytes, FileStamp(st))
+    }
+
+    /// Replaces `path` with `bytes`: a temp file in the same directory, fsync,
+    /// rename, fsync of the directory. The mode of an existing file is kept.
+    /// On failure the original file is untouched and the temp file removed.
+    public static func write(_ bytes: [UInt8], to path: String, mode: UInt32?) throws(StoreError) {
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        try createDirectory(dir)
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let tmp = (dir as NSString).appendingPathComponent(".\(name).tick-\(suffix).tmp")
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        func fail(_ reason: String) -> StoreError {
+            close(fd)
+            unlink(tmp)
+            return .writeFailed(path: path, reason: reason)
+        }
+        if let mode, fchmod(fd, mode_t(mode & 0o7777)) != 0 {
+            throw fail(String(cString: strerror(errno)))
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in
+                Glibc.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail(String(cString: strerror(errno)))
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else { throw fail(String(cString: strerror(errno))) }
+        guard close(fd) == 0 else {
+            unlink(tmp)
+            throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(tmp)
+            throw .writeFailed(path: path, reason: reason)
+        }
+        syncDirectory(dir)
+    }
+
+    /// Removes a file and syncs its directory.
+    public static func remove(path: String) throws(StoreError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    /// `mkdir -p`.
+    public static func createDirectory(_ dir: String) throws(StoreError) {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
+            if isDir.boolValue { return }
+            throw .writeFailed(path: dir, reason: "it exists and is not a directory")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed(path: dir, reason: "cannot create the directory (\(error.localizedDescription))")
+        }
+    }
+
+    private static func syncDirectory(_ dir: String) {
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            fsync(dfd)
+            close(dfd)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A directory of task files: the only source of truth.
+///
+/// Reads never write. Writes go through ``withLock(timeout:_:)``, which
+/// serializes tick processes with a lock kept outside the store.
+public struct Store: Sendable {
+    public let location: StoreLocation
+
+    public init(location: StoreLocation) {
+        self.location = location
+    }
+
+    /// A file that was read, with what is needed to notice a later change.
+    public struct Loaded: Sendable {
+        public var file: TaskFile
+        public var bytes: [UInt8]
+        public var stamp: FileStamp
+    }
+
+    /// The kinds of files present: the inbox when it exists, and every
+    /// `lists/*.json` that is not hidden and not a sync-conflict copy.
+    public func kinds() throws(StoreError) -> [FileKind] {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: location.root, isDirectory: &isDir), !isDir.boolValue {
+            throw .notADirectory(path: location.root)
+        }
+        var result: [FileKind] = []
+        if FileStamp.of(path: location.path(of: .inbox)) != nil { result.append(.inbox) }
+        let listsDir = location.path("lists")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: listsDir) else { return result }
+        for name in names.sorted() {
+            guard let slug = Self.slug(ofListFileNamed: name) else { continue }
+            result.append(.list(slug: slug))
+        }
+        return result
+    }
+
+    /// The slug for a file name in `lists/`, or nil when tick should ignore the file.
+    public static func slug(ofListFileNamed name: String) -> String? {
+        guard name.hasSuffix(".json"), !name.hasPrefix("."), !name.contains(".sync-conflict-") else { return nil }
+        let slug = String(name.dropLast(5))
+        return Slug.isSafe(slug) ? slug : nil
+    }
+
+    /// Reads and decodes one file; nil when it does not exist.
+    public func read(_ kind: FileKind) throws(StoreError) -> Loaded? {
+        let path = location.path(of: kind)
+        guard let (bytes, stamp) = try AtomicFile.read(path: path) else { return nil }
+        let decoder = TaskFileDecoder(bytes: bytes, path: displayPath(kind), kind: kind, fallbackDate: stamp.modificationDate)
+        do {
+            return Loaded(file: try decoder.decode(), bytes: bytes, stamp: stamp)
+        } catch {
+            throw .invalidFile(error)
+        }
+    }
+
+    /// The path shown in messages: relative to the current directory when the
+    /// store is below it, else absolute.
+    public func displayPath(_ kind: FileKind) -> String {
+        location.path(of: kind)
+    }
+
+    /// Reads every file. Broken files are reported in `problems`, not thrown,
+    /// so that one bad file never hides the others.
+    public func snapshot() throws(StoreError) -> StoreSnapshot {
+        var files: [TaskFile] = []
+        var problems: [FormatError] = []
+        var broken = Set<FileKind>()
+        for kind in try kinds() {
+            do {
+                if let loaded = try read(kind) { files.append(loaded.file) }
+            } catch {
+                guard case .invalidFile(let e) = error else { throw error }
+                problems.append(e)
+                broken.insert(kind)
+            }
+        }
+        if !files.contains(where: { $0.kind == .inbox }) {
+            files.insert(TaskFile(kind: .inbox, id: UUID(name: "tick-list:inbox"), createdAt: Date(timeIntervalSince1970: 0), modifiedAt: Date(timeIntervalSince1970: 0)), at: 0)
+        }
+        files.sort { a, b in
+            if a.kind == .inbox || b.kind == .inbox { return a.kind == .inbox && b.kind != .inbox }
+            let c = a.displayName.localizedStandardCompare(b.displayName)
+            return c == .orderedSame ? a.kind < b.kind : c == .orderedAscending
+        }
+        return StoreSnapshot(files: files, problems: problems, brokenKinds: broken)
+    }
+
+    /// Runs `body` holding the store's write lock (outside the store).
+    public func withLock<R>(timeout: Double = 15, _ body: (StoreWriter) throws -> R) throws -> R {
+        let lock = try FileLock(path: (location.stateDirectory as NSString).appendingPathComponent("store.lock"), timeout: timeout)
+        defer { lock.unlock() }
+        return try body(StoreWriter(store: self))
+    }
+}

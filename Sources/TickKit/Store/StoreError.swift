@@ -1,0 +1,38 @@
+import Foundation
+
+/// Failures of the store: reading, writing, locking.
+public enum StoreError: Error, LocalizedError, Sendable {
+    /// A file could not be parsed or breaks the schema.
+    case invalidFile(FormatError)
+    /// A file or directory could not be read.
+    case readFailed(path: String, reason: String)
+    /// A file could not be written; the original is intact.
+    case writeFailed(path: String, reason: String)
+    /// Another tick process held the lock for too long.
+    case lockTimeout(path: String, seconds: Int)
+    /// The file kept changing on disk while tick tried to update it.
+    case keptChanging(path: String)
+    /// The store path exists but is not a directory.
+    case notADirectory(path: String)
+    /// The target list does not exist.
+    case fileMissing(path: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalidFile(let e):
+            return (e.errorDescription ?? e.summary) + "\nfix the file by hand (tick will not rewrite it until it parses), then run the command again"
+        case let .readFailed(path, reason):
+            return "cannot read \(path): \(reason)"
+        case let .writeFailed(path, reason):
+            return "cannot write \(path): \(reason); the file on disk is unchanged"
+        case let .lockTimeout(path, seconds):
+            return "another tick process has held the store lock \(path) for over \(seconds)s; try again, or check for a stuck tick process"
+        case .keptChanging(let path):
+            return "\(path) kept changing on disk while tick tried to update it (is a sync tool writing it?); nothing was written, try again"
+        case .notADirectory(let path):
+            return "the store \(path) is not a directory; pass --store DIR or set TICK_STORE"
+        case .fileMissing(let path):
+            return "\(path) does not exist"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Everything readable in a store at one moment, plus what could not be read.
+public struct StoreSnapshot: Sendable {
+    /// The inbox first (empty when the file does not exist), then lists by name.
+    public var files: [TaskFile]
+    /// Files that failed to parse; their tasks are missing from ``files``.
+    public var problems: [FormatError]
+    /// Kinds of the files in ``problems``.
+    public var brokenKinds: Set<FileKind>
+
+    public init(files: [TaskFile], problems: [FormatError] = [], brokenKinds: Set<FileKind> = []) {
+        self.files = files
+        self.problems = problems
+        self.brokenKinds = brokenKinds
+    }
+
+    /// The file of a kind, when it was readable.
+    public func file(_ kind: FileKind) -> TaskFile? {
+        files.first { $0.kind == kind }
+    }
+
+    /// The lists (not the inbox).
+    public var lists: [TaskFile] { files.filter { $0.kind != .inbox } }
+
+    /// Every task with the file it is in, in display order.
+    public var allTasks: [(file: TaskFile, task: TaskItem)] {
+        files.flatMap { f in f.tasks.map { (f, $0) } }
+    }
+}
