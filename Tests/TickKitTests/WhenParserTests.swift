@@ -26,14 +26,14 @@ import Testing
 
     /// Parses `text` and expects an all-day date equal to `expected`.
     func expectDay(_ text: String, _ expected: String, parser: WhenParser,
-                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+                   sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let result = try parser.parse(text)
         #expect(result == .day(try date(expected)), "\(text)", sourceLocation: sourceLocation)
     }
 
     /// Parses `text` and expects an instant equal to the UTC timestamp `expected`.
     func expectTime(_ text: String, _ expected: String, parser: WhenParser,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let result = try parser.parse(text)
         #expect(result == .time(try instant(expected)), "\(text)", sourceLocation: sourceLocation)
     }

@@ -32,6 +32,23 @@ public struct TaskFileDecoder {
         return try decodeRoot(root)
     }
 
+    /// Decodes an already parsed file object whose offsets point into ``bytes``.
+    public func decode(root: JSONNode) throws(FormatError) -> TaskFile {
+        try decodeRoot(root)
+    }
+
+    /// Decodes a single task object (as `tick edit` shows it), keeping its unknown keys.
+    public func decodeTask() throws(FormatError) -> TaskItem {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw FormatError(path: path, location: SourceLocation(offset: error.offset, in: bytes), message: error.message)
+        }
+        var counts: [String: Int] = [:]
+        return try decodeTask(root, slug: kind.slug ?? "inbox", titleCounts: &counts)
+    }
+
     private func error(at offset: Int, _ message: String) -> FormatError {
         FormatError(path: path, location: offset >= 0 ? SourceLocation(offset: offset, in: bytes) : nil, message: message)
     }

@@ -5,8 +5,9 @@ import Foundation
 /// Tokens: `due:WHEN`, `remind:WHEN`, `sched:WHEN` (or `scheduled:`),
 /// `list:NAME`, `+tag`, `pri:must|flexible` (or `priority:`),
 /// `energy:high|low|any`, `repeat:RULE`. With `allowRemoval`, `-tag` removes
-/// a tag and an empty value (`due:`) clears the field. Words after `--` are
-/// title text. Every other word is title text.
+/// a tag and an empty value (`due:`) clears the field. Words after `--`, and
+/// words starting with a backslash (which is dropped), are title text. Every
+/// other word is title text.
 public struct QuickAddParser: Sendable {
     public let fields: FieldParser
 
@@ -29,6 +30,10 @@ public struct QuickAddParser: Sendable {
             }
             if word == "--" {
                 literal = true
+                continue
+            }
+            if word.hasPrefix("\\"), word.count > 1 {
+                titleWords.append(String(word.dropFirst()))
                 continue
             }
             if word.count > 1, word.hasPrefix("+") {

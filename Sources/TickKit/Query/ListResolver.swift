@@ -36,6 +36,7 @@ public struct ListResolver: Sendable {
         if snapshot.lists.contains(where: { $0.displayName.precomposedStringWithCanonicalMapping.lowercased() == folded }) {
             throw .listExists(trimmed)
         }
-        return Slug.unique(Slug.make(from: trimmed), taken: existingSlugs)
+        // `inbox` is reserved as a slug too, so no list shares the inbox's derived ids.
+        return Slug.unique(Slug.make(from: trimmed), taken: existingSlugs.union(["inbox"]))
     }
 }

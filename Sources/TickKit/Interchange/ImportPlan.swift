@@ -1,0 +1,83 @@
+import Foundation
+
+/// What an import will do, worked out before anything is written, so that an
+/// import is all-or-nothing.
+public struct ImportPlan: Sendable {
+    /// Tasks to append or replace, per destination file.
+    public struct FileChange: Sendable {
+        public var kind: FileKind
+        /// A file to create when the destination list does not exist yet.
+        public var newFile: TaskFile?
+        public var added: [TaskItem] = []
+        public var updated: [TaskItem] = []
+    }
+
+    public var changes: [FileChange] = []
+    public var unchanged = 0
+
+    public init() {}
+
+    public var addedCount: Int { changes.reduce(0) { $0 + $1.added.count } }
+    public var updatedCount: Int { changes.reduce(0) { $0 + $1.updated.count } }
+
+    /// Plans importing `files` into a store.
+    ///
+    /// Lists are matched by id, then by name; a task whose id already exists
+    /// anywhere in the store is updated where it is, when it differs.
+    public static func make(importing files: [TaskFile], into snapshot: StoreSnapshot, existingSlugs: Set<String>) -> ImportPlan {
+        var plan = ImportPlan()
+        var location: [UUID: (FileKind, TaskItem)] = [:]
+        for (file, task) in snapshot.allTasks { location[task.id] = (file.kind, task) }
+        var taken = existingSlugs
+        var index: [FileKind: Int] = [:]
+        func slot(_ kind: FileKind, newFile: TaskFile? = nil) -> Int {
+            if let i = index[kind] { return i }
+            plan.changes.append(FileChange(kind: kind, newFile: newFile))
+            index[kind] = plan.changes.count - 1
+            return plan.changes.count - 1
+        }
+        for file in files {
+            var target: FileKind = .inbox
+            var newFile: TaskFile?
+            if file.kind != .inbox {
+                let folded = file.displayName.lowercased()
+                if let existing = snapshot.lists.first(where: { $0.id == file.id }) ?? snapshot.lists.first(where: { $0.displayName.lowercased() == folded }) {
+                    target = existing.kind
+                } else {
+                    let wanted = file.kind.slug ?? Slug.make(from: file.displayName)
+                    let slug = Slug.unique(wanted, taken: taken)
+                    taken.insert(slug)
+                    target = .list(slug: slug)
+                    var fresh = file
+                    fresh.kind = target
+                    fresh.tasks = []
+                    newFile = fresh
+                }
+            }
+            for task in file.tasks {
+                if let (kind, current) = location[task.id] {
+                    if current.sameContent(as: task) {
+                        plan.unchanged += 1
+                    } else {
+                        plan.changes[slot(kind)].updated.append(task)
+                    }
+                } else {
+                    plan.changes[slot(target, newFile: newFile)].added.append(task)
+                    location[task.id] = (target, task)
+                }
+            }
+            if newFile != nil { _ = slot(target, newFile: newFile) }
+        }
+        return plan
+    }
+
+    /// Applies one file's change.
+    public static func apply(_ change: FileChange, to file: inout TaskFile) {
+        for task in change.updated {
+            if let i = file.index(of: task.id) { file.tasks[i] = task }
+        }
+        for task in change.added where file.index(of: task.id) == nil {
+            file.tasks.append(task)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// GitHub task-list Markdown, grouped by list, with dates.
+public enum MarkdownExport {
+    /// Renders files as `# List` sections of `- [ ]` / `- [x]` items.
+    public static func render(_ files: [TaskFile], timeZone: TimeZone) -> String {
+        var out = ""
+        for file in files where !file.tasks.isEmpty {
+            if !out.isEmpty { out += "\n" }
+            out += "## \(file.displayName)\n\n"
+            for task in file.tasks {
+                out += "- [\(task.state == .done ? "x" : " ")] \(escape(task.title.replacingOccurrences(of: "\n", with: " ")))"
+                var details: [String] = []
+                if task.state == .active { details.append("in progress") }
+                if let due = task.due { details.append("due " + describe(due, timeZone: timeZone)) }
+                if let s = task.scheduled { details.append("scheduled " + s.iso) }
+                if let r = task.remind { details.append("remind " + describe(.time(r), timeZone: timeZone)) }
+                if let p = task.priority { details.append(p.rawValue) }
+                if let c = task.completedAt { details.append("done " + LocalDate(date: c, timeZone: timeZone).iso) }
+                if !details.isEmpty { out += " — " + details.joined(separator: ", ") }
+                if !task.tags.isEmpty { out += " " + task.tags.map { "`#\($0)`" }.joined(separator: " ") }
+                out += "\n"
+                if let notes = task.notes {
+                    for line in notes.split(separator: "\n", omittingEmptySubsequences: false) {
+                        out += line.isEmpty ? "\n" : "  \(line)\n"
+                    }
+                }
+            }
+        }
+        return out.isEmpty ? "_No tasks._\n" : out
+    }
+
+    private static func describe(_ date: TaskDate, timeZone: TimeZone) -> String {
+        switch date {
+        case .day(let d): return d.iso
+        case .time(let t):
+            let day = LocalDate(date: t, timeZone: timeZone)
+            var cal = Calendar(identifier: .gregorian)
+            cal.timeZone = timeZone
+            let c = cal.dateComponents([.hour, .minute], from: t)
+            return String(format: "%@ %02d:%02d", day.iso, c.hour ?? 0, c.minute ?? 0)
+        }
+    }
+
+    /// Escapes characters that would start Markdown markup at the start of a title.
+    private static func escape(_ s: String) -> String {
+        var r = s.replacingOccurrences(of: "\\", with: "\\\\")
+        for ch in ["*", "_", "`", "[", "]", "<", ">"] { r = r.replacingOccurrences(of: ch, with: "\\" + ch) }
+        return r
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a task (or many, from stdin).",
+            discussion: """
+            Words form the title; these tokens set fields instead:
+              due:WHEN  remind:WHEN  sched:WHEN  list:NAME  +tag
+              pri:must|flexible  energy:high|low|any  repeat:RULE
+            Every token also exists as a flag. A word starting with a backslash is \
+            title text with the backslash removed (`\\due:` keeps "due:" in the title); \
+            put `--` before words that start with a dash.
+            The task goes to the inbox unless a list is given; the list must exist \
+            (create it with `tick lists add NAME`). The store is created on first use.
+
+            Prints the new task's short id: just the number when stdout is not a \
+            terminal, so `id=$(tick add ...)` works.
+
+            With `-` as the only word, reads one task per line from stdin (same \
+            syntax; blank lines and lines starting with # are skipped); flags apply \
+            to every line.
+
+            EXAMPLES
+              tick add Buy milk due:tomorrow +errand
+              tick add Call the bank remind:fri@9am pri:must list:Home
+              tick add --list Work --due 2026-12-01 -- Review due: dates in report
+              printf 'Dune\\nHyperion\\n' | tick add - list:Reading
+            """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var fieldOptions: TaskFieldOptions
+
+        @Option(name: .long, help: ArgumentHelp("The list to add to (same as list:NAME).", valueName: "name"))
+        var list: String?
+
+        @Flag(name: .long, help: "Print the new tasks as JSON.")
+        var json = false
+
+        @Argument(help: "The title and quick-add tokens, or `-` to read lines from stdin.")
+        var words: [String] = []
+
+        func run() throws {
+            let context = try Context(global)
+            let flagEdit = try fieldOptions.edit(context.fields)
+            var inputs: [[String]]
+            if words == ["-"] {
+                inputs = []
+                while let line = readLine() {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                    inputs.append(trimmed.split(whereSeparator: \.isWhitespace).map(String.init))
+                }
+                guard !inputs.isEmpty else { throw InputError.invalid("no tasks on stdin") }
+            } else {
+                guard !words.isEmpty else { throw InputError.emptyTitle }
+                inputs = [words]
+            }
+            let loaded = try context.load()
+            var planned: [(kind: FileKind, task: TaskItem)] = []
+            for input in inputs {
+                let (title, tokenEdit) = try context.quickAdd.parse(input)
+                guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
+                var edit = flagEdit
+                if let list { edit.list = list }
+                edit.merge(tokenEdit)
+                let kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox
+                planned.append((kind, edit.makeTask(title: title, now: context.now)))
+            }
+            let now = context.now
+            try context.store.withLock { writer in
+                var order: [FileKind] = []
+                for p in planned where !order.contains(p.kind) { order.append(p.kind) }
+                for kind in order {
+                    let tasks = planned.filter { $0.kind == kind }.map(\.task)
+                    try writer.update(kind, create: kind == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
+                        file.tasks.append(contentsOf: tasks)
+                    }
+                }
+            }
+            let ids = try context.resyncIDs()
+            let t = context.terminal
+            let items = planned.map { p in
+                ListedTask(task: p.task, kind: p.kind, listName: loaded.snapshot.file(p.kind)?.displayName ?? "Inbox", shortID: ids.shortID(of: p.task.id))
+            }
+            if json {
+                t.outRaw(JSONOutput.tasks(items))
+                return
+            }
+            for item in items {
+                let id = item.shortID.map(String.init) ?? item.task.id.lowercased
+                t.out(t.stdoutIsTTY ? "Added \(t.bold(id)) to \(item.listName): \(item.task.title)" : id)
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export tasks as JSON (full fidelity) or Markdown.",
+            discussion: """
+            json is tick's own export: every file with every field, including unknown \
+            keys; `tick import` of it gives back the same tasks. markdown is GitHub \
+            task-list checkboxes, one section per list, with dates.
+
+            EXAMPLES
+              tick export -o backup.json
+              tick export --format markdown --list Work
+            """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case json, markdown
+        }
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .long, help: "json or markdown.")
+        var format: Format = .json
+
+        @Option(name: .long, help: ArgumentHelp("Export only this list (or `inbox`).", valueName: "name"))
+        var list: String?
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to FILE (atomically) instead of stdout.", valueName: "file"))
+        var output: String?
+
+        func run() throws {
+            let context = try Context(global)
+            let loaded = try context.load()
+            if let broken = loaded.snapshot.problems.first, list == nil {
+                throw StoreError.invalidFile(broken)
+            }
+            var files = loaded.snapshot.files
+            if let list {
+                let kind = try loaded.lists.resolve(list)
+                if let problem = loaded.snapshot.problems.first(where: { $0.path == context.store.displayPath(kind) }) {
+                    throw StoreError.invalidFile(problem)
+                }
+                files = files.filter { $0.kind == kind }
+            }
+            let bytes: [UInt8]
+            switch format {
+            case .json: bytes = JSONExport.encode(files, exportedAt: context.now)
+            case .markdown: bytes = Array(MarkdownExport.render(files, timeZone: context.timeZone).utf8)
+            }
+            if let output {
+                let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+                try AtomicFile.write(bytes, to: path, mode: nil)
+                let count = files.reduce(0) { $0 + $1.tasks.count }
+                context.terminal.err("Exported \(count) task(s) to \(output)")
+            } else {
+                FileHandle.standardOutput.write(Data(bytes))
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct ListsAdd: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Create a list (lists/<slug>.json).",
+            discussion: "EXAMPLE\n  tick lists add Reading --color 10b981")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The list's name; any Unicode text except `inbox`.")
+        var name: String
+
+        @Option(name: .long, help: ArgumentHelp("Color as 6 hex digits, e.g. #3b82f6 (default: picked from the name).", valueName: "hex"))
+        var color: String?
+
+        func run() throws {
+            let context = try Context(global)
+            var normalizedColor: String?
+            if let color {
+                guard let c = ColorCode.normalize(color) else {
+                    throw InputError.invalid("--color: \"\(color)\" is not 6 hex digits like #3b82f6")
+                }
+                normalizedColor = c
+            }
+            let now = context.now
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let slug = try context.store.withLock { writer in
+                let loaded = try context.load(warn: false)
+                let slug = try loaded.lists.slugForNewList(named: trimmed)
+                try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: normalizedColor ?? ColorCode.default(for: trimmed), now: now))
+                return slug
+            }
+            context.terminal.out("Created list \(trimmed) (lists/\(slug).json)")
+        }
+    }
+}

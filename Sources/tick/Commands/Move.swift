@@ -1,0 +1,56 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mv",
+            abstract: "Move tasks to another list (or `inbox`).",
+            discussion: """
+            The tasks are appended to the end of LIST. The destination is written \
+            before the source, so an interruption can leave a copy but never loses a task.
+
+            EXAMPLES
+              tick mv 3 5 Work
+              tick mv 7 inbox
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tasks, then the destination list.")
+        var arguments: [String]
+
+        func validate() throws {
+            guard arguments.count >= 2 else { throw ValidationError("give one or more task IDs and a destination list, e.g. tick mv 3 Work") }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let loaded = try context.load()
+            let target = try loaded.lists.resolve(arguments[arguments.count - 1])
+            let mutation = TaskMutation(context: context)
+            let items = mutation.unique(try loaded.tasks.resolve(Array(arguments.dropLast())))
+            let now = context.now
+            var moved: [(item: ListedTask, changed: Bool)] = []
+            try context.store.withLock { writer in
+                for item in items {
+                    guard item.kind != target else {
+                        moved.append((item, false))
+                        continue
+                    }
+                    var task = item.task
+                    task.modifiedAt = now
+                    try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
+                        if file.index(of: task.id) == nil { file.tasks.append(task) }
+                    }
+                    try writer.update(item.kind) { file in
+                        file.tasks.removeAll { $0.id == task.id }
+                    }
+                    moved.append((item, true))
+                }
+            }
+            let name = target == .inbox ? "Inbox" : (loaded.snapshot.file(target)?.displayName ?? arguments[arguments.count - 1])
+            mutation.report(moved, verb: "Moved to \(name)", unchanged: "is already in \(name)")
+        }
+    }
+}

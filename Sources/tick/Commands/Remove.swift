@@ -1,0 +1,43 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm",
+            abstract: "Delete tasks.",
+            discussion: """
+            Removes the tasks from their files. With git or Syncthing versioning the \
+            old lines remain in history.
+
+            EXAMPLE
+              tick rm 4 9
+            """,
+            aliases: ["delete"])
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tasks.")
+        var ids: [String]
+
+        func validate() throws {
+            guard !ids.isEmpty else { throw ValidationError("give at least one task ID") }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let mutation = TaskMutation(context: context)
+            let items = mutation.unique(try context.load().tasks.resolve(ids))
+            try context.store.withLock { writer in
+                for item in items {
+                    try writer.update(item.kind) { file in
+                        guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(ids.joined(separator: " ")) }
+                        file.tasks.removeAll { $0.id == item.task.id }
+                    }
+                }
+            }
+            mutation.report(items.map { ($0, true) }, verb: "Deleted", unchanged: "")
+            _ = try context.resyncIDs()
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Reorder: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move a task within its list's manual order.",
+            discussion: """
+            The order of the `tasks` array is the manual order, so this moves the \
+            task's lines in the file. The anchor of --before/--after must be in the same list.
+
+            EXAMPLES
+              tick reorder 5 --top
+              tick reorder 5 --after 2
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The task to move.")
+        var id: String
+
+        @Flag(name: .long, help: "Move to the top of its list.")
+        var top = false
+
+        @Flag(name: .long, help: "Move to the bottom of its list.")
+        var bottom = false
+
+        @Option(name: .long, help: ArgumentHelp("Put it just before this task.", valueName: "id"))
+        var before: String?
+
+        @Option(name: .long, help: ArgumentHelp("Put it just after this task.", valueName: "id"))
+        var after: String?
+
+        func validate() throws {
+            let chosen = [top, bottom, before != nil, after != nil].filter { $0 }.count
+            guard chosen == 1 else { throw ValidationError("give exactly one of --top, --bottom, --before ID, --after ID") }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let loaded = try context.load()
+            let item = try loaded.tasks.resolve(id)
+            let position: ReorderPosition
+            if top {
+                position = .top
+            } else if bottom {
+                position = .bottom
+            } else {
+                let anchorRef = before ?? after ?? ""
+                let anchor = try loaded.tasks.resolve(anchorRef)
+                guard anchor.kind == item.kind else {
+                    throw CLIError("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)", status: .usage)
+                }
+                position = before != nil ? .before(anchor.task.id) : .after(anchor.task.id)
+            }
+            let now = context.now
+            let changed = try context.store.withLock { writer in
+                try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) }
+            }
+            TaskMutation(context: context).report([(item, changed)], verb: "Moved", unchanged: "is already there")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every field of a task.",
+            discussion: "EXAMPLES\n  tick show 3\n  tick show 6f1c --json")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.")
+        var id: String
+
+        func run() throws {
+            let context = try Context(global)
+            let item = try context.load().tasks.resolve(id)
+            let t = context.terminal
+            if output.json {
+                t.outRaw(JSONOutput.string(JSONOutput.node(for: item)))
+                return
+            }
+            let task = item.task
+            let dates = context.dates
+            var rows: [(String, String)] = []
+            rows.append(("id", (item.shortID.map { "\($0)  " } ?? "") + t.dim(task.id.lowercased)))
+            rows.append(("list", "\(item.listName)  " + t.dim(item.kind.relativePath)))
+            rows.append(("state", task.state.rawValue))
+            if let due = task.due {
+                var text = "\(dates.label(due))  " + t.dim(due.fileString)
+                if context.query.isOverdue(task), let label = dates.overdueLabel(due) { text += "  " + t.boldRed("! " + label) }
+                rows.append(("due", text))
+            }
+            if let s = task.scheduled { rows.append(("scheduled", "\(dates.label(.day(s)))  " + t.dim(s.iso))) }
+            if let r = task.remind { rows.append(("remind", "\(dates.label(.time(r)))  " + t.dim(Timestamp.format(r)))) }
+            if let r = task.repeatRule { rows.append(("repeat", r)) }
+            if let p = task.priority { rows.append(("priority", p.rawValue)) }
+            if let e = task.energy { rows.append(("energy", e.rawValue)) }
+            if !task.tags.isEmpty { rows.append(("tags", task.tags.map { "+" + $0 }.joined(separator: " "))) }
+            rows.append(("created", "\(dates.label(.time(task.createdAt)))  " + t.dim(Timestamp.format(task.createdAt))))
+            rows.append(("modified", "\(dates.label(.time(task.modifiedAt)))  " + t.dim(Timestamp.format(task.modifiedAt))))
+            if let c = task.completedAt { rows.append(("completed", "\(dates.label(.time(c)))  " + t.dim(Timestamp.format(c)))) }
+            for member in task.extra {
+                var bytes: [UInt8] = []
+                JSONWriter.write(member.value, indent: 1, into: &bytes)
+                rows.append((member.key, String(decoding: bytes, as: UTF8.self)))
+            }
+            t.out(t.bold(task.title))
+            let width = rows.map(\.0.count).max() ?? 0
+            for (key, value) in rows {
+                t.out("  " + t.dim(key.padding(toLength: width, withPad: " ", startingAt: 0)) + "  " + value)
+            }
+            if let notes = task.notes {
+                t.out("")
+                notes.split(separator: "\n", omittingEmptySubsequences: false).forEach { t.out("  " + $0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark tasks active (in progress).",
+            discussion: """
+            Each ID is a short id from a listing or 4+ hex digits of a UUID. \
+            Every change bumps the task's modifiedAt.
+
+            EXAMPLE
+              tick start 3
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The tasks.")
+        var ids: [String]
+
+        func validate() throws {
+            guard !ids.isEmpty else { throw ValidationError("give at least one task ID") }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let mutation = TaskMutation(context: context)
+            let results = try mutation.apply(ids) { task, now in
+                guard task.setState(.active, at: now) else { return false }
+                task.modifiedAt = now
+                return true
+            }
+            mutation.report(results, verb: "Started", unchanged: "was already active")
+            _ = try context.resyncIDs()
+        }
+    }
+}

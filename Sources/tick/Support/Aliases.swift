@@ -1,0 +1,4 @@
+import TickKit
+
+typealias TickKitState = TickKit.TaskState
+typealias TaskFilterSpec = TickKit.TaskFilter

@@ -1,0 +1,87 @@
+import Foundation
+import TickKit
+
+/// `tick edit ID` with no flags: the task's JSON in $EDITOR, validated on return.
+struct EditorSession {
+    let context: Context
+    let item: ListedTask
+
+    func run() throws {
+        let t = context.terminal
+        let original = item.task
+        var originalNode = JSONWriter.write(TaskFileEncoder.node(for: original))
+        if originalNode.isEmpty { originalNode = [] }
+        let dir = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let path = (dir as NSString).appendingPathComponent("tick-edit-\(original.id.lowercased.prefix(8))-\(getpid()).json")
+        try AtomicFile.write(originalNode, to: path, mode: 0o600)
+        while true {
+            try launchEditor(on: path)
+            guard let (bytes, _) = try AtomicFile.read(path: path) else {
+                throw CLIError("the edited file \(path) is gone; nothing was changed")
+            }
+            if bytes == originalNode {
+                unlink(path)
+                t.out("No changes.")
+                return
+            }
+            let decoder = TaskFileDecoder(bytes: bytes, path: path, kind: item.kind, fallbackDate: context.now)
+            do {
+                var edited = try decoder.decodeTask()
+                guard edited.id == original.id else {
+                    throw FormatError(path: path, location: nil, message: "the id cannot be changed (it was \(original.id.lowercased))")
+                }
+                edited.needsFill = false
+                try save(edited, original: original)
+                unlink(path)
+                return
+            } catch let error as FormatError {
+                t.err("tick: error: \(error.errorDescription ?? error.summary)")
+                if t.stdinIsTTY && t.stderrIsTTY {
+                    FileHandle.standardError.write(Data("Edit again? [Y/n] ".utf8))
+                    let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "n"
+                    if answer.isEmpty || answer == "y" || answer == "yes" { continue }
+                }
+                throw CLIError("nothing was saved; your text is kept in \(path)", status: .badData)
+            }
+        }
+    }
+
+    private func save(_ edited: TaskItem, original: TaskItem) throws {
+        let now = context.now
+        let changed: Bool = try context.store.withLock { writer in
+            try writer.update(item.kind) { file in
+                try file.updateTask(original.id) { current in
+                    guard current.sameContent(as: original) else {
+                        throw CLIError("the task changed on disk while you were editing; nothing was saved. Run `tick edit` again", status: .failure)
+                    }
+                    var next = edited
+                    guard !next.sameContent(as: current) else { return false }
+                    next.modifiedAt = now
+                    if next.state == .done && next.completedAt == nil { next.completedAt = now }
+                    if next.state != .done && current.state == .done && next.completedAt == current.completedAt { next.completedAt = nil }
+                    current = next
+                    return true
+                }
+            }
+        }
+        TaskMutation(context: context).report([(item, changed)], verb: "Updated", unchanged: "unchanged")
+    }
+
+    private func launchEditor(on path: String) throws {
+        let env = context.environment
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.last { !$0.isEmpty } ?? "vi"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The editor command may carry arguments ("code --wait"); the path is passed as $1, never interpolated.
+        process.arguments = ["-c", "\(editor) \"$1\"", "tick-edit", path]
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("cannot start the editor \"\(editor)\": \(error.localizedDescription); set $EDITOR")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("the editor \"\(editor)\" exited with status \(process.terminationStatus); nothing was saved (your text is in \(path))")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The store directory.",
+        discussion: "Default: $TICK_STORE, else $XDG_DATA_HOME/tick (~/.local/share/tick). Created on first write.",
+        valueName: "path"))
+    var store: String?
+
+    @Flag(name: .long, help: "Never use color. Color is also off when NO_COLOR is set or stdout is not a terminal.")
+    var noColor = false
+}
+
+/// The `--json` flag of read commands.
+struct JSONOption: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON instead of text (the file format's fields, plus shortId and list).")
+    var json = false
+}
+
+/// State filters shared by listings.
+struct FilterOptions: ParsableArguments {
+    @Flag(name: .long, help: "Include done tasks.")
+    var all = false
+
+    @Option(name: .long, help: ArgumentHelp("Only tasks in these states (open, active, done; comma-separated).", valueName: "states"))
+    var state: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable; all must match).", valueName: "tag"))
+    var tag: [String] = []
+
+    /// The filter these options describe.
+    func filter() throws -> TaskFilterSpec {
+        var states: Set<TickKitState> = all ? Set(TickKitState.allCases) : [.open, .active]
+        if let state {
+            states = []
+            for word in state.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+                guard let s = TickKitState(rawValue: word) else {
+                    throw ValidationError("--state: \"\(word)\" is not one of open, active, done")
+                }
+                states.insert(s)
+            }
+        }
+        let tags = tag.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
+        return TaskFilterSpec(states: states, tags: tags)
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import TickKit
+
+/// Flags that set task fields; each mirrors a quick-add token.
+struct TaskFieldOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Due date (same as due:WHEN).", valueName: "when"))
+    var due: String?
+
+    @Option(name: .long, help: ArgumentHelp("Reminder (same as remind:WHEN); a day alone means 09:00.", valueName: "when"))
+    var remind: String?
+
+    @Option(name: .long, help: ArgumentHelp("Scheduled day (same as sched:WHEN).", valueName: "when"))
+    var sched: String?
+
+    @Option(name: .long, help: ArgumentHelp("Tag to add (same as +tag; repeatable).", valueName: "tag"))
+    var tag: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Priority: must or flexible (same as pri:).", valueName: "pri"))
+    var pri: String?
+
+    @Option(name: .long, help: ArgumentHelp("Energy: high, low or any (same as energy:).", valueName: "energy"))
+    var energy: String?
+
+    @Option(name: .long, help: ArgumentHelp("Recurrence rule, stored as given (same as repeat:).", valueName: "rule"))
+    var `repeat`: String?
+
+    @Option(name: .long, help: ArgumentHelp("Notes text. Use $'line1\\nline2' for several lines.", valueName: "text"))
+    var note: String?
+
+    /// The edit these flags describe.
+    func edit(_ fields: FieldParser) throws -> TaskEdit {
+        var edit = TaskEdit()
+        if let due { edit.due = .set(try fields.due(due, key: "--due")) }
+        if let remind { edit.remind = .set(try fields.remind(remind, key: "--remind")) }
+        if let sched { edit.scheduled = .set(try fields.scheduled(sched, key: "--sched")) }
+        for t in tag { edit.addTags.append(try fields.tag(t)) }
+        if let pri { edit.priority = .set(try fields.priority(pri, key: "--pri")) }
+        if let energy { edit.energy = .set(try fields.energy(energy, key: "--energy")) }
+        if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(r) }
+        if let note { edit.notes = note.isEmpty ? .clear : .set(note) }
+        return edit
+    }
+}
