@@ -3,8 +3,8 @@ import Foundation
 /// A calendar day with no time zone (all-day due dates, scheduled dates).
 ///
 /// Day arithmetic is pure integer math on the proleptic Gregorian calendar
-/// (days-from-civil); only conversions to and from instants consult a
-/// `TimeZone`, through a Gregorian `Calendar`, so they are DST-correct.
+/// (days-from-civil). Wall time -> instant goes through a Gregorian `Calendar` in the
+/// given zone; instant -> day uses the zone's offset at that instant. Both are DST-correct.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The Gregorian year, e.g. 2026.
     public let year: Int

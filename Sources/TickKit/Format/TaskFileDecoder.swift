@@ -21,6 +21,12 @@ public struct TaskFileDecoder {
         self.fallbackDate = fallbackDate
     }
 
+    static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks"]
+    static let taskKeys: Set<String> = [
+        "id", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
+        "tags", "notes", "createdAt", "modifiedAt", "completedAt",
+    ]
+
     /// Decodes the file, or throws a ``FormatError`` with line and column.
     public func decode() throws(FormatError) -> TaskFile {
         let root: JSONNode
@@ -77,7 +83,8 @@ public struct TaskFileDecoder {
         var taskNodes: [JSONNode] = []
         for m in members {
             let v = m.value
-            if case .null = v.kind, m.key != "tasks" { continue }
+            // `null` for a known optional field means absent; unknown keys keep their null.
+            if case .null = v.kind, Self.fileKeys.contains(m.key), m.key != "tasks" { continue }
             switch m.key {
             case "version":
                 guard case .number(let text) = v.kind, let n = Int(text), n >= 1 else {
@@ -164,7 +171,7 @@ public struct TaskFileDecoder {
         var extra: [JSONMember] = []
         for m in members {
             let v = m.value
-            if case .null = v.kind { continue }
+            if case .null = v.kind, Self.taskKeys.contains(m.key) { continue }
             switch m.key {
             case "id": id = try uuid(v, key: "id")
             case "title":

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+@Suite struct JSONTests {
+    @Test func writerEscapesOnlyWhatJSONRequires() {
+        var out: [UInt8] = []
+        JSONWriter.writeString("a/b \"q\" \\ é 🎉 \n\t\u{01}", into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "\"a/b \\\"q\\\" \\\\ é 🎉 \\n\\t\\u0001\"")
+    }
+
+    @Test func parserDecodesEscapesAndSurrogatePairs() throws {
+        let node = try JSONParser.parse("\"\\u00e9\\ud83c\\udf89\\/\"")
+        #expect(node == .string("é🎉/"))
+    }
+
+    @Test func parserRejectsLoneSurrogateAndBadUTF8() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"\\ud83c\"") }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    }
+
+    @Test func parserRejectsLeadingZerosAndTrailingGarbage() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("012") }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("{} x") }
+    }
+
+    @Test func objectsKeepMemberOrder() throws {
+        let node = try JSONParser.parse("{\"z\": 1, \"a\": 2, \"m\": 3}")
+        guard case .object(let members) = node.kind else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["z", "a", "m"])
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 10_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func uuidV5MatchesTheRFCExample() {
+        // RFC 9562 Appendix A.4: DNS namespace, "www.example.com".
+        let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+        #expect(UUID(name: "www.example.com", namespace: dns).lowercased == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
+    }
+
+    @Test func sha1KnownAnswer() {
+        let hex = SHA1.digest(Array("abc".utf8)).map { String(format: "%02x", $0) }.joined()
+        #expect(hex == "a9993e364706816aba3e25717850c26c9cd0d89d")
+    }
+
+    @Test func inotifyToolsLinks() {
+        #expect(InotifySupport.eventName(InotifySupport.modifyMask) == "MODIFY")
+    }
+}
