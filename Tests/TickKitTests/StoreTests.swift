@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+@Suite struct StoreTests {
+    let now = Timestamp.parse("2026-11-21T09:00:00Z")!
+
+    func makeStore() throws -> (Store, String) {
+        let dir = NSTemporaryDirectory() + "tick-store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/store/lists", withIntermediateDirectories: true)
+        let location = StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")
+        return (Store(location: location), dir)
+    }
+
+    func listFile(_ titles: [String]) -> TaskFile {
+        var file = TaskFile.empty(.list(slug: "work"), name: "Work", now: now)
+        file.tasks = titles.map { TaskItem(id: UUID(name: $0), title: $0, createdAt: now, modifiedAt: now) }
+        return file
+    }
+
+    @Test func updateReappliesWhenTheFileChangesUnderneath() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.path(of: .list(slug: "work"))
+        try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
+        var attempts = 0
+        try store.withLock { writer in
+            try writer.update(.list(slug: "work")) { file in
+                attempts += 1
+                if attempts == 1 {
+                    // Another program saves the file between tick's read and its write.
+                    try Data(TaskFileEncoder.encode(listFile(["a", "from-editor"]))).write(to: URL(fileURLWithPath: path))
+                }
+                file.tasks.append(TaskItem(id: UUID(name: "from-tick"), title: "from-tick", createdAt: now, modifiedAt: now))
+            }
+        }
+        #expect(attempts == 2)
+        let final = try #require(try store.read(.list(slug: "work")))
+        #expect(final.file.tasks.map(\.title) == ["a", "from-editor", "from-tick"])
+    }
+
+    @Test func unparseableFileIsNeverWritten() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.path(of: .list(slug: "work"))
+        let broken = Data("{\"name\": \"Work\", \"tasks\": [\n  {\"title\": \"x\",}\n]}\n".utf8)
+        try broken.write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.self) {
+            try store.withLock { writer in
+                try writer.update(.list(slug: "work")) { file in file.tasks.removeAll() }
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == broken)
+        let snapshot = try store.snapshot()
+        #expect(snapshot.brokenKinds == [.list(slug: "work")])
+        #expect(snapshot.problems.first?.location?.line == 2)
+    }
+
+    @Test func unchangedContentIsNotRewrittenAndModeIsKept() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.path(of: .list(slug: "work"))
+        try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        let before = try #require(FileStamp.of(path: path))
+        try store.withLock { writer in try writer.update(.list(slug: "work")) { _ in } }
+        #expect(FileStamp.of(path: path) == before)
+        try store.withLock { writer in
+            try writer.update(.list(slug: "work")) { file in file.tasks[0].title = "b" }
+        }
+        let after = try #require(FileStamp.of(path: path))
+        #expect(after.inode != before.inode)
+        #expect(after.mode & 0o777 == 0o600)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.location.path("lists")).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func failedWriteLeavesTheOriginal() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The target path is a directory: the rename must fail.
+        let path = store.location.path(of: .list(slug: "work"))
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try "keep".write(toFile: path + "/marker", atomically: false, encoding: .utf8)
+        #expect(throws: StoreError.self) { try AtomicFile.write(Array("{}".utf8), to: path, mode: nil) }
+        #expect(try String(contentsOfFile: path + "/marker", encoding: .utf8) == "keep")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.location.path("lists")).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func locationFollowsFlagThenEnvThenXDG() {
+        let env = ["HOME": "/home/u", "TICK_STORE": "/data/tasks", "XDG_STATE_HOME": "/st"]
+        #expect(StoreLocation.resolve(explicit: "rel", environment: env, currentDirectory: "/cwd").root == "/cwd/rel")
+        #expect(StoreLocation.resolve(explicit: nil, environment: env, currentDirectory: "/cwd").root == "/data/tasks")
+        let xdg = StoreLocation.resolve(explicit: nil, environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/xd"], currentDirectory: "/")
+        #expect(xdg.root == "/xd/tick")
+        let fallback = StoreLocation.resolve(explicit: nil, environment: ["HOME": "/home/u"], currentDirectory: "/")
+        #expect(fallback.root == "/home/u/.local/share/tick")
+        #expect(fallback.stateDirectory.hasPrefix("/home/u/.local/state/tick/tick-"))
+        #expect(fallback.cacheDirectory.hasPrefix("/home/u/.cache/tick/tick-"))
+        let state = StoreLocation.resolve(explicit: nil, environment: env, currentDirectory: "/").stateDirectory
+        #expect(state.hasPrefix("/st/tick/tasks-"))
+        #expect(!state.hasPrefix("/data/tasks"))
+    }
+}
