@@ -65,15 +65,13 @@ public struct Store: Sendable {
     /// so that one bad file never hides the others.
     public func snapshot() throws(StoreError) -> StoreSnapshot {
         var files: [TaskFile] = []
-        var problems: [FormatError] = []
-        var broken = Set<FileKind>()
+        var broken: [FileKind: FormatError] = [:]
         for kind in try kinds() {
             do {
                 if let loaded = try read(kind) { files.append(loaded.file) }
             } catch {
                 guard case .invalidFile(let e) = error else { throw error }
-                problems.append(e)
-                broken.insert(kind)
+                broken[kind] = e
             }
         }
         if !files.contains(where: { $0.kind == .inbox }) {
@@ -84,7 +82,7 @@ public struct Store: Sendable {
             let c = a.displayName.localizedStandardCompare(b.displayName)
             return c == .orderedSame ? a.kind < b.kind : c == .orderedAscending
         }
-        return StoreSnapshot(files: files, problems: problems, brokenKinds: broken)
+        return StoreSnapshot(files: files, broken: broken)
     }
 
     /// Runs `body` holding the store's write lock (outside the store).

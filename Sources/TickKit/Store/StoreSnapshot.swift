@@ -2,16 +2,21 @@
 public struct StoreSnapshot: Sendable {
     /// The inbox first (empty when the file does not exist), then lists by name.
     public var files: [TaskFile]
-    /// Files that failed to parse; their tasks are missing from ``files``.
-    public var problems: [FormatError]
-    /// Kinds of the files in ``problems``.
-    public var brokenKinds: Set<FileKind>
+    /// Files that failed to parse, with why; their tasks are missing from ``files``.
+    public var broken: [FileKind: FormatError]
 
-    public init(files: [TaskFile], problems: [FormatError] = [], brokenKinds: Set<FileKind> = []) {
+    public init(files: [TaskFile], broken: [FileKind: FormatError] = [:]) {
         self.files = files
-        self.problems = problems
-        self.brokenKinds = brokenKinds
+        self.broken = broken
     }
+
+    /// The parse errors, in file order.
+    public var problems: [FormatError] {
+        broken.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Kinds of the files that failed to parse.
+    public var brokenKinds: Set<FileKind> { Set(broken.keys) }
 
     /// The file of a kind, when it was readable.
     public func file(_ kind: FileKind) -> TaskFile? {

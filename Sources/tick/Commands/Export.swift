@@ -40,7 +40,7 @@ extension Tick {
             var files = loaded.snapshot.files
             if let list {
                 let kind = try loaded.lists.resolve(list)
-                if let problem = loaded.snapshot.problems.first(where: { $0.path == context.store.displayPath(kind) }) {
+                if let problem = loaded.snapshot.broken[kind] {
                     throw StoreError.invalidFile(problem)
                 }
                 files = files.filter { $0.kind == kind }

@@ -12,7 +12,7 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let snapshot = try context.snapshot()
+            let snapshot = try context.snapshot(warn: false)
             let query = context.query
             struct Row { var file: TaskFile; var open: Int; var active: Int; var overdue: Int; var done: Int }
             let rows = snapshot.files.map { f in

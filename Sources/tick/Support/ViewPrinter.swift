@@ -7,6 +7,9 @@ struct ViewPrinter {
     /// Runs a view and prints it grouped by list (or flat for date views).
     func print(_ view: TaskView, filter: TaskFilter, json: Bool, grouped: Bool, emptyMessage: String) throws {
         let loaded = try context.load()
+        if case .list(let kind?) = view, let problem = loaded.snapshot.broken[kind] {
+            throw StoreError.invalidFile(problem)
+        }
         let items = context.query.run(view, filter: filter, snapshot: loaded.snapshot, ids: loaded.ids)
         let t = context.terminal
         if json {
