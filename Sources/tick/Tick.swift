@@ -8,37 +8,45 @@ struct Tick: ParsableCommand {
         commandName: "tick",
         abstract: "A task manager for plain JSON files you can edit, sync and grep.",
         discussion: """
-        Tasks live in a store: a directory holding inbox.json and lists/<slug>.json. \
-        Those files are the only source of truth; edit them in any editor, sync them \
-        with git or Syncthing. See Docs/FORMAT.md.
+        Tasks live in a store: a directory holding inbox.json and lists/<slug>.json.
+        Those files are the only source of truth: edit them in any editor, sync
+        them with git or Syncthing, grep them. See Docs/FORMAT.md and Docs/CLI.md.
 
         QUICK START
           tick add Buy milk due:tomorrow +errand
           tick today
           tick done 1
 
+        GLOBAL OPTIONS (before or after the subcommand)
+          --store PATH   the store (default $TICK_STORE, else $XDG_DATA_HOME/tick)
+          --no-color     never use color
+          --generate-completion-script bash|zsh|fish
+
         TASK IDS
-          Listings show a short number next to each pending task. It is local to this \
-          machine and stays the same until the task is done or deleted. Anywhere an ID \
-          is expected you may also give 4 or more hex digits of the task's UUID.
+          Listings show a short number next to each pending task. It is local to
+          this machine and stays the same until the task is done or deleted.
+          Anywhere an ID is expected, 4 or more hex digits of the UUID work too.
 
         DATES (WHEN)
-          today, tomorrow, yesterday, mon..sun (the next one), next-week, in 3d, 2w, 1m, \
-          eom, eow, 2026-11-24, 2026-11-24T17:00, 17:00, 5pm, and a day with a time: \
-          tomorrow@17:00, fri@9am. Local time zone ($TZ), DST-correct.
+          today  tomorrow  yesterday  mon..sun (the next one)  next-week  eom  eow
+          eoy  in 3d  3d  2w  1m  1y  2026-11-24  2026-11-24T17:00  17:00  5pm
+          A day and a time: tomorrow@17:00  fri@9am
+          Local time zone ($TZ), DST-correct.
 
         ENVIRONMENT
-          TICK_STORE   store directory (overridden by --store)
-          NO_COLOR     disables color when set to anything
-          EDITOR       used by `tick edit ID` with no flags
-          TZ           time zone for dates
-          TICK_NOW     pin "now" (ISO 8601), for scripts and tests
+          TICK_STORE       store directory (overridden by --store)
+          XDG_DATA_HOME    default store: $XDG_DATA_HOME/tick
+          XDG_STATE_HOME   lock and short ids: $XDG_STATE_HOME/tick/<store-key>/
+          NO_COLOR         disables color when set and not empty
+          VISUAL, EDITOR   used by `tick edit ID` with no changes given
+          TZ               time zone for dates
+          TICK_NOW         pin "now" (ISO 8601), for scripts and tests
 
         EXIT STATUS
           0  success
           1  failure (I/O, permissions, lock timeout, refused without confirmation)
           2  usage error (bad option, bad date, bad token)
-          3  task or list not found, or an ambiguous id
+          3  task or list not found, or an ambiguous id or list name
           4  a store file cannot be parsed or breaks the schema
         """,
         version: "0.1.0",
@@ -51,7 +59,8 @@ struct Tick: ParsableCommand {
 
     static func main() {
         do {
-            var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            let args = rewritingQuickAddWords(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(args)
             try command.run()
         } catch {
             exit(with: error)
@@ -83,11 +92,53 @@ struct Tick: ParsableCommand {
         return rest
     }
 
+    /// Taskwarrior-style words that ArgumentParser would misread, for `add` and `edit`:
+    /// - after `--`, every word is title text, so it is marked literal with a
+    ///   leading backslash (ArgumentParser drops the `--` itself);
+    /// - in `edit`, `-tag` removes a tag: it becomes `--untag=tag` instead of
+    ///   being read as a bundle of short options.
+    static func rewritingQuickAddWords(_ args: [String]) -> [String] {
+        guard let command = args.first, ["add", "edit"].contains(command) else { return args }
+        var out: [String] = [command]
+        var literal = false
+        var i = 1
+        while i < args.count {
+            let a = args[i]
+            if literal {
+                out.append("\\" + a)
+            } else if a == "--" {
+                literal = true
+                out.append(a)
+            } else if command == "edit", a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"),
+                      a.dropFirst().first?.isLetter == true, !a.contains("=") {
+                out.append("--untag=" + a.dropFirst())
+            } else {
+                out.append(a)
+                // An option's value is never a quick-add word.
+                if a.hasPrefix("--"), !a.contains("="), optionsTakingValues.contains(a), i + 1 < args.count {
+                    out.append(args[i + 1])
+                    i += 1
+                }
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// Long options of `add` and `edit` that take a value.
+    static let optionsTakingValues: Set<String> = [
+        "--due", "--remind", "--sched", "--tag", "--pri", "--energy", "--repeat", "--note",
+        "--list", "--title", "--untag", "--store",
+    ]
+
     /// Prints an error the way terminal users expect and exits with tick's code.
     static func exit(with error: Error) -> Never {
         if error is InputError || error is LookupError || error is StoreError || error is FormatError || error is CLIError || error is DateError {
             let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            FileHandle.standardError.write(Data("tick: error: \(message)\n".utf8))
+            // File errors start with `path:line:column: error:` so editors can jump there.
+            let startsWithLocation: Bool
+            if case StoreError.invalidFile = error { startsWithLocation = true } else { startsWithLocation = error is FormatError }
+            FileHandle.standardError.write(Data(((startsWithLocation ? "" : "tick: error: ") + message + "\n").utf8))
             Foundation.exit(ExitStatus.of(error).rawValue)
         }
         let code = exitCode(for: error)

@@ -18,12 +18,15 @@ public struct QuickAddParser: Sendable {
     /// The keys recognized as tokens.
     public static let keys: Set<String> = ["due", "remind", "sched", "scheduled", "list", "pri", "priority", "energy", "repeat"]
 
+    static let dateKeys: Set<String> = ["due", "remind", "sched", "scheduled"]
+
     /// Parses words; returns the title (words joined by spaces; may be empty) and the edit.
     public func parse(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (title: String, edit: TaskEdit) {
         var edit = TaskEdit()
         var titleWords: [String] = []
         var literal = false
-        for word in words {
+        var words = words[...]
+        while let word = words.popFirst() {
             if literal {
                 titleWords.append(word)
                 continue
@@ -48,6 +51,12 @@ public struct QuickAddParser: Sendable {
                 let key = word[..<colon].lowercased()
                 let value = String(word[word.index(after: colon)...])
                 if Self.keys.contains(key) {
+                    var value = value
+                    // `due:in 3d` and `due:next week` arrive as two words.
+                    if Self.dateKeys.contains(key), ["in", "next"].contains(value.lowercased()), let next = words.first {
+                        value += " " + next
+                        words = words.dropFirst()
+                    }
                     try apply(key: key, value: value, to: &edit, allowRemoval: allowRemoval)
                     continue
                 }

@@ -36,13 +36,12 @@ public struct TaskEdit: Sendable, Equatable {
         changed = priority.apply(to: &task.priority) || changed
         changed = energy.apply(to: &task.energy) || changed
         changed = notes.apply(to: &task.notes) || changed
+        let tagsBefore = task.tags
         for tag in addTags where !task.tags.contains(tag) {
             task.tags.append(tag)
-            changed = true
         }
-        let before = task.tags.count
         task.tags.removeAll { removeTags.contains($0) }
-        changed = changed || task.tags.count != before
+        changed = changed || task.tags != tagsBefore
         if changed { task.modifiedAt = now }
         return changed
     }

@@ -14,6 +14,8 @@ public struct ImportPlan: Sendable {
 
     public var changes: [FileChange] = []
     public var unchanged = 0
+    /// Tasks skipped because the store's copy was modified later than the imported one.
+    public var keptNewer: [TaskItem] = []
 
     public init() {}
 
@@ -23,8 +25,11 @@ public struct ImportPlan: Sendable {
     /// Plans importing `files` into a store.
     ///
     /// Lists are matched by id, then by name; a task whose id already exists
-    /// anywhere in the store is updated where it is, when it differs.
-    public static func make(importing files: [TaskFile], into snapshot: StoreSnapshot, existingSlugs: Set<String>) -> ImportPlan {
+    /// anywhere in the store is updated where it is, when it differs and the
+    /// imported copy is newer (by `modifiedAt`); a newer local copy is kept.
+    /// `inboxExists` tells whether the store has an inbox file; if not, an
+    /// imported inbox brings its own id and timestamps.
+    public static func make(importing files: [TaskFile], into snapshot: StoreSnapshot, existingSlugs: Set<String>, inboxExists: Bool) -> ImportPlan {
         var plan = ImportPlan()
         var location: [UUID: (FileKind, TaskItem)] = [:]
         for (file, task) in snapshot.allTasks { location[task.id] = (file.kind, task) }
@@ -39,7 +44,11 @@ public struct ImportPlan: Sendable {
         for file in files {
             var target: FileKind = .inbox
             var newFile: TaskFile?
-            if file.kind != .inbox {
+            if file.kind == .inbox, !inboxExists {
+                var fresh = file
+                fresh.tasks = []
+                newFile = fresh
+            } else if file.kind != .inbox {
                 let folded = file.displayName.lowercased()
                 if let existing = snapshot.lists.first(where: { $0.id == file.id }) ?? snapshot.lists.first(where: { $0.displayName.lowercased() == folded }) {
                     target = existing.kind
@@ -58,6 +67,8 @@ public struct ImportPlan: Sendable {
                 if let (kind, current) = location[task.id] {
                     if current.sameContent(as: task) {
                         plan.unchanged += 1
+                    } else if current.modifiedAt > task.modifiedAt {
+                        plan.keptNewer.append(current)
                     } else {
                         plan.changes[slot(kind)].updated.append(task)
                     }

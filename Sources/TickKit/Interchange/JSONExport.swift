@@ -42,6 +42,9 @@ public enum JSONExport {
         guard case .object(let top) = root.kind else { throw fail(root.offset, "an import must be a JSON object, found \(root.typeName)") }
         guard let filesMember = top.first(where: { $0.key == "files" }), top.contains(where: { $0.key == "tickExport" }) else {
             // A single store file: a list when it has a name, else the inbox.
+            guard top.contains(where: { $0.key == "tasks" }) else {
+                throw fail(root.offset, "this is neither a tick export (no \"tickExport\" and \"files\") nor a list file (no \"tasks\")")
+            }
             let isList = top.contains { $0.key == "name" }
             let name = top.first { $0.key == "name" }.flatMap { m -> String? in
                 if case .string(let s) = m.value.kind { return s }

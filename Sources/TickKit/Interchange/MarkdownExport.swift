@@ -15,7 +15,9 @@ public enum MarkdownExport {
                 if let due = task.due { details.append("due " + describe(due, timeZone: timeZone)) }
                 if let s = task.scheduled { details.append("scheduled " + s.iso) }
                 if let r = task.remind { details.append("remind " + describe(.time(r), timeZone: timeZone)) }
+                if let rule = task.repeatRule { details.append("repeats " + rule) }
                 if let p = task.priority { details.append(p.rawValue) }
+                if let e = task.energy { details.append("\(e.rawValue) energy") }
                 if let c = task.completedAt { details.append("done " + LocalDate(date: c, timeZone: timeZone).iso) }
                 if !details.isEmpty { out += " — " + details.joined(separator: ", ") }
                 if !task.tags.isEmpty { out += " " + task.tags.map { "`#\($0)`" }.joined(separator: " ") }

@@ -16,10 +16,13 @@ public struct ListResolver: Sendable {
         let name = text.trimmingCharacters(in: .whitespaces)
         if name.lowercased() == "inbox" { return .inbox }
         let folded = name.precomposedStringWithCanonicalMapping.lowercased()
-        if let match = snapshot.lists.first(where: { $0.displayName.precomposedStringWithCanonicalMapping.lowercased() == folded }) {
-            return match.kind
-        }
+        // An exact slug wins: it is unique by construction.
         if existingSlugs.contains(name) { return .list(slug: name) }
+        let matches = snapshot.lists.filter { $0.displayName.precomposedStringWithCanonicalMapping.lowercased() == folded }
+        if matches.count > 1 {
+            throw .ambiguousList(name, files: matches.map(\.kind.relativePath))
+        }
+        if let match = matches.first { return match.kind }
         let slug = Slug.make(from: name)
         if existingSlugs.contains(slug) { return .list(slug: slug) }
         throw .listNotFound(name, known: snapshot.lists.map(\.displayName))

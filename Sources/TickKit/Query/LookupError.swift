@@ -6,6 +6,8 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
     case ambiguousTask(String, candidates: [String])
     case listNotFound(String, known: [String])
     case listExists(String)
+    /// Several list files carry the same name.
+    case ambiguousList(String, files: [String])
     case invalidListName(String, reason: String)
     /// The task is in a file that cannot be read right now.
     case taskInBrokenFile(String, path: String)
@@ -19,6 +21,8 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
         case let .listNotFound(name, known):
             let hint = known.isEmpty ? "there are no lists yet; create one with `tick lists add NAME`" : "known lists: " + known.joined(separator: ", ")
             return "no list named \"\(name)\"; \(hint)"
+        case let .ambiguousList(name, files):
+            return "several lists are named \"\(name)\": \(files.joined(separator: ", ")); rename one in its file, or name the list by its slug (the file name without .json)"
         case .listExists(let name):
             return "a list named \"\(name)\" already exists"
         case let .invalidListName(name, reason):

@@ -87,6 +87,11 @@ public struct TaskQuery: Sendable {
         case .list: return true
         case .overdue: return isOverdue(task)
         case .today:
+            // A done task belongs to today only if it was completed today.
+            if task.state == .done {
+                guard let c = task.completedAt else { return false }
+                return LocalDate(date: c, timeZone: timeZone) == today
+            }
             if isOverdue(task) { return true }
             guard let day = relevantDay(task) else { return false }
             return day <= today

@@ -6,9 +6,12 @@ import Foundation
 /// serializes tick processes with a lock kept outside the store.
 public struct Store: Sendable {
     public let location: StoreLocation
+    /// When set, paths in messages are shown relative to this directory if they are below it.
+    public let currentDirectory: String?
 
-    public init(location: StoreLocation) {
+    public init(location: StoreLocation, currentDirectory: String? = nil) {
         self.location = location
+        self.currentDirectory = currentDirectory
     }
 
     /// A file that was read, with what is needed to notice a later change.
@@ -56,9 +59,12 @@ public struct Store: Sendable {
     }
 
     /// The path shown in messages: relative to the current directory when the
-    /// store is below it, else absolute.
+    /// store is below it, else absolute, so editors can jump to `path:line:col`.
     public func displayPath(_ kind: FileKind) -> String {
-        location.path(of: kind)
+        let path = location.path(of: kind)
+        guard let cwd = currentDirectory, !cwd.isEmpty else { return path }
+        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
     /// Reads every file. Broken files are reported in `problems`, not thrown,
@@ -74,7 +80,7 @@ public struct Store: Sendable {
                 broken[kind] = e
             }
         }
-        if !files.contains(where: { $0.kind == .inbox }) {
+        if !files.contains(where: { $0.kind == .inbox }) && broken[.inbox] == nil {
             files.insert(TaskFile(kind: .inbox, id: UUID(name: "tick-list:inbox"), createdAt: Date(timeIntervalSince1970: 0), modifiedAt: Date(timeIntervalSince1970: 0)), at: 0)
         }
         files.sort { a, b in

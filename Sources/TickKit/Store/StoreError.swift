@@ -20,7 +20,7 @@ public enum StoreError: Error, LocalizedError, Sendable {
     public var errorDescription: String? {
         switch self {
         case .invalidFile(let e):
-            return (e.errorDescription ?? e.summary) + "\nfix the file by hand (tick will not rewrite it until it parses), then run the command again"
+            return (e.errorDescription ?? e.summary) + "\n    fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
         case let .readFailed(path, reason):
             return "cannot read \(path): \(reason)"
         case let .writeFailed(path, reason):

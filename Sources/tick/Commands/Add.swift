@@ -10,18 +10,17 @@ extension Tick {
             Words form the title; these tokens set fields instead:
               due:WHEN  remind:WHEN  sched:WHEN  list:NAME  +tag
               pri:must|flexible  energy:high|low|any  repeat:RULE
-            Every token also exists as a flag. A word starting with a backslash is \
-            title text with the backslash removed (`\\due:` keeps "due:" in the title); \
-            put `--` before words that start with a dash.
+            Every token also exists as a flag. Words after `--` are title text, as
+            is a word starting with a backslash (`\\due:` gives "due:").
             The task goes to the inbox unless a list is given; the list must exist \
             (create it with `tick lists add NAME`). The store is created on first use.
 
             Prints the new task's short id: just the number when stdout is not a \
             terminal, so `id=$(tick add ...)` works.
 
-            With `-` as the only word, reads one task per line from stdin (same \
-            syntax; blank lines and lines starting with # are skipped); flags apply \
-            to every line.
+            With `-` as the first word, reads one task per line from stdin (same
+            syntax; blank lines and lines starting with # are skipped); flags and
+            tokens after the `-` apply to every line.
 
             EXAMPLES
               tick add Buy milk due:tomorrow +errand
@@ -45,24 +44,35 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let flagEdit = try fieldOptions.edit(context.fields)
-            var inputs: [[String]]
-            if words == ["-"] {
+            // (line number on stdin or nil, words)
+            var inputs: [(line: Int?, words: [String])]
+            if words.first == "-" {
+                // Tokens after `-` apply to every line.
+                let shared = Array(words.dropFirst())
                 inputs = []
+                var number = 0
                 while let line = readLine() {
+                    number += 1
                     let trimmed = line.trimmingCharacters(in: .whitespaces)
                     if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-                    inputs.append(trimmed.split(whereSeparator: \.isWhitespace).map(String.init))
+                    inputs.append((number, shared + trimmed.split(whereSeparator: \.isWhitespace).map(String.init)))
                 }
                 guard !inputs.isEmpty else { throw InputError.invalid("no tasks on stdin") }
             } else {
                 guard !words.isEmpty else { throw InputError.emptyTitle }
-                inputs = [words]
+                inputs = [(nil, words)]
             }
             let loaded = try context.load()
             var planned: [(kind: FileKind, task: TaskItem)] = []
             for input in inputs {
-                let (title, tokenEdit) = try context.quickAdd.parse(input)
-                guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
+                let (title, tokenEdit): (String, TaskEdit)
+                do {
+                    (title, tokenEdit) = try context.quickAdd.parse(input.words)
+                    guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
+                } catch let error as InputError {
+                    guard let line = input.line else { throw error }
+                    throw InputError.invalid("stdin line \(line): \(error.errorDescription ?? "invalid")")
+                }
                 var edit = flagEdit
                 if let list { edit.list = list }
                 edit.merge(tokenEdit)

@@ -11,7 +11,7 @@ extension Tick {
             `tick add`; in addition `-tag` removes a tag and an empty value (`due:`) \
             clears a field. Other words replace the title.
 
-            With nothing else given, opens $EDITOR (then $VISUAL, then vi) on the task's \
+            With nothing else given, opens $VISUAL (else $EDITOR, else vi) on the task's \
             JSON. The result is validated; invalid JSON is refused with file:line:column \
             and your text is kept in the temp file it names. If the task changed on disk \
             while you were editing, tick refuses rather than overwrite that change.
@@ -64,6 +64,9 @@ extension Tick {
                 guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
                 edit.title = title
             }
+            for (flag, set, name) in [(noDue, fieldOptions.due != nil, "due"), (noRemind, fieldOptions.remind != nil, "remind"), (noSched, fieldOptions.sched != nil, "sched")] where flag && set {
+                throw InputError.invalid("--\(name) and --no-\(name) contradict each other; give one")
+            }
             if noDue { edit.due = .clear }
             if noRemind { edit.remind = .clear }
             if noSched { edit.scheduled = .clear }
@@ -74,12 +77,14 @@ extension Tick {
                 return
             }
             let now = context.now
-            let changed = try context.store.withLock { writer in
+            let (changed, after) = try context.store.withLock { writer in
                 try writer.update(item.kind) { file in
-                    try file.updateTask(item.task.id) { task in edit.apply(to: &task, now: now) }
+                    try file.updateTask(item.task.id) { task in (edit.apply(to: &task, now: now), task) }
                 }
             }
-            TaskMutation(context: context).report([(item, changed)], verb: "Updated", unchanged: "unchanged")
+            var updated = item
+            updated.task = after
+            TaskMutation(context: context).report([.init(item: updated, changed: changed)], verb: "Updated", unchanged: "unchanged")
         }
     }
 }

@@ -28,7 +28,7 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Export only this list (or `inbox`).", valueName: "name"))
         var list: String?
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to FILE (atomically) instead of stdout.", valueName: "file"))
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to FILE (atomically) instead of stdout.", valueName: "file"), completion: .file())
         var output: String?
 
         func run() throws {
@@ -37,7 +37,9 @@ extension Tick {
             if let broken = loaded.snapshot.problems.first, list == nil {
                 throw StoreError.invalidFile(broken)
             }
-            var files = loaded.snapshot.files
+            // An inbox that does not exist on disk is not exported.
+            let inboxExists = try context.store.kinds().contains(.inbox)
+            var files = loaded.snapshot.files.filter { $0.kind != .inbox || inboxExists }
             if let list {
                 let kind = try loaded.lists.resolve(list)
                 if let problem = loaded.snapshot.broken[kind] {
@@ -52,6 +54,14 @@ extension Tick {
             }
             if let output {
                 let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+                var isDir: ObjCBool = false
+                let parent = (path as NSString).deletingLastPathComponent
+                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
+                    throw CLIError("cannot write \(output): the directory \(parent) does not exist")
+                }
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+                    throw CLIError("cannot write \(output): it is a directory; give a file name")
+                }
                 try AtomicFile.write(bytes, to: path, mode: nil)
                 let count = files.reduce(0) { $0 + $1.tasks.count }
                 context.terminal.err("Exported \(count) task(s) to \(output)")

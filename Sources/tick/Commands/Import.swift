@@ -8,10 +8,11 @@ extension Tick {
             abstract: "Import a tick JSON export (or a single list file).",
             discussion: """
             All or nothing: the whole file is checked first, and a bad record is \
-            reported with file:line:column before anything is written. Lists are \
-            matched by id, then by name, and created when missing. A task whose id \
-            already exists is updated in place when it differs, so importing the same \
-            export twice changes nothing.
+            reported with file:line:column before anything is written. Lists are
+            matched by id, then by name, and created when missing. A task whose id
+            already exists is updated in place when it differs and the imported copy
+            is newer (by modifiedAt); a newer copy in the store is kept. Importing
+            the same export twice changes nothing.
 
             EXAMPLES
               tick import backup.json
@@ -21,7 +22,7 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The file, or - for stdin.")
+        @Argument(help: "The file, or - for stdin.", completion: .file(extensions: ["json"]))
         var file: String
 
         @Flag(name: .long, help: "Show what would be added and updated; write nothing.")
@@ -34,7 +35,7 @@ extension Tick {
                 bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
             } else {
                 guard let read = try AtomicFile.read(path: file) else {
-                    throw CLIError("cannot read \(file): no such file", status: .notFound)
+                    throw CLIError("cannot read \(file): no such file")
                 }
                 bytes = read.bytes
             }
@@ -45,7 +46,8 @@ extension Tick {
             try context.store.withLock { writer in
                 let loaded = try context.load()
                 if let broken = loaded.snapshot.problems.first { throw StoreError.invalidFile(broken) }
-                plan = ImportPlan.make(importing: files, into: loaded.snapshot, existingSlugs: loaded.existingSlugs)
+                plan = ImportPlan.make(importing: files, into: loaded.snapshot, existingSlugs: loaded.existingSlugs,
+                                       inboxExists: try context.store.kinds().contains(.inbox))
                 guard apply else { return }
                 for change in plan.changes {
                     let fresh = change.newFile ?? TaskFile.empty(change.kind, name: nil, now: now)
@@ -56,11 +58,15 @@ extension Tick {
             }
             if apply { _ = try context.resyncIDs() }
             let verb = dryRun ? "Would import" : "Imported"
-            context.terminal.out("\(verb): \(plan.addedCount) added, \(plan.updatedCount) updated, \(plan.unchanged) unchanged")
+            let t = context.terminal
+            t.out("\(verb): \(plan.addedCount) added, \(plan.updatedCount) updated, \(plan.unchanged) unchanged, \(plan.keptNewer.count) kept (newer here)")
             if dryRun {
                 for change in plan.changes {
-                    context.terminal.out("  \(change.kind.relativePath)\(change.newFile != nil ? " (new list)" : ""): \(change.added.count) added, \(change.updated.count) updated")
+                    t.out("  \(change.kind.relativePath)\(change.newFile != nil ? " (new list)" : ""): \(change.added.count) added, \(change.updated.count) updated")
+                    change.added.forEach { t.out("    + \($0.title)") }
+                    change.updated.forEach { t.out("    ~ \($0.title)") }
                 }
+                plan.keptNewer.forEach { t.out("  = \($0.title) (the store's copy is newer)") }
             }
         }
     }

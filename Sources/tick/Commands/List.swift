@@ -31,7 +31,7 @@ extension Tick {
             let context = try Context(global)
             var kind: FileKind?
             if let list {
-                kind = try context.load(warn: false).lists.resolve(list)
+                kind = try context.load().lists.resolve(list)
             }
             try ViewPrinter(context: context).print(
                 .list(kind), filter: try filters.filter(), json: output.json, grouped: true,

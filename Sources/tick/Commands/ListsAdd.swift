@@ -28,7 +28,9 @@ extension Tick {
             let now = context.now
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             let slug = try context.store.withLock { writer in
-                let loaded = try context.load(warn: false)
+                let loaded = try context.load()
+                // A list file that cannot be read may carry this very name.
+                if let problem = loaded.snapshot.problems.first { throw StoreError.invalidFile(problem) }
                 let slug = try loaded.lists.slugForNewList(named: trimmed)
                 try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: normalizedColor ?? ColorCode.default(for: trimmed), now: now))
                 return slug

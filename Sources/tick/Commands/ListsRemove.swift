@@ -27,7 +27,7 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let t = context.terminal
-            let loaded = try context.load(warn: false)
+            let loaded = try context.load()
             let kind = try loaded.lists.resolve(name)
             guard kind != .inbox else { throw LookupError.invalidListName(name, reason: "the inbox cannot be deleted") }
             guard let file = loaded.snapshot.file(kind) else {
@@ -42,7 +42,7 @@ extension Tick {
                 FileHandle.standardError.write(Data("Delete list \(file.displayName) and its \(count) task(s) (\(pending) not done)? [y/N] ".utf8))
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
                 guard answer == "y" || answer == "yes" else {
-                    throw CLIError("not deleted")
+                    throw CLIError("cancelled; nothing was deleted")
                 }
             }
             try context.store.withLock { writer in

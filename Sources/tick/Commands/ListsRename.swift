@@ -21,7 +21,7 @@ extension Tick {
             let newName = new.trimmingCharacters(in: .whitespacesAndNewlines)
             let now = context.now
             try context.store.withLock { writer in
-                let loaded = try context.load(warn: false)
+                let loaded = try context.load()
                 let kind = try loaded.lists.resolve(old)
                 guard kind != .inbox else { throw LookupError.invalidListName(old, reason: "the inbox has no name to change") }
                 if newName.lowercased() != loaded.snapshot.file(kind)?.displayName.lowercased() {

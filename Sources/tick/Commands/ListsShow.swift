@@ -12,7 +12,7 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let snapshot = try context.snapshot(warn: false)
+            let snapshot = try context.snapshot()
             let query = context.query
             struct Row { var file: TaskFile; var open: Int; var active: Int; var overdue: Int; var done: Int }
             let rows = snapshot.files.map { f in
@@ -36,7 +36,15 @@ extension Tick {
                         JSONMember("done", JSONOutput.number(r.done)),
                     ])
                 }
-                t.outRaw(JSONOutput.string(.array(nodes)))
+                // Unreadable files are listed too, with their error, so scripts notice.
+                let broken = snapshot.broken.sorted { $0.key < $1.key }.map { kind, problem in
+                    JSONNode.object([
+                        JSONMember("name", kind == .inbox ? .string("Inbox") : JSONNode(.null)),
+                        JSONMember("file", .string(kind.relativePath)),
+                        JSONMember("error", .string(problem.summary)),
+                    ])
+                }
+                t.outRaw(JSONOutput.string(.array(nodes + broken)))
                 return
             }
             let nameWidth = max(rows.map(\.file.displayName.count).max() ?? 4, 4)

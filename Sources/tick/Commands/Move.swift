@@ -31,11 +31,11 @@ extension Tick {
             let mutation = TaskMutation(context: context)
             let items = mutation.unique(try loaded.tasks.resolve(Array(arguments.dropLast())))
             let now = context.now
-            var moved: [(item: ListedTask, changed: Bool)] = []
+            var moved: [TaskMutation.Outcome] = []
             try context.store.withLock { writer in
                 for item in items {
                     guard item.kind != target else {
-                        moved.append((item, false))
+                        moved.append(.init(item: item, changed: false))
                         continue
                     }
                     var task = item.task
@@ -46,11 +46,16 @@ extension Tick {
                     try writer.update(item.kind) { file in
                         file.tasks.removeAll { $0.id == task.id }
                     }
-                    moved.append((item, true))
+                    moved.append(.init(item: item, changed: true))
                 }
             }
             let name = target == .inbox ? "Inbox" : (loaded.snapshot.file(target)?.displayName ?? arguments[arguments.count - 1])
-            mutation.report(moved, verb: "Moved to \(name)", unchanged: "is already in \(name)")
+            for outcome in moved {
+                let id = outcome.item.shortID.map(String.init) ?? String(outcome.item.task.id.lowercased.prefix(8))
+                context.terminal.out(outcome.changed
+                    ? "Moved \(context.terminal.bold(id)) to \(name): \(outcome.item.task.title)"
+                    : "\(context.terminal.bold(id)) is already in \(name): \(outcome.item.task.title)")
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ extension Tick {
                     }
                 }
             }
-            mutation.report(items.map { ($0, true) }, verb: "Deleted", unchanged: "")
+            mutation.report(items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
             _ = try context.resyncIDs()
         }
     }

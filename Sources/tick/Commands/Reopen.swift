@@ -30,8 +30,8 @@ extension Tick {
                 task.modifiedAt = now
                 return true
             }
-            mutation.report(results, verb: "Reopened", unchanged: "was already open")
-            _ = try context.resyncIDs()
+            let ids = try context.resyncIDs()
+            mutation.report(results, verb: "Reopened", unchanged: "was already open", ids: ids)
         }
     }
 }

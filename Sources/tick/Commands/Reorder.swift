@@ -57,7 +57,7 @@ extension Tick {
             let changed = try context.store.withLock { writer in
                 try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) }
             }
-            TaskMutation(context: context).report([(item, changed)], verb: "Moved", unchanged: "is already there")
+            TaskMutation(context: context).report([.init(item: item, changed: changed)], verb: "Moved", unchanged: "is already there")
         }
     }
 }

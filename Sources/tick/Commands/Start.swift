@@ -30,8 +30,8 @@ extension Tick {
                 task.modifiedAt = now
                 return true
             }
-            mutation.report(results, verb: "Started", unchanged: "was already active")
-            _ = try context.resyncIDs()
+            let ids = try context.resyncIDs()
+            mutation.report(results, verb: "Started", unchanged: "was already active", ids: ids)
         }
     }
 }

@@ -31,7 +31,7 @@ struct Context {
         let location = StoreLocation.resolve(
             explicit: options.store, environment: env,
             currentDirectory: FileManager.default.currentDirectoryPath)
-        store = Store(location: location)
+        store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath)
         shortIDs = ShortIDStore(location: location)
         terminal = Terminal(noColorFlag: options.noColor, environment: env)
     }
@@ -41,20 +41,22 @@ struct Context {
     var quickAdd: QuickAddParser { QuickAddParser(fields: fields) }
     var dates: RelativeDateFormatter { RelativeDateFormatter(now: now, timeZone: timeZone) }
 
-    /// Reads the store, warning once on stderr about each unreadable file.
-    func snapshot(warn: Bool = true) throws -> StoreSnapshot {
-        let snap = try store.snapshot()
-        if warn {
-            for problem in snap.problems {
-                terminal.err("tick: warning: skipping \(problem.summary)")
-            }
+    /// Reads the store. Unreadable files are in the snapshot's `broken`.
+    func snapshot() throws -> StoreSnapshot {
+        try store.snapshot()
+    }
+
+    /// Warns once on stderr about each unreadable file, except `skip` (which
+    /// the caller reports as an error instead).
+    func warnUnreadable(_ snapshot: StoreSnapshot, except skip: FileKind? = nil) {
+        for (kind, problem) in snapshot.broken.sorted(by: { $0.key < $1.key }) where kind != skip {
+            terminal.err("tick: warning: skipping \(problem.summary)")
         }
-        return snap
     }
 
     /// A snapshot with short ids synced, plus resolvers.
-    func load(warn: Bool = true) throws -> Loaded {
-        let snap = try snapshot(warn: warn)
+    func load() throws -> Loaded {
+        let snap = try snapshot()
         let ids = shortIDs.synced(with: snap)
         let slugs = Set(try store.kinds().compactMap(\.slug))
         return Loaded(snapshot: snap, ids: ids, existingSlugs: slugs)
@@ -62,7 +64,7 @@ struct Context {
 
     /// Refreshes short ids after a write and returns them.
     func resyncIDs() throws -> ShortIDTable {
-        shortIDs.synced(with: try snapshot(warn: false))
+        shortIDs.synced(with: try snapshot())
     }
 
     struct Loaded {

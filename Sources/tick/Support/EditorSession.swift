@@ -64,12 +64,15 @@ struct EditorSession {
                 }
             }
         }
-        TaskMutation(context: context).report([(item, changed)], verb: "Updated", unchanged: "unchanged")
+        var updated = item
+        updated.task = edited
+        TaskMutation(context: context).report([.init(item: updated, changed: changed)], verb: "Updated", unchanged: "unchanged")
     }
 
     private func launchEditor(on path: String) throws {
         let env = context.environment
-        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.last { !$0.isEmpty } ?? "vi"
+        // $VISUAL first, then $EDITOR, as git and crontab do.
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The editor command may carry arguments ("code --wait"); the path is passed as $1, never interpolated.

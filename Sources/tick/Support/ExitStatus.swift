@@ -18,7 +18,12 @@ enum ExitStatus: Int32 {
     static func of(_ error: Error) -> ExitStatus {
         switch error {
         case is InputError, is DateError: return .usage
-        case is LookupError: return .notFound
+        case let e as LookupError:
+            switch e {
+            case .listExists, .invalidListName: return .usage
+            case .taskInBrokenFile: return .badData
+            default: return .notFound
+            }
         case is FormatError: return .badData
         case let e as StoreError:
             if case .invalidFile = e { return .badData }

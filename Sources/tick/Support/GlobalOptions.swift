@@ -1,11 +1,12 @@
 import ArgumentParser
+import TickKit
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The store directory.",
-        discussion: "Default: $TICK_STORE, else $XDG_DATA_HOME/tick (~/.local/share/tick). Created on first write.",
-        valueName: "path"))
+        discussion: "Default: $TICK_STORE, else $XDG_DATA_HOME/tick (~/.local/share/tick).",
+        valueName: "path"), completion: .directory)
     var store: String?
 
     @Flag(name: .long, help: "Never use color. Color is also off when NO_COLOR is set or stdout is not a terminal.")
@@ -14,7 +15,7 @@ struct GlobalOptions: ParsableArguments {
 
 /// The `--json` flag of read commands.
 struct JSONOption: ParsableArguments {
-    @Flag(name: .long, help: "Print JSON instead of text (the file format's fields, plus shortId and list).")
+    @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 }
 
@@ -23,7 +24,8 @@ struct FilterOptions: ParsableArguments {
     @Flag(name: .long, help: "Include done tasks.")
     var all = false
 
-    @Option(name: .long, help: ArgumentHelp("Only tasks in these states (open, active, done; comma-separated).", valueName: "states"))
+    @Option(name: .long, help: ArgumentHelp("Only tasks in these states (open, active, done; comma-separated).", valueName: "states"),
+            completion: .list(["open", "active", "done", "open,active"]))
     var state: String?
 
     @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable; all must match).", valueName: "tag"))
@@ -36,7 +38,7 @@ struct FilterOptions: ParsableArguments {
             states = []
             for word in state.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
                 guard let s = TickKitState(rawValue: word) else {
-                    throw ValidationError("--state: \"\(word)\" is not one of open, active, done")
+                    throw InputError.badValue(key: "--state", value: word, allowed: TickKitState.allCases.map(\.rawValue))
                 }
                 states.insert(s)
             }

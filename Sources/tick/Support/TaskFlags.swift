@@ -15,10 +15,10 @@ struct TaskFieldOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Tag to add (same as +tag; repeatable).", valueName: "tag"))
     var tag: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Priority: must or flexible (same as pri:).", valueName: "pri"))
+    @Option(name: .long, help: ArgumentHelp("Priority: must or flexible (same as pri:).", valueName: "pri"), completion: .list(["must", "flexible"]))
     var pri: String?
 
-    @Option(name: .long, help: ArgumentHelp("Energy: high, low or any (same as energy:).", valueName: "energy"))
+    @Option(name: .long, help: ArgumentHelp("Energy: high, low or any (same as energy:).", valueName: "energy"), completion: .list(["high", "low", "any"]))
     var energy: String?
 
     @Option(name: .long, help: ArgumentHelp("Recurrence rule, stored as given (same as repeat:).", valueName: "rule"))

@@ -5,21 +5,26 @@ import TickKit
 struct TaskMutation {
     let context: Context
 
+    /// One task's outcome: as it is now, and whether it changed.
+    struct Outcome {
+        var item: ListedTask
+        var changed: Bool
+    }
+
     /// Applies `change` to every task named in `refs`. `change` returns true
-    /// when it changed the task. Returns the tasks as they were before and
-    /// whether each changed.
-    @discardableResult
-    func apply(_ refs: [String], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [(item: ListedTask, changed: Bool)] {
-        let loaded = try context.load()
-        let items = try unique(loaded.tasks.resolve(refs))
+    /// when it changed the task.
+    func apply(_ refs: [String], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [Outcome] {
+        let items = unique(try context.load().tasks.resolve(refs))
         let now = context.now
-        var results: [(ListedTask, Bool)] = []
+        var results: [Outcome] = []
         try context.store.withLock { writer in
             for item in items {
-                let changed = try writer.update(item.kind) { file in
-                    try file.updateTask(item.task.id) { task in try change(&task, now) }
+                let (changed, after) = try writer.update(item.kind) { file in
+                    try file.updateTask(item.task.id) { task in (try change(&task, now), task) }
                 }
-                results.append((item, changed))
+                var updated = item
+                updated.task = after
+                results.append(Outcome(item: updated, changed: changed))
             }
         }
         return results
@@ -31,12 +36,17 @@ struct TaskMutation {
         return items.filter { seen.insert($0.task.id).inserted }
     }
 
-    /// `Verb 12: title` for each task (or `12 was already ...`).
-    func report(_ results: [(item: ListedTask, changed: Bool)], verb: String, unchanged: String) {
+    /// Prints one line per task: `Completed 12 (6f1c2a3b): title`, or
+    /// `12 (6f1c2a3b) was already done: title`. The UUID prefix is there
+    /// because a done task loses its short id. `ids` gives current short ids.
+    func report(_ outcomes: [Outcome], verb: String, unchanged: String, ids: ShortIDTable? = nil) {
         let t = context.terminal
-        for (item, changed) in results {
-            let id = item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8))
-            t.out(changed ? "\(verb) \(t.bold(id)): \(item.task.title)" : "\(id) \(unchanged): \(item.task.title)")
+        for outcome in outcomes {
+            let task = outcome.item.task
+            let prefix = String(task.id.lowercased.prefix(8))
+            let short = ids.map { $0.shortID(of: task.id) } ?? outcome.item.shortID
+            let label = short.map { "\(t.bold(String($0))) (\(prefix))" } ?? t.bold(prefix)
+            t.out(outcome.changed ? "\(verb) \(label): \(task.title)" : "\(label) \(unchanged): \(task.title)")
         }
     }
 }

@@ -10,6 +10,7 @@ struct ViewPrinter {
         if case .list(let kind?) = view, let problem = loaded.snapshot.broken[kind] {
             throw StoreError.invalidFile(problem)
         }
+        context.warnUnreadable(loaded.snapshot)
         let items = context.query.run(view, filter: filter, snapshot: loaded.snapshot, ids: loaded.ids)
         let t = context.terminal
         if json {

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// Short ids (machine-local numbers) and UUID prefixes.
+@Suite("task ids")
+struct IDTests {
+    /// shortId by title, from `tick list --all --json`.
+    static func shortIDs(_ s: Sandbox) throws -> [String: Int?] {
+        var out: [String: Int?] = [:]
+        for t in try s.json("list", "--all") {
+            out[t.string("title") ?? "?"] = t.int("shortId")
+        }
+        return out
+    }
+
+    @Test("short ids are stable across listings; done frees the number and the next add reuses it")
+    func shortIDStability() throws {
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        #expect(try s.add("A") == "1")
+        #expect(try s.add("B", "list:Work") == "2")
+        #expect(try s.add("C", "due:today") == "3")
+        let first = try Self.shortIDs(s)
+        #expect(first == ["A": 1, "B": 2, "C": 3])
+        // Every view agrees, and asking again changes nothing.
+        _ = try s.ok("today")
+        _ = try s.ok("list", "Work")
+        #expect(try Self.shortIDs(s) == first)
+        #expect(try s.json("today").first?.int("shortId") == 3)
+        #expect(try s.json("list", "Work").first?.int("shortId") == 2)
+
+        #expect(try s.ok("done", "1") == "Completed 1: A\n")
+        let gone = try s.tick("done", "1")
+        #expect(gone.status == 3)
+        #expect(gone.stderr == "tick: error: no task with id \"1\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID\n")
+        #expect(try s.tick("show", "1").status == 3)
+        #expect(try Self.shortIDs(s) == ["A": nil, "B": 2, "C": 3])
+
+        // The smallest free number is reused; the others stay.
+        #expect(try s.add("D") == "1")
+        #expect(try Self.shortIDs(s) == ["A": nil, "B": 2, "C": 3, "D": 1])
+        #expect(try s.showJSON("1").string("title") == "D")
+
+        // Deleting frees a number too.
+        try s.ok("rm", "2")
+        #expect(try s.add("E") == "2")
+        #expect(try s.showJSON("2").string("title") == "E")
+        #expect(try s.showJSON("3").string("title") == "C")
+
+        // Reopening gives the task a number again (the smallest free one).
+        let idA = try #require(try s.tasks("inbox.json").task("A")?.string("id"))
+        try s.ok("reopen", String(idA.prefix(6)))
+        #expect(try Self.shortIDs(s)["A"] == 4)
+    }
+
+    @Test("short ids live in $XDG_STATE_HOME/tick/<store-key>/, not in the store")
+    func shortIDsOutsideStore() throws {
+        let s = try Sandbox()
+        try s.add("A")
+        #expect(s.storeFiles() == ["inbox.json"])
+        let key = "store-" + fnv1a64Hex(Array(s.store.utf8))
+        let stateDir = s.stateHome + "/tick/" + key
+        let files = try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted()
+        #expect(files.contains("ids.json"))
+        #expect(files.contains("store.lock"))
+        let ids = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stateDir + "/ids.json"))) as? [String: Any])
+        let taskID = try #require(try s.tasks("inbox.json").first?.string("id"))
+        #expect((ids["ids"] as? [String: Any])?[taskID] as? Int == 1)
+        #expect(try s.text("inbox.json").contains("shortId") == false)
+    }
+
+    @Test("separate state homes have separate short-id tables for the same store")
+    func machineLocal() throws {
+        let s = try Sandbox()
+        try s.add("A")
+        try s.add("B")
+        try s.ok("done", "1")
+        // Another "machine": a fresh state directory numbers the pending tasks from 1.
+        let other = s.root + "/state2"
+        let r = try s.tick("list", "--json", env: ["XDG_STATE_HOME": other])
+        let list = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: Any]])
+        #expect(list.map { $0.int("shortId") } == [1])
+        #expect(list.titles == ["B"])
+        #expect(try s.json("list").map { $0.int("shortId") } == [2])
+    }
+
+    @Test("4+ hex digits of the UUID select a task; dashes and case do not matter")
+    func uuidPrefix() throws {
+        let s = try Sandbox()
+        try s.write("lists/extra.json", """
+        {"name": "Extra", "tasks": [
+          {"id": "aaaa1111-0000-4000-8000-000000000001", "title": "T1"},
+          {"id": "aaaa2222-0000-4000-8000-000000000002", "title": "T2"},
+          {"id": "bbbb3333-0000-4000-8000-000000000003", "title": "T3"}
+        ]}
+        """)
+        #expect(try s.showJSON("bbbb").string("title") == "T3")
+        #expect(try s.showJSON("AAAA1").string("title") == "T1")
+        #expect(try s.showJSON("aaaa2222-0000").string("title") == "T2")
+        #expect(try s.showJSON("aaaa22220000").string("title") == "T2")
+
+        let short = try s.tick("show", "aaa")
+        #expect(short.status == 3)
+        #expect(short.stderr.hasPrefix("tick: error: no task with id \"aaa\""))
+    }
+
+    @Test("an ambiguous prefix is exit 3 and lists every candidate")
+    func ambiguousPrefix() throws {
+        let s = try Sandbox()
+        try s.write("lists/extra.json", """
+        {"name": "Extra", "tasks": [
+          {"id": "aaaa1111-0000-4000-8000-000000000001", "title": "T1"},
+          {"id": "aaaa2222-0000-4000-8000-000000000002", "title": "T2"}
+        ]}
+        """)
+        try setMtime(s.path("lists/extra.json"), 1_000_000_000)
+        let before = try s.fingerprint()
+        let r = try s.tick("done", "aaaa")
+        #expect(r.status == 3)
+        #expect(r.stdout == "")
+        #expect(r.stderr == """
+        tick: error: "aaaa" matches 2 tasks; give more of the UUID:
+          aaaa1111-0000-4000-8000-000000000001  [1] Extra: T1
+          aaaa2222-0000-4000-8000-000000000002  [2] Extra: T2
+
+        """)
+        #expect(try s.fingerprint() == before, "nothing is written")
+        // One of several ids bad: nothing is done.
+        let mixed = try s.tick("done", "aaaa1", "99")
+        #expect(mixed.status == 3)
+        #expect(try s.fingerprint() == before)
+    }
+}
