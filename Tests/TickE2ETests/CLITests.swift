@@ -4,6 +4,17 @@ import Testing
 /// Help, completion scripts, color, global options and general usage errors.
 @Suite("command line")
 struct CLITests {
+    @Test("the tick under test is the one built next to this test bundle (unless TICK_BIN is set)")
+    func binaryUnderTest() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: TickBinary.path))
+        #if os(Linux)
+        if ProcessInfo.processInfo.environment["TICK_BIN"] == nil, let argv0 = CommandLine.arguments.first {
+            let products = URL(fileURLWithPath: argv0).resolvingSymlinksInPath().deletingLastPathComponent()
+            #expect(TickBinary.path == products.appendingPathComponent("tick").path)
+        }
+        #endif
+    }
+
     @Test("tick --help documents the exit codes")
     func help() throws {
         let s = try Sandbox()
@@ -14,7 +25,7 @@ struct CLITests {
           0  success
           1  failure (I/O, permissions, lock timeout, refused without confirmation)
           2  usage error (bad option, bad date, bad token)
-          3  task or list not found, or an ambiguous id
+          3  task or list not found, or an ambiguous id or list name
           4  a store file cannot be parsed or breaks the schema
         """))
         for sub in ["add", "list", "today", "upcoming", "overdue", "show", "edit", "start", "done", "reopen", "rm", "mv", "reorder", "lists", "export", "import"] {

@@ -46,4 +46,51 @@ struct ConcurrencyTests {
         #expect(listed.count == processes * perProcess)
         #expect(Set(listed.compactMap { $0.int("shortId") }) == Set(1...(processes * perProcess)))
     }
+
+    @Test("concurrent done and add on one file, with readers: every change lands, readers never see a torn file")
+    func mixedWritersAndReaders() throws {
+        let s = try Sandbox()
+        let input = (1...100).map { "old-\($0)" }.joined(separator: "\n") + "\n"
+        #expect(try s.tick("add", "-", stdin: input).status == 0)
+        let ids = try s.tasks("inbox.json").compactMap { $0.string("id") }
+        #expect(ids.count == 100)
+
+        var running: [Sandbox.Running] = []
+        // 4 loops complete 25 tasks each, by full UUID (short ids move while others work).
+        for p in 0..<4 {
+            let mine = ids[(p * 25)..<((p + 1) * 25)].joined(separator: " ")
+            running.append(try s.start("/bin/sh", ["-c", "for id in \(mine); do \"$TICK\" done \"$id\" >/dev/null || exit 1; done"]))
+        }
+        // 4 loops add 25 tasks each.
+        for p in 1...4 {
+            running.append(try s.start("/bin/sh", ["-c", "for i in $(seq 25); do \"$TICK\" add new-\(p)-$i >/dev/null || exit 1; done"]))
+        }
+        // 2 readers: a view of the inbox fails (exit 4) or warns if it ever reads half a file.
+        for _ in 1...2 {
+            running.append(try s.start("/bin/sh", ["-c", """
+            for i in $(seq 40); do
+              err=$("$TICK" inbox --all --json 2>&1 >/dev/null) || { echo "exit $?: $err" >&2; exit 1; }
+              [ -z "$err" ] || { echo "$err" >&2; exit 1; }
+            done
+            """]))
+        }
+        for r in running {
+            let result = try r.wait()
+            #expect(result.status == 0, "\(result)")
+        }
+
+        let tasks = try s.tasks("inbox.json")
+        #expect(tasks.count == 200)
+        #expect(Set(tasks.compactMap { $0.string("id") }).count == 200)
+        let old = tasks.filter { ($0.string("title") ?? "").hasPrefix("old-") }
+        let new = tasks.filter { ($0.string("title") ?? "").hasPrefix("new-") }
+        #expect(old.count == 100 && new.count == 100)
+        #expect(old.allSatisfy { $0.string("state") == "done" && $0.string("completedAt") == pinnedNow })
+        #expect(new.allSatisfy { $0.string("state") == "open" && $0["completedAt"] == nil })
+        // The original order is kept: tick never reorders on its own.
+        #expect(old.titles == (1...100).map { "old-\($0)" })
+        #expect(s.storeFiles() == ["inbox.json"])
+        // The 100 pending tasks hold short ids 1...100.
+        #expect(Set(try s.json("list").compactMap { $0.int("shortId") }) == Set(1...100))
+    }
 }

@@ -51,7 +51,7 @@ struct ExportImportTests {
         let copy = s.root + "/copy"
         let imported = try s.tick("--store", copy, "import", s.root + "/backup.json")
         #expect(imported.status == 0)
-        #expect(imported.stdout == "Imported: 7 added, 0 updated, 0 unchanged\n")
+        #expect(imported.stdout == "Imported: 7 added, 0 updated, 0 unchanged, 0 kept (newer here)\n")
         #expect(try Self.portableListing(s) == (try Self.portableListing(s, store: copy)))
         // Lists keep their file, id, name, color, createdAt and unknown keys.
         for rel in ["lists/work.json", "lists/books.json"] {
@@ -73,12 +73,12 @@ struct ExportImportTests {
         let before = try copyStore.fingerprint()
         let again = try s.tick("--store", copy, "import", s.root + "/backup.json")
         #expect(again.status == 0)
-        #expect(again.stdout == "Imported: 0 added, 0 updated, 7 unchanged\n")
+        #expect(again.stdout == "Imported: 0 added, 0 updated, 7 unchanged, 0 kept (newer here)\n")
         #expect(try copyStore.fingerprint() == before)
 
         // Importing into the original store changes nothing either.
         let original = try s.fingerprint()
-        #expect(try s.ok("import", s.root + "/backup.json") == "Imported: 0 added, 0 updated, 7 unchanged\n")
+        #expect(try s.ok("import", s.root + "/backup.json") == "Imported: 0 added, 0 updated, 7 unchanged, 0 kept (newer here)\n")
         #expect(try s.fingerprint() == original)
     }
 
@@ -90,10 +90,17 @@ struct ExportImportTests {
         let r = try s.tick("--store", target, "import", "-", "--dry-run", stdin: export)
         #expect(r.status == 0)
         #expect(r.stdout == """
-        Would import: 7 added, 0 updated, 0 unchanged
-          inbox.json: 3 added, 0 updated
+        Would import: 7 added, 0 updated, 0 unchanged, 0 kept (newer here)
+          inbox.json (new list): 3 added, 0 updated
+            + Buy milk
+            + Call mom
+            + Old done
           lists/books.json (new list): 2 added, 0 updated
+            + Dune
+            + Piranesi
           lists/work.json (new list): 2 added, 0 updated
+            + Report
+            + Fix *bold* [x]
 
         """)
         #expect(!FileManager.default.fileExists(atPath: target), "a dry run must not even create the store")
@@ -107,8 +114,24 @@ struct ExportImportTests {
         #expect(changed != export)
         let r = try s.tick("import", "-", stdin: changed)
         #expect(r.status == 0)
-        #expect(r.stdout == "Imported: 0 added, 1 updated, 6 unchanged\n")
+        #expect(r.stdout == "Imported: 0 added, 1 updated, 6 unchanged, 0 kept (newer here)\n")
         #expect(try s.tasks("lists/work.json").titles == ["Quarterly report", "Fix *bold* [x]"])
+    }
+
+    @Test("import keeps a local copy that is newer than the imported one")
+    func importKeepsNewer() throws {
+        let s = try Sandbox()
+        try s.add("A")
+        try s.add("B")
+        let export = try s.ok("export")
+        try s.ok("edit", "1", "--title", "A edited here", now: "2026-11-22T09:00:00Z")
+        let changed = export.replacingOccurrences(of: "\"title\": \"B\"", with: "\"title\": \"B from the export\"")
+        let r = try s.tick("import", "-", stdin: changed, now: "2026-11-22T10:00:00Z")
+        #expect(r.status == 0)
+        #expect(r.stdout == "Imported: 0 added, 1 updated, 0 unchanged, 1 kept (newer here)\n")
+        let tasks = try s.tasks("inbox.json")
+        #expect(tasks.titles == ["A edited here", "B from the export"])
+        #expect(tasks.task("A edited here")?.string("modifiedAt") == "2026-11-22T09:00:00Z")
     }
 
     @Test("a broken import file is refused with line:column before anything is written")
@@ -123,11 +146,11 @@ struct ExportImportTests {
         let target = s.root + "/target"
         let r = try s.tick("--store", target, "import", s.root + "/broken-export.json")
         #expect(r.status == 4)
-        #expect(r.stderr.hasPrefix("tick: error: \(s.root)/broken-export.json:4:3: error: "))
+        #expect(r.stderr.hasPrefix("\(s.root)/broken-export.json:4:3: error: expected ',' or '}' after the value of \"exportedAt\""))
         #expect(!FileManager.default.fileExists(atPath: target))
 
         let missing = try s.tick("import", s.root + "/nope.json")
-        #expect(missing.status == 3)
+        #expect(missing.status == 1)
         #expect(missing.stderr == "tick: error: cannot read \(s.root)/nope.json: no such file\n")
     }
 

@@ -72,7 +72,7 @@ struct GitDiffTests {
         let id = try #require(try s.tasks("lists/big.json")[99].string("id"))
         let r = try s.tick("done", "100", now: "2026-11-22T10:00:00Z")
         #expect(r.status == 0)
-        #expect(r.stdout == "Completed 100: Item 100\n")
+        #expect(r.stdout == "Completed 100 (\(id.prefix(8))): Item 100\n")
 
         #expect(try s.git("diff", "--numstat").stdout == "3\t2\tlists/big.json\n")
         let hunks = Self.hunks(try s.git("diff", "-U0").stdout)

@@ -356,6 +356,15 @@ final class Sandbox {
         return t
     }
 
+    /// The first 8 hex digits of the id of the (first) task with this title, in any store file.
+    func uuidPrefix(_ title: String) throws -> String {
+        let files = storeFiles().filter { $0 == "inbox.json" || ($0.hasPrefix("lists/") && $0.hasSuffix(".json")) }
+        for rel in files {
+            if let id = try tasks(rel).task(title)?.string("id") { return String(id.prefix(8)) }
+        }
+        throw HarnessError("no task titled \(title)")
+    }
+
     /// Writes a file in the store (creating directories), e.g. a hand-made list.
     func write(_ relative: String, _ text: String) throws {
         let p = path(relative)

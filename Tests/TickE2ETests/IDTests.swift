@@ -29,7 +29,7 @@ struct IDTests {
         #expect(try s.json("today").first?.int("shortId") == 3)
         #expect(try s.json("list", "Work").first?.int("shortId") == 2)
 
-        #expect(try s.ok("done", "1") == "Completed 1: A\n")
+        #expect(try s.ok("done", "1") == "Completed 1 (\(try s.uuidPrefix("A"))): A\n")
         let gone = try s.tick("done", "1")
         #expect(gone.status == 3)
         #expect(gone.stderr == "tick: error: no task with id \"1\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID\n")

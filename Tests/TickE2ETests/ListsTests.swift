@@ -58,10 +58,10 @@ struct ListsTests {
     }
 
     @Test("lists add refuses inbox, duplicates, empty names and bad colors", arguments: [
-        (["inbox"], Int32(3), "tick: error: cannot use \"inbox\" as a list name: \"inbox\" is reserved for tasks in no list\n"),
-        (["INBOX"], Int32(3), "tick: error: cannot use \"INBOX\" as a list name: \"inbox\" is reserved for tasks in no list\n"),
-        (["work"], Int32(3), "tick: error: a list named \"work\" already exists\n"),
-        (["  "], Int32(3), "tick: error: cannot use \"\" as a list name: the name is empty\n"),
+        (["inbox"], Int32(2), "tick: error: cannot use \"inbox\" as a list name: \"inbox\" is reserved for tasks in no list\n"),
+        (["INBOX"], Int32(2), "tick: error: cannot use \"INBOX\" as a list name: \"inbox\" is reserved for tasks in no list\n"),
+        (["work"], Int32(2), "tick: error: a list named \"work\" already exists\n"),
+        (["  "], Int32(2), "tick: error: cannot use \"\" as a list name: the name is empty\n"),
         (["Other", "--color", "xyz"], Int32(2), "tick: error: --color: \"xyz\" is not 6 hex digits like #3b82f6\n"),
     ])
     func addRefused(args: [String], status: Int32, stderr: String) throws {
@@ -104,8 +104,8 @@ struct ListsTests {
         try s.ok("lists", "add", "Home")
         let before = try s.fingerprint()
         let cases: [([String], Int32, String)] = [
-            (["Work", "inbox"], 3, "tick: error: cannot use \"inbox\" as a list name: \"inbox\" is reserved for tasks in no list\n"),
-            (["Work", "home"], 3, "tick: error: a list named \"home\" already exists\n"),
+            (["Work", "inbox"], 2, "tick: error: cannot use \"inbox\" as a list name: \"inbox\" is reserved for tasks in no list\n"),
+            (["Work", "home"], 2, "tick: error: a list named \"home\" already exists\n"),
             (["Nope", "X"], 3, "tick: error: no list named \"Nope\"; known lists: Home, Work\n"),
         ]
         for (args, status, stderr) in cases {
@@ -139,7 +139,7 @@ struct ListsTests {
         #expect(try s.add("Next") == "1")
 
         let inbox = try s.tick("lists", "rm", "inbox", "--yes")
-        #expect(inbox.status == 3)
+        #expect(inbox.status == 2)
         #expect(inbox.stderr == "tick: error: cannot use \"inbox\" as a list name: the inbox cannot be deleted\n")
         let missing = try s.tick("lists", "rm", "Nope", "-y")
         #expect(missing.status == 3)

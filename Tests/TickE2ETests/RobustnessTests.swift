@@ -43,7 +43,7 @@ struct RobustnessTests {
         #expect(listed.string("createdAt") == "2026-11-21T09:14:03Z")
         #expect(try s.fingerprint() == before, "reading never writes")
 
-        #expect(try s.ok("done", "1") == "Completed 1: Dune\n")
+        #expect(try s.ok("done", "1") == "Completed 1 (23a0fae8): Dune\n")
         #expect(try s.text("lists/books.json") == """
         {
           "version": 1,
@@ -153,6 +153,9 @@ struct RobustnessTests {
     }
 
     static let brokenLocation = "broken.json:4:19"
+    /// tick runs with the sandbox root as its current directory, so it shows store
+    /// paths relative to it (editors can jump to `path:line:column`).
+    static let brokenPath = "store/lists/broken.json"
 
     @Test("a broken file: tick list warns once and lists everything else")
     func brokenFileListAll() throws {
@@ -162,9 +165,9 @@ struct RobustnessTests {
         #expect(r.stdout == "Inbox (1)\n  2 [ ] Inbox task\n\nWork (1)\n  1 [ ] Good task\n")
         let warnings = lines(r.stderr)
         #expect(warnings.count == 1)
-        #expect(warnings.first?.hasPrefix("tick: warning: skipping \(s.store)/lists/\(Self.brokenLocation): expected ',' or '}'") == true)
+        #expect(warnings.first?.hasPrefix("tick: warning: skipping \(Self.brokenPath):4:19: expected ',' or '}'") == true)
         #expect(try s.json("today").isEmpty)
-        #expect(try s.tick("lists").stdout.contains("unreadable: \(s.store)/lists/\(Self.brokenLocation): "))
+        #expect(try s.tick("lists").stdout.contains("\nunreadable: \(Self.brokenPath):4:19: expected ',' or '}'"))
     }
 
     @Test("a broken file: a write to it fails with line:column and leaves it byte-identical; other lists still work")
@@ -177,7 +180,7 @@ struct RobustnessTests {
         let r = try s.tick("add", "x", "list:broken")
         #expect(r.status == 4)
         #expect(r.stdout == "")
-        #expect(r.stderr.contains("tick: error: \(s.store)/lists/\(Self.brokenLocation): error: expected ',' or '}' after the value of \"title\""))
+        #expect(r.stderr.contains("\(Self.brokenPath):4:19: error: expected ',' or '}' after the value of \"title\""))
         // The offending line and a caret under column 19.
         #expect(r.stderr.contains("\n        {\"title\": \"a\" \"state\": \"open\"}\n                      ^\n"))
         #expect(try s.bytes("lists/broken.json") == original)
@@ -205,8 +208,7 @@ struct RobustnessTests {
         #expect(r.stderr.contains(Self.brokenLocation))
     }
 
-    @Test("a broken file: naming the list by its name fails with exit 4 and line:column, for list and add",
-          .disabled("bug: ListResolver ignores unreadable files, so `tick list BrokenList` / `add list:BrokenList` say \"no list named\" (exit 3)"))
+    @Test("a broken file: naming the list by its name fails with exit 4 and line:column, for list and add")
     func brokenFileListByName() throws {
         let s = try Self.brokenFixture()
         let original = try s.bytes("lists/broken.json")
@@ -219,15 +221,24 @@ struct RobustnessTests {
         #expect(try s.bytes("lists/broken.json") == original)
     }
 
-    // Docs/CLI.md section 10 documents exit 3 here; FORMAT.md section 9 says 4 (see the report).
-    @Test("a broken file: an unknown id names the unreadable file (exit 3)")
+    @Test("a broken file: an id that is not found could be in it, so the command stops with exit 4")
     func brokenFileUnknownIDMessage() throws {
         let s = try Self.brokenFixture()
         let before = try s.fingerprint()
         let r = try s.tick("done", "99")
-        #expect(r.status == 3)
+        #expect(r.status == 4)
         #expect(try s.fingerprint() == before)
-        #expect(r.stderr.hasSuffix("tick: error: task \"99\" may be in \(s.store)/lists/broken.json, which cannot be read; fix that file first\n"))
+        #expect(r.stderr.hasSuffix("tick: error: task \"99\" may be in \(Self.brokenPath), which cannot be read; fix that file first\n"))
+    }
+
+    @Test("a broken file: lists add refuses (the broken file might carry that name)")
+    func brokenFileListsAdd() throws {
+        let s = try Self.brokenFixture()
+        let before = try s.fingerprint()
+        let r = try s.tick("lists", "add", "Fresh")
+        #expect(r.status == 4)
+        #expect(r.stderr.contains("\(Self.brokenPath):4:19: error: "))
+        #expect(try s.fingerprint() == before)
     }
 
     @Test("schema errors are reported with line:column too", arguments: [
@@ -242,7 +253,7 @@ struct RobustnessTests {
         let original = try s.bytes("lists/bad.json")
         let r = try s.tick("add", "x", "list:bad")
         #expect(r.status == 4)
-        #expect(r.stderr.contains("\(s.store)/lists/bad.json:\(location): error: \(message)"), "\(r.stderr)")
+        #expect(r.stderr.contains("store/lists/bad.json:\(location): error: \(message)"), "\(r.stderr)")
         #expect(try s.bytes("lists/bad.json") == original)
     }
 

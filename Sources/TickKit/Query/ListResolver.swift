@@ -25,6 +25,9 @@ public struct ListResolver: Sendable {
         if let match = matches.first { return match.kind }
         let slug = Slug.make(from: name)
         if existingSlugs.contains(slug) { return .list(slug: slug) }
+        if !snapshot.broken.isEmpty {
+            throw .listInBrokenFile(name, problems: snapshot.problems.map(\.summary))
+        }
         throw .listNotFound(name, known: snapshot.lists.map(\.displayName))
     }
 

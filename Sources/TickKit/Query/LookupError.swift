@@ -11,6 +11,8 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
     case invalidListName(String, reason: String)
     /// The task is in a file that cannot be read right now.
     case taskInBrokenFile(String, path: String)
+    /// The list may be one of the files that cannot be read right now.
+    case listInBrokenFile(String, problems: [String])
 
     public var errorDescription: String? {
         switch self {
@@ -27,6 +29,8 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
             return "a list named \"\(name)\" already exists"
         case let .invalidListName(name, reason):
             return "cannot use \"\(name)\" as a list name: \(reason)"
+        case let .listInBrokenFile(name, problems):
+            return "no readable list named \"\(name)\"; it may be in a file that cannot be read; fix it first:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
         case let .taskInBrokenFile(ref, path):
             return "task \"\(ref)\" may be in \(path), which cannot be read; fix that file first"
         }

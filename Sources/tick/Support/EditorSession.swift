@@ -31,7 +31,7 @@ struct EditorSession {
                     throw FormatError(path: path, location: nil, message: "the id cannot be changed (it was \(original.id.lowercased))")
                 }
                 edited.needsFill = false
-                try save(edited, original: original)
+                try save(edited, original: original, keptPath: path)
                 unlink(path)
                 return
             } catch let error as FormatError {
@@ -46,13 +46,13 @@ struct EditorSession {
         }
     }
 
-    private func save(_ edited: TaskItem, original: TaskItem) throws {
+    private func save(_ edited: TaskItem, original: TaskItem, keptPath: String) throws {
         let now = context.now
         let changed: Bool = try context.store.withLock { writer in
             try writer.update(item.kind) { file in
                 try file.updateTask(original.id) { current in
                     guard current.sameContent(as: original) else {
-                        throw CLIError("the task changed on disk while you were editing; nothing was saved. Run `tick edit` again", status: .failure)
+                        throw CLIError("the task changed on disk while you were editing; nothing was saved. Your text is kept in \(keptPath); run `tick edit` again and copy your changes over", status: .failure)
                     }
                     var next = edited
                     guard !next.sameContent(as: current) else { return false }

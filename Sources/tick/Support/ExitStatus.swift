@@ -21,7 +21,7 @@ enum ExitStatus: Int32 {
         case let e as LookupError:
             switch e {
             case .listExists, .invalidListName: return .usage
-            case .taskInBrokenFile: return .badData
+            case .taskInBrokenFile, .listInBrokenFile: return .badData
             default: return .notFound
             }
         case is FormatError: return .badData
