@@ -38,21 +38,4 @@ extension Tick {
                 emptyMessage: "No tasks. Add one with: tick add Something to do")
         }
     }
-
-    struct Inbox: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List the tasks in no list (inbox.json).",
-            discussion: "Same as `tick list inbox`.\n\nEXAMPLE\n  tick inbox --json")
-
-        @OptionGroup var global: GlobalOptions
-        @OptionGroup var filters: FilterOptions
-        @OptionGroup var output: JSONOption
-
-        func run() throws {
-            let context = try Context(global)
-            try ViewPrinter(context: context).print(
-                .list(.inbox), filter: try filters.filter(), json: output.json, grouped: true,
-                emptyMessage: "Inbox is empty.")
-        }
-    }
 }

@@ -1,0 +1,21 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Overdue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pending tasks whose due date has passed.",
+            discussion: "EXAMPLE\n  tick overdue --json | jq length")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var filters: FilterOptions
+        @OptionGroup var output: JSONOption
+
+        func run() throws {
+            let context = try Context(global)
+            try ViewPrinter(context: context).print(
+                .overdue, filter: try filters.filter(), json: output.json, grouped: false,
+                emptyMessage: "Nothing overdue.")
+        }
+    }
+}

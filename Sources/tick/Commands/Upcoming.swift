@@ -1,0 +1,28 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Upcoming: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tasks due or scheduled in the next days (after today).",
+            discussion: "EXAMPLES\n  tick upcoming\n  tick upcoming --days 30 --json")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var filters: FilterOptions
+        @OptionGroup var output: JSONOption
+
+        @Option(name: .long, help: "How many days ahead to look.")
+        var days = 7
+
+        func validate() throws {
+            guard days >= 1 else { throw ValidationError("--days must be at least 1") }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            try ViewPrinter(context: context).print(
+                .upcoming(days: days), filter: try filters.filter(), json: output.json, grouped: false,
+                emptyMessage: "Nothing due in the next \(days) days.")
+        }
+    }
+}
