@@ -2,33 +2,44 @@ import Foundation
 
 /// Finds a list by what a user typed: its name (any case), its slug, or `inbox`.
 public struct ListResolver: Sendable {
-    public let snapshot: StoreSnapshot
+    /// Readable lists (the inbox may be among them).
+    public let lists: [ListInfo]
     /// Slugs of list files present on disk, including unreadable ones.
     public let existingSlugs: Set<String>
+    /// Files that cannot be parsed right now.
+    public let problems: [FormatError]
 
-    public init(snapshot: StoreSnapshot, existingSlugs: Set<String>) {
-        self.snapshot = snapshot
+    public init(lists: [ListInfo], existingSlugs: Set<String>, problems: [FormatError]) {
+        self.lists = lists.filter { $0.kind != .inbox }
         self.existingSlugs = existingSlugs
+        self.problems = problems
     }
+
+    /// Convenience: the lists of a snapshot.
+    public init(snapshot: StoreSnapshot, existingSlugs: Set<String>) {
+        self.init(lists: snapshot.listInfos, existingSlugs: existingSlugs, problems: snapshot.problems)
+    }
+
+    private static func fold(_ s: String) -> String { s.precomposedStringWithCanonicalMapping.lowercased() }
 
     /// The file kind for a list reference. `inbox` always resolves.
     public func resolve(_ text: String) throws(LookupError) -> FileKind {
         let name = text.trimmingCharacters(in: .whitespaces)
         if name.lowercased() == "inbox" { return .inbox }
-        let folded = name.precomposedStringWithCanonicalMapping.lowercased()
         // An exact slug wins: it is unique by construction.
         if existingSlugs.contains(name) { return .list(slug: name) }
-        let matches = snapshot.lists.filter { $0.displayName.precomposedStringWithCanonicalMapping.lowercased() == folded }
+        let folded = Self.fold(name)
+        let matches = lists.filter { Self.fold($0.name) == folded }
         if matches.count > 1 {
             throw .ambiguousList(name, files: matches.map(\.kind.relativePath))
         }
         if let match = matches.first { return match.kind }
         let slug = Slug.make(from: name)
         if existingSlugs.contains(slug) { return .list(slug: slug) }
-        if !snapshot.broken.isEmpty {
-            throw .listInBrokenFile(name, problems: snapshot.problems.map(\.summary))
+        if !problems.isEmpty {
+            throw .listInBrokenFile(name, problems: problems.map(\.summary))
         }
-        throw .listNotFound(name, known: snapshot.lists.map(\.displayName))
+        throw .listNotFound(name, known: lists.map(\.name))
     }
 
     /// Checks a name for a new list and returns the slug its file will get.
@@ -38,8 +49,8 @@ public struct ListResolver: Sendable {
         guard trimmed.lowercased() != "inbox" else {
             throw .invalidListName(name, reason: "\"inbox\" is reserved for tasks in no list")
         }
-        let folded = trimmed.precomposedStringWithCanonicalMapping.lowercased()
-        if snapshot.lists.contains(where: { $0.displayName.precomposedStringWithCanonicalMapping.lowercased() == folded }) {
+        let folded = Self.fold(trimmed)
+        if lists.contains(where: { Self.fold($0.name) == folded }) {
             throw .listExists(trimmed)
         }
         // `inbox` is reserved as a slug too, so no list shares the inbox's derived ids.

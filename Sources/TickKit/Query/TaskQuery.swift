@@ -61,15 +61,27 @@ public struct TaskQuery: Sendable {
         }
     }
 
-    /// Runs a view. Results keep manual order for list views and are sorted
-    /// by date (then manual order) for date views.
+    /// Runs a view over a snapshot. Results keep manual order for list views
+    /// and are sorted by date (then manual order) for date views.
     public func run(_ view: TaskView, filter: TaskFilter, snapshot: StoreSnapshot, ids: ShortIDTable) -> [ListedTask] {
-        var out: [ListedTask] = []
+        var candidates: [ListedTask] = []
         for file in snapshot.files {
-            if case .list(let kind?) = view, file.kind != kind { continue }
-            for task in file.tasks where filter.matches(task) && include(task, in: view) {
-                out.append(ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: ids.shortID(of: task.id)))
+            for task in file.tasks {
+                candidates.append(ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: ids.shortID(of: task.id)))
             }
+        }
+        return select(view, filter: filter, from: candidates)
+    }
+
+    /// The exact definition of every view: keeps the candidates that belong
+    /// to it and orders them. `candidates` must be in display order (inbox,
+    /// then lists by name, each in manual order); the index passes a
+    /// pre-filtered superset, so both paths share this one definition.
+    public func select(_ view: TaskView, filter: TaskFilter, from candidates: [ListedTask]) -> [ListedTask] {
+        var out: [ListedTask] = []
+        for item in candidates {
+            if case .list(let kind?) = view, item.kind != kind { continue }
+            if filter.matches(item.task) && include(item.task, in: view) { out.append(item) }
         }
         switch view {
         case .list: return out

@@ -67,3 +67,10 @@ public struct ShortIDTable: Sendable, Equatable {
         return ShortIDTable(idsByTask: table)
     }
 }
+
+/// Anything that knows the short ids of tasks.
+public protocol ShortIDLookup {
+    func shortID(of task: UUID) -> Int?
+}
+
+extension ShortIDTable: ShortIDLookup {}

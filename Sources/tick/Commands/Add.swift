@@ -93,7 +93,7 @@ extension Tick {
             let ids = try context.resyncIDs()
             let t = context.terminal
             let items = planned.map { p in
-                ListedTask(task: p.task, kind: p.kind, listName: loaded.snapshot.file(p.kind)?.displayName ?? "Inbox", shortID: ids.shortID(of: p.task.id))
+                ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
             }
             if json {
                 t.outRaw(JSONOutput.tasks(items))

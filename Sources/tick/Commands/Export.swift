@@ -34,15 +34,16 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let loaded = try context.load()
-            if let broken = loaded.snapshot.problems.first, list == nil {
+            let snapshot = try context.snapshot()
+            if let broken = snapshot.problems.first, list == nil {
                 throw StoreError.invalidFile(broken)
             }
             // An inbox that does not exist on disk is not exported.
             let inboxExists = try context.store.kinds().contains(.inbox)
-            var files = loaded.snapshot.files.filter { $0.kind != .inbox || inboxExists }
+            var files = snapshot.files.filter { $0.kind != .inbox || inboxExists }
             if let list {
                 let kind = try loaded.lists.resolve(list)
-                if let problem = loaded.snapshot.broken[kind] {
+                if let problem = snapshot.broken[kind] {
                     throw StoreError.invalidFile(problem)
                 }
                 files = files.filter { $0.kind == kind }

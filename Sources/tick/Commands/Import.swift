@@ -44,9 +44,9 @@ extension Tick {
             var plan = ImportPlan()
             let apply = !dryRun
             try context.store.withLock { writer in
-                let loaded = try context.load()
-                if let broken = loaded.snapshot.problems.first { throw StoreError.invalidFile(broken) }
-                plan = ImportPlan.make(importing: files, into: loaded.snapshot, existingSlugs: loaded.existingSlugs,
+                let snapshot = try context.snapshot()
+                if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
+                plan = ImportPlan.make(importing: files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
                                        inboxExists: try context.store.kinds().contains(.inbox))
                 guard apply else { return }
                 for change in plan.changes {

@@ -30,11 +30,12 @@ extension Tick {
             let slug = try context.store.withLock { writer in
                 let loaded = try context.load()
                 // A list file that cannot be read may carry this very name.
-                if let problem = loaded.snapshot.problems.first { throw StoreError.invalidFile(problem) }
+                if let problem = loaded.broken.values.first { throw StoreError.invalidFile(problem) }
                 let slug = try loaded.lists.slugForNewList(named: trimmed)
                 try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: normalizedColor ?? ColorCode.default(for: trimmed), now: now))
                 return slug
             }
+            _ = try context.resyncIDs()
             context.terminal.out("Created list \(trimmed) (lists/\(slug).json)")
         }
     }

@@ -30,8 +30,11 @@ extension Tick {
             let loaded = try context.load()
             let kind = try loaded.lists.resolve(name)
             guard kind != .inbox else { throw LookupError.invalidListName(name, reason: "the inbox cannot be deleted") }
-            guard let file = loaded.snapshot.file(kind) else {
-                throw StoreError.readFailed(path: context.store.displayPath(kind), reason: "it cannot be parsed; delete it by hand if you really mean to")
+            if let problem = loaded.broken[kind] {
+                throw StoreError.invalidFile(problem)
+            }
+            guard let file = try context.store.read(kind)?.file else {
+                throw LookupError.listNotFound(name, known: loaded.listInfos.filter { $0.kind != .inbox }.map(\.name))
             }
             let count = file.tasks.count
             let pending = file.tasks.filter { $0.state.isPending }.count

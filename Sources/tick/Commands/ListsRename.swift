@@ -24,7 +24,7 @@ extension Tick {
                 let loaded = try context.load()
                 let kind = try loaded.lists.resolve(old)
                 guard kind != .inbox else { throw LookupError.invalidListName(old, reason: "the inbox has no name to change") }
-                if newName.lowercased() != loaded.snapshot.file(kind)?.displayName.lowercased() {
+                if newName.lowercased() != loaded.name(of: kind).lowercased() {
                     _ = try loaded.lists.slugForNewList(named: newName)
                 } else if newName.isEmpty {
                     throw LookupError.invalidListName(new, reason: "the name is empty")

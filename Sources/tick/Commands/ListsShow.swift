@@ -12,21 +12,21 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let snapshot = try context.snapshot()
-            let query = context.query
-            struct Row { var file: TaskFile; var open: Int; var active: Int; var overdue: Int; var done: Int }
-            let rows = snapshot.files.map { f in
-                Row(file: f,
-                    open: f.tasks.filter { $0.state == .open }.count,
-                    active: f.tasks.filter { $0.state == .active }.count,
-                    overdue: f.tasks.filter(query.isOverdue).count,
-                    done: f.tasks.filter { $0.state == .done }.count)
+            let loaded = try context.load()
+            let counts = try loaded.index.counts(query: context.query)
+            var byKind: [FileKind: (open: Int, active: Int, overdue: Int, done: Int)] = [:]
+            for c in counts { byKind[c.list.kind] = (c.open, c.active, c.overdue, c.done) }
+            struct Row { var file: ListInfo; var open: Int; var active: Int; var overdue: Int; var done: Int }
+            // Files that never parsed are reported below, not as empty lists.
+            let rows = loaded.listInfos.filter { loaded.broken[$0.kind] == nil || byKind[$0.kind].map { $0.open + $0.active + $0.done > 0 } == true }.map { info in
+                let c = byKind[info.kind] ?? (0, 0, 0, 0)
+                return Row(file: info, open: c.open, active: c.active, overdue: c.overdue, done: c.done)
             }
             let t = context.terminal
             if output.json {
                 let nodes = rows.map { r in
                     JSONNode.object([
-                        JSONMember("name", .string(r.file.displayName)),
+                        JSONMember("name", .string(r.file.name)),
                         JSONMember("file", .string(r.file.kind.relativePath)),
                         JSONMember("id", .string(r.file.id.lowercased)),
                         JSONMember("color", r.file.color.map { .string($0) } ?? JSONNode(.null)),
@@ -37,7 +37,7 @@ extension Tick {
                     ])
                 }
                 // Unreadable files are listed too, with their error, so scripts notice.
-                let broken = snapshot.broken.sorted { $0.key < $1.key }.map { kind, problem in
+                let broken = loaded.broken.sorted { $0.key < $1.key }.map { kind, problem in
                     JSONNode.object([
                         JSONMember("name", kind == .inbox ? .string("Inbox") : JSONNode(.null)),
                         JSONMember("file", .string(kind.relativePath)),
@@ -47,16 +47,16 @@ extension Tick {
                 t.outRaw(JSONOutput.string(.array(nodes + broken)))
                 return
             }
-            let nameWidth = max(rows.map(\.file.displayName.count).max() ?? 4, 4)
+            let nameWidth = max(rows.map(\.file.name.count).max() ?? 4, 4)
             t.out(t.dim("NAME".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   OPEN  ACTIVE  OVERDUE   DONE  FILE"))
             for r in rows {
-                let name = r.file.displayName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                let name = r.file.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
                 let overdue = r.overdue > 0 ? padText("!\(r.overdue)", 7) : pad(0, 7)
                 t.out(t.colored(name, hex: r.file.color) + "  " + pad(r.open, 5) + "  " + pad(r.active, 6) + "  "
                     + (r.overdue > 0 ? t.boldRed(overdue) : overdue)
                     + "  " + pad(r.done, 5) + "  " + t.dim(r.file.kind.relativePath))
             }
-            for p in snapshot.problems {
+            for p in loaded.broken.sorted(by: { $0.key < $1.key }).map(\.value) {
                 t.out(t.boldRed("unreadable: ") + p.summary)
             }
         }

@@ -49,7 +49,8 @@ extension Tick {
                     moved.append(.init(item: item, changed: true))
                 }
             }
-            let name = target == .inbox ? "Inbox" : (loaded.snapshot.file(target)?.displayName ?? arguments[arguments.count - 1])
+            let name = loaded.name(of: target)
+            _ = try context.resyncIDs()
             for outcome in moved {
                 let id = outcome.item.shortID.map(String.init) ?? String(outcome.item.task.id.lowercased.prefix(8))
                 context.terminal.out(outcome.changed

@@ -67,14 +67,15 @@ struct TaskRenderer {
     }
 
     /// Several tasks grouped under list headings, in the order given.
-    func grouped(_ items: [ListedTask], snapshot: StoreSnapshot, showEmptyInbox: Bool = false) -> [String] {
+    func grouped(_ items: [ListedTask], lists: [ListInfo]) -> [String] {
         let width = idWidth(items)
+        var byKind: [FileKind: [ListedTask]] = [:]
+        for item in items { byKind[item.kind, default: []].append(item) }
         var lines: [String] = []
-        for file in snapshot.files {
-            let inFile = items.filter { $0.kind == file.kind }
-            if inFile.isEmpty && !(showEmptyInbox && file.kind == .inbox) { continue }
+        for list in lists {
+            guard let inFile = byKind[list.kind], !inFile.isEmpty else { continue }
             if !lines.isEmpty { lines.append("") }
-            lines.append(heading(file.displayName, count: inFile.count, color: file.color))
+            lines.append(heading(list.name, count: inFile.count, color: list.color))
             lines += inFile.map { line($0, idWidth: width) }
         }
         return lines

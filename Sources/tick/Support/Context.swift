@@ -8,7 +8,8 @@ struct Context {
     let now: Date
     let timeZone: TimeZone
     let store: Store
-    let shortIDs: ShortIDStore
+    /// The index (outside the store); refreshed by ``load()``.
+    let index: TaskIndex
     let terminal: Terminal
 
     init(_ options: GlobalOptions) throws {
@@ -32,7 +33,8 @@ struct Context {
             explicit: options.store, environment: env,
             currentDirectory: FileManager.default.currentDirectoryPath)
         store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath)
-        shortIDs = ShortIDStore(location: location)
+        let clock = now
+        index = try TaskIndex.open(store: store, now: { clock })
         terminal = Terminal(noColorFlag: options.noColor, environment: env)
     }
 
@@ -41,38 +43,45 @@ struct Context {
     var quickAdd: QuickAddParser { QuickAddParser(fields: fields) }
     var dates: RelativeDateFormatter { RelativeDateFormatter(now: now, timeZone: timeZone) }
 
-    /// Reads the store. Unreadable files are in the snapshot's `broken`.
+    /// Reads every file of the store, bypassing the index (export, import).
     func snapshot() throws -> StoreSnapshot {
         try store.snapshot()
     }
 
-    /// Warns once on stderr about each unreadable file, except `skip` (which
-    /// the caller reports as an error instead).
-    func warnUnreadable(_ snapshot: StoreSnapshot, except skip: FileKind? = nil) {
-        for (kind, problem) in snapshot.broken.sorted(by: { $0.key < $1.key }) where kind != skip {
-            terminal.err("tick: warning: skipping \(problem.summary)")
+    /// Warns once on stderr about each unreadable file.
+    func warnUnreadable(_ broken: [FileKind: FormatError]) {
+        for (_, problem) in broken.sorted(by: { $0.key < $1.key }) {
+            terminal.err("tick: warning: \(problem.summary) (showing its last readable tasks, if any)")
         }
     }
 
-    /// A snapshot with short ids synced, plus resolvers.
+    /// Brings the index up to date with the files and returns what commands need.
     func load() throws -> Loaded {
-        let snap = try snapshot()
-        let ids = shortIDs.synced(with: snap)
-        let slugs = Set(try store.kinds().compactMap(\.slug))
-        return Loaded(snapshot: snap, ids: ids, existingSlugs: slugs)
+        try index.refresh()
+        return Loaded(index: index, listInfos: try index.lists(), broken: try index.currentProblems())
     }
 
-    /// Refreshes short ids after a write and returns them.
-    func resyncIDs() throws -> ShortIDTable {
-        shortIDs.synced(with: try snapshot())
+    /// Re-indexes after a write, so short ids are assigned and released.
+    func resyncIDs() throws -> TaskIndex {
+        try index.refresh()
+        return index
     }
 
     struct Loaded {
-        let snapshot: StoreSnapshot
-        let ids: ShortIDTable
-        let existingSlugs: Set<String>
+        let index: TaskIndex
+        /// Every list file and the inbox (when it exists), in display order.
+        let listInfos: [ListInfo]
+        let broken: [FileKind: FormatError]
 
-        var tasks: TaskResolver { TaskResolver(snapshot: snapshot, ids: ids) }
-        var lists: ListResolver { ListResolver(snapshot: snapshot, existingSlugs: existingSlugs) }
+        var tasks: TaskResolver { TaskResolver(catalog: index) }
+        var existingSlugs: Set<String> { Set(listInfos.compactMap(\.kind.slug)) }
+        var lists: ListResolver {
+            ListResolver(lists: listInfos, existingSlugs: existingSlugs, problems: broken.sorted { $0.key < $1.key }.map(\.value))
+        }
+
+        /// The display name of a list ("Inbox" for the inbox).
+        func name(of kind: FileKind) -> String {
+            listInfos.first { $0.kind == kind }?.name ?? (kind == .inbox ? "Inbox" : kind.slug ?? "")
+        }
     }
 }

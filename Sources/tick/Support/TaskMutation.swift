@@ -39,7 +39,7 @@ struct TaskMutation {
     /// Prints one line per task: `Completed 12 (6f1c2a3b): title`, or
     /// `12 (6f1c2a3b) was already done: title`. The UUID prefix is there
     /// because a done task loses its short id. `ids` gives current short ids.
-    func report(_ outcomes: [Outcome], verb: String, unchanged: String, ids: ShortIDTable? = nil) {
+    func report(_ outcomes: [Outcome], verb: String, unchanged: String, ids: (any ShortIDLookup)? = nil) {
         let t = context.terminal
         for outcome in outcomes {
             let task = outcome.item.task

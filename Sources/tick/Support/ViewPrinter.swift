@@ -7,11 +7,11 @@ struct ViewPrinter {
     /// Runs a view and prints it grouped by list (or flat for date views).
     func print(_ view: TaskView, filter: TaskFilter, json: Bool, grouped: Bool, emptyMessage: String) throws {
         let loaded = try context.load()
-        if case .list(let kind?) = view, let problem = loaded.snapshot.broken[kind] {
+        if case .list(let kind?) = view, let problem = loaded.broken[kind] {
             throw StoreError.invalidFile(problem)
         }
-        context.warnUnreadable(loaded.snapshot)
-        let items = context.query.run(view, filter: filter, snapshot: loaded.snapshot, ids: loaded.ids)
+        context.warnUnreadable(loaded.broken)
+        let items = try loaded.index.run(view, filter: filter, query: context.query)
         let t = context.terminal
         if json {
             t.outRaw(JSONOutput.tasks(items))
@@ -22,7 +22,7 @@ struct ViewPrinter {
             return
         }
         let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
-        let lines = grouped ? renderer.grouped(items, snapshot: loaded.snapshot) : renderer.flat(items)
+        let lines = grouped ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
         lines.forEach(t.out)
     }
 }

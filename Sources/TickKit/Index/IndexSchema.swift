@@ -1,0 +1,80 @@
+/// The index's tables. Bump ``version`` whenever they change: an index with
+/// another version is deleted and rebuilt, silently.
+enum IndexSchema {
+    static let version = 1
+
+    static let statements = [
+        """
+        CREATE TABLE files (
+            path TEXT PRIMARY KEY,      -- relative to the store: inbox.json, lists/<slug>.json
+            slug TEXT,                  -- NULL for the inbox
+            list_id TEXT,
+            name TEXT,                  -- NULL for the inbox
+            color TEXT,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            hash TEXT NOT NULL,         -- FNV-1a 64 of the content
+            racy INTEGER NOT NULL,      -- mtime was too recent to trust next time
+            error_message TEXT,         -- parse error; the file's tasks are then its last good ones (stale)
+            error_line INTEGER,
+            error_column INTEGER,
+            error_text TEXT
+        )
+        """,
+        """
+        CREATE TABLE tasks (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,           -- lowercase UUID
+            hex TEXT NOT NULL,          -- UUID without dashes, for prefix lookups
+            path TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            state TEXT NOT NULL,
+            due TEXT,                   -- file form
+            due_day INTEGER,            -- all-day due: days since 1970-01-01
+            due_ts REAL,                -- timed due: seconds since the reference date
+            scheduled_day INTEGER,
+            remind_ts REAL,
+            repeat TEXT,
+            priority TEXT,
+            energy TEXT,
+            tags TEXT NOT NULL,         -- space separated
+            notes TEXT,
+            created_ts REAL NOT NULL,
+            modified_ts REAL NOT NULL,
+            completed_ts REAL,
+            extra TEXT                  -- unknown keys as a JSON object, or NULL
+        )
+        """,
+        "CREATE INDEX tasks_path ON tasks(path, position)",
+        "CREATE INDEX tasks_id ON tasks(id)",
+        "CREATE INDEX tasks_hex ON tasks(hex)",
+        "CREATE INDEX tasks_due_day ON tasks(due_day) WHERE due_day IS NOT NULL",
+        "CREATE INDEX tasks_due_ts ON tasks(due_ts) WHERE due_ts IS NOT NULL",
+        "CREATE INDEX tasks_sched ON tasks(scheduled_day) WHERE scheduled_day IS NOT NULL",
+        "CREATE INDEX tasks_completed ON tasks(completed_ts) WHERE completed_ts IS NOT NULL",
+        "CREATE TABLE tags (task_rowid INTEGER NOT NULL, tag TEXT NOT NULL)",
+        "CREATE INDEX tags_tag ON tags(tag)",
+        "CREATE INDEX tags_task ON tags(task_rowid)",
+        // Trigram: substring matches, like grep -i, for queries of 3+ characters.
+        """
+        CREATE VIRTUAL TABLE fts USING fts5(
+            title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0'
+        )
+        """,
+        """
+        CREATE TRIGGER tasks_ai AFTER INSERT ON tasks BEGIN
+            INSERT INTO fts(rowid, title, notes, tags) VALUES (new.rowid, new.title, new.notes, new.tags);
+        END
+        """,
+        """
+        CREATE TRIGGER tasks_ad AFTER DELETE ON tasks BEGIN
+            INSERT INTO fts(fts, rowid, title, notes, tags) VALUES ('delete', old.rowid, old.title, old.notes, old.tags);
+            DELETE FROM tags WHERE task_rowid = old.rowid;
+        END
+        """,
+        "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)",
+    ]
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A search: words, `"quoted phrases"` and `prefix*` terms, all of which must
+/// match a task's title, notes or tags, case-insensitively.
+///
+/// A word or phrase matches anywhere in the text, as `grep -i` would; a
+/// `prefix*` term matches the start of a word. The index narrows candidates
+/// with an FTS5 trigram table; ``matches(_:)`` is the exact definition.
+public struct SearchQuery: Sendable, Equatable {
+    public enum Term: Sendable, Equatable {
+        case text(String)
+        case prefix(String)
+    }
+
+    public let terms: [Term]
+
+    /// Parses the query; throws on an empty query or an unclosed quote.
+    public init(_ text: String) throws(InputError) {
+        var terms: [Term] = []
+        var rest = Substring(text)
+        while let start = rest.firstIndex(where: { !$0.isWhitespace }) {
+            rest = rest[start...]
+            if rest.first == "\"" {
+                let body = rest.dropFirst()
+                guard let end = body.firstIndex(of: "\"") else {
+                    throw .invalid("unclosed quote in search \(text)")
+                }
+                let phrase = String(body[..<end]).trimmingCharacters(in: .whitespaces)
+                if !phrase.isEmpty { terms.append(.text(phrase.lowercased())) }
+                rest = body[body.index(after: end)...]
+            } else {
+                let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+                let word = String(rest[..<end]).lowercased()
+                rest = rest[end...]
+                if word.count > 1, word.hasSuffix("*") {
+                    terms.append(.prefix(String(word.dropLast())))
+                } else if word != "*" {
+                    terms.append(.text(word))
+                }
+            }
+        }
+        guard !terms.isEmpty else { throw .invalid("give something to search for, e.g. tick search milk") }
+        self.terms = terms
+    }
+
+    /// An FTS5 trigram MATCH expression for the terms of 3 or more
+    /// characters, or nil when no term is long enough (then every task is a
+    /// candidate).
+    public var ftsExpression: String? {
+        let parts = terms.compactMap { term -> String? in
+            let s: String
+            switch term {
+            case .text(let t), .prefix(let t): s = t
+            }
+            guard s.count >= 3 else { return nil }
+            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
+
+    /// True when every term matches the task's title, notes or tags.
+    public func matches(_ task: TaskItem) -> Bool {
+        let haystack = [task.title, task.notes ?? "", task.tags.joined(separator: " ")].joined(separator: "\n").lowercased()
+        return terms.allSatisfy { term in
+            switch term {
+            case .text(let t): return haystack.contains(t)
+            case .prefix(let p): return Self.hasWord(startingWith: p, in: haystack)
+            }
+        }
+    }
+
+    private static func hasWord(startingWith prefix: String, in text: String) -> Bool {
+        var searchRange = text.startIndex..<text.endIndex
+        while let r = text.range(of: prefix, range: searchRange) {
+            if r.lowerBound == text.startIndex { return true }
+            let before = text[text.index(before: r.lowerBound)]
+            if !(before.isLetter || before.isNumber) { return true }
+            searchRange = text.index(after: r.lowerBound)..<text.endIndex
+        }
+        return false
+    }
+}

@@ -1,0 +1,513 @@
+import Foundation
+import GRDB
+
+/// A disposable SQLite cache of the store, kept outside it
+/// (`$XDG_CACHE_HOME/tick/<store-key>/index.sqlite`).
+///
+/// Every read first calls ``refresh()``: it stats the store's files and
+/// reparses only those that are new, changed or gone, so answers are always
+/// those of the files, with or without a watcher. A file that fails to parse
+/// keeps its last good tasks, marked stale. The index is never a source of
+/// truth: a damaged or outdated index is deleted and rebuilt.
+public final class TaskIndex {
+    public let store: Store
+    /// The database file, or nil for an in-memory index.
+    public let path: String?
+    let db: DatabaseQueue
+    private let now: () -> Date
+
+    /// How recent an mtime must be to be distrusted: a file rewritten within
+    /// the same timestamp tick could otherwise keep an identical stamp.
+    static let racyWindow: Int64 = 2_000_000_000
+
+    /// Opens the store's index, rebuilding it when it is missing, outdated or
+    /// damaged, and falling back to an in-memory index when the cache
+    /// directory cannot be used. Throws only if SQLite cannot work at all.
+    public static func open(store: Store, now: @escaping () -> Date = Date.init) throws -> TaskIndex {
+        let path = defaultPath(for: store)
+        if let index = try? TaskIndex(store: store, path: path, now: now), index.isHealthy { return index }
+        // Damaged or outdated beyond repair: delete and start again.
+        removeFiles(at: path)
+        if let index = try? TaskIndex(store: store, path: path, now: now) { return index }
+        // The cache directory is unusable: work in memory (slower, still correct).
+        return try TaskIndex(store: store, path: nil, now: now)
+    }
+
+    /// `<cache>/index.sqlite`.
+    public static func defaultPath(for store: Store) -> String {
+        (store.location.cacheDirectory as NSString).appendingPathComponent("index.sqlite")
+    }
+
+    /// Deletes an index database and its WAL files.
+    public static func removeFiles(at path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// A cheap check that the database answers.
+    private var isHealthy: Bool {
+        (try? db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM files") }) != nil
+    }
+
+    /// Opens (or creates) the index at `path`, or in memory when nil.
+    public init(store: Store, path: String?, now: @escaping () -> Date = Date.init) throws {
+        self.store = store
+        self.path = path
+        self.now = now
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.label = "tick-index"
+        do {
+            if let path {
+                try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
+                db = try DatabaseQueue(path: path, configuration: config)
+                try db.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+            } else {
+                db = try DatabaseQueue(configuration: config)
+            }
+            try migrate()
+        } catch let error as StoreError {
+            throw IndexError.cannotOpen(path: path ?? ":memory:", reason: error.localizedDescription)
+        } catch {
+            throw IndexError.cannotOpen(path: path ?? ":memory:", reason: "\(error)")
+        }
+    }
+
+    /// Creates the tables, or drops everything when the schema version differs.
+    private func migrate() throws {
+        try db.writeWithoutTransaction { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if version == IndexSchema.version { return }
+            if version != 0 {
+                let objects = try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'fts_%'")
+                for row in objects {
+                    let type: String = row[0]
+                    let name: String = row[1]
+                    try db.execute(sql: "DROP \(type) IF EXISTS \(name.quotedDatabaseIdentifier)")
+                }
+            }
+            try db.inTransaction(.immediate) {
+                for sql in IndexSchema.statements { try db.execute(sql: sql) }
+                try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
+                return .commit
+            }
+        }
+    }
+
+    // MARK: Freshness
+
+    /// What a refresh did to one file.
+    public struct FileReport: Sendable {
+        public var kind: FileKind
+        public var taskCount: Int
+        public var milliseconds: Double
+        /// Set when the file failed to parse; its last good tasks stay, marked stale.
+        public var error: FormatError?
+        /// True when the file is gone from the store.
+        public var removed: Bool
+    }
+
+    /// The result of a refresh.
+    public struct RefreshReport: Sendable {
+        public var files: [FileReport] = []
+        /// Files whose stamp matched: nothing to do.
+        public var unchanged = 0
+        public var changed: Bool { !files.isEmpty }
+    }
+
+    private struct Known {
+        var size: Int64
+        var mtime: Int64
+        var inode: Int64
+        var hash: String
+        var racy: Bool
+        var hasError: Bool
+    }
+
+    /// Brings the index up to date with the files: stat everything, reparse
+    /// only what is new, changed or gone. With `only`, looks at that one file.
+    @discardableResult
+    public func refresh(only: FileKind? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        let kinds: [FileKind]
+        if let only {
+            kinds = FileStamp.of(path: store.location.path(of: only)) == nil ? [] : [only]
+        } else {
+            kinds = try store.kinds()
+        }
+        // A quick look without the write lock: most of the time nothing changed.
+        let known = try db.read { db in try self.knownFiles(db) }
+        let present = Set(kinds.map(\.relativePath))
+        var todo: [(FileKind, FileStamp?)] = []
+        var unchanged = 0
+        for kind in kinds {
+            let stamp = FileStamp.of(path: store.location.path(of: kind))
+            if let stamp, let k = known[kind.relativePath], !k.racy, k.size == stamp.size,
+               k.mtime == stamp.mtimeNanoseconds, k.inode == Int64(bitPattern: stamp.inode) {
+                unchanged += 1
+                continue
+            }
+            todo.append((kind, stamp))
+        }
+        let gone = only == nil ? known.keys.filter { !present.contains($0) } : []
+        if todo.isEmpty && gone.isEmpty { return RefreshReport(unchanged: unchanged) }
+
+        var report = RefreshReport(unchanged: unchanged)
+        try db.inTransaction(.immediate) { db in
+            var touched = Set<String>()
+            let current = try self.knownFiles(db)
+            for path in gone {
+                touched.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path]))
+                try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
+                try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+                if let kind = Self.kind(forRelativePath: path) {
+                    report.files.append(FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true))
+                }
+            }
+            for (i, (kind, _)) in todo.enumerated() {
+                progress?(i, todo.count)
+                if let r = try self.reindex(kind, previous: current[kind.relativePath], db: db, touched: &touched) {
+                    report.files.append(r)
+                } else {
+                    report.unchanged += 1
+                }
+            }
+            progress?(todo.count, todo.count)
+            if !touched.isEmpty { try self.syncShortIDs(touched: touched, db: db) }
+            return .commit
+        }
+        return report
+    }
+
+    /// Deletes everything and indexes the store from scratch.
+    @discardableResult
+    public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        try db.inTransaction(.immediate) { db in
+            try db.execute(sql: "DELETE FROM tasks")
+            try db.execute(sql: "DELETE FROM files")
+            try db.execute(sql: "DELETE FROM short_ids")
+            try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
+            return .commit
+        }
+        return try refresh(progress: progress)
+    }
+
+    private func knownFiles(_ db: Database) throws -> [String: Known] {
+        var out: [String: Known] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, hash, racy, error_message IS NOT NULL FROM files")
+        while let row = try rows.next() {
+            out[row[0]] = Known(size: row[1], mtime: row[2], inode: row[3], hash: row[4], racy: row[5], hasError: row[6])
+        }
+        return out
+    }
+
+    /// Reindexes one file inside a transaction. Nil when only its stamp changed.
+    private func reindex(_ kind: FileKind, previous: Known?, db: Database, touched: inout Set<String>) throws -> FileReport? {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let path = kind.relativePath
+        guard let (bytes, stamp) = try? AtomicFile.read(path: store.location.path(of: kind)) else {
+            // Vanished between the stat and the read: treat as gone.
+            touched.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path]))
+            try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
+            try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+            return FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true)
+        }
+        let hash = FNV1a.hex64(bytes)
+        let racy = Int64(now().timeIntervalSince1970 * 1e9) - stamp.mtimeNanoseconds < Self.racyWindow
+        let stampValues: [(any DatabaseValueConvertible)?] = [stamp.size, stamp.mtimeNanoseconds, Int64(bitPattern: stamp.inode), hash, racy]
+        if let previous, previous.hash == hash, !previous.hasError {
+            try db.execute(sql: "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ? WHERE path = ?",
+                           arguments: StatementArguments(stampValues + [path]))
+            return nil
+        }
+        let decoder = TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: stamp.modificationDate)
+        let file: TaskFile
+        do {
+            file = try decoder.decode()
+        } catch {
+            // Keep the last good tasks; remember the error and the stamp so the
+            // file is not reparsed until it changes again.
+            let loc = error.location
+            let errValues: [(any DatabaseValueConvertible)?] = [error.message, loc?.line, loc?.column, loc?.lineText]
+            if previous == nil {
+                try db.execute(sql: """
+                    INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy,
+                                       error_message, error_line, error_column, error_text)
+                    VALUES (?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: StatementArguments([path, kind.slug] + stampValues + errValues))
+            } else {
+                try db.execute(sql: """
+                    UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ?,
+                        error_message = ?, error_line = ?, error_column = ?, error_text = ? WHERE path = ?
+                    """, arguments: StatementArguments(stampValues + errValues + [path]))
+            }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE path = ?", arguments: [path]) ?? 0
+            return FileReport(kind: kind, taskCount: count, milliseconds: Self.ms(since: started), error: error, removed: false)
+        }
+        touched.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path]))
+        try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
+        try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+        try db.execute(sql: """
+            INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments([path, kind.slug, file.id.lowercased, file.name, file.color] + stampValues))
+        let insert = try db.cachedStatement(sql: TaskRow.insertSQL)
+        let tagInsert = try db.cachedStatement(sql: "INSERT INTO tags (task_rowid, tag) VALUES (?, ?)")
+        for (position, task) in file.tasks.enumerated() {
+            try insert.execute(arguments: TaskRow.arguments(task, path: path, position: position))
+            let rowid = db.lastInsertedRowID
+            for tag in task.tags { try tagInsert.execute(arguments: [rowid, tag]) }
+            touched.insert(task.id.lowercased)
+        }
+        return FileReport(kind: kind, taskCount: file.tasks.count, milliseconds: Self.ms(since: started), error: nil, removed: false)
+    }
+
+    private static func ms(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+
+    /// The file kind of a store-relative path, or nil when tick ignores it.
+    public static func kind(forRelativePath path: String) -> FileKind? {
+        if path == "inbox.json" { return .inbox }
+        guard path.hasPrefix("lists/") else { return nil }
+        let name = String(path.dropFirst(6))
+        guard !name.contains("/"), let slug = Store.slug(ofListFileNamed: name) else { return nil }
+        return .list(slug: slug)
+    }
+
+    // MARK: Short ids
+
+    /// Frees the short ids of touched tasks that are no longer pending and
+    /// gives touched pending tasks without one the smallest free numbers, in
+    /// display order.
+    private func syncShortIDs(touched: Set<String>, db: Database) throws {
+        var pending: [String: (rank: Int, position: Int)] = [:]
+        let ranks = try fileRanks(db)
+        let check = try db.cachedStatement(sql: "SELECT path, position FROM tasks WHERE id = ? AND state != 'done' LIMIT 1")
+        let delete = try db.cachedStatement(sql: "DELETE FROM short_ids WHERE id = ?")
+        let has = try db.cachedStatement(sql: "SELECT 1 FROM short_ids WHERE id = ?")
+        for id in touched {
+            if let row = try Row.fetchOne(check, arguments: [id]) {
+                if try Int.fetchOne(has, arguments: [id]) == nil {
+                    let path: String = row[0]
+                    pending[id] = (ranks[path] ?? Int.max, row[1])
+                }
+            } else {
+                try delete.execute(arguments: [id])
+            }
+        }
+        guard !pending.isEmpty else { return }
+        let used = try Int.fetchAll(db, sql: "SELECT n FROM short_ids ORDER BY n")
+        var usedIterator = used.makeIterator()
+        var nextUsed = usedIterator.next()
+        var candidate = 1
+        let insert = try db.cachedStatement(sql: "INSERT INTO short_ids (id, n) VALUES (?, ?)")
+        for (id, _) in pending.sorted(by: { ($0.value.rank, $0.value.position, $0.key) < ($1.value.rank, $1.value.position, $1.key) }) {
+            while let u = nextUsed, u <= candidate {
+                if u == candidate { candidate += 1 }
+                nextUsed = usedIterator.next()
+            }
+            try insert.execute(arguments: [id, candidate])
+            candidate += 1
+        }
+    }
+
+    // MARK: Lists
+
+    /// Display rank of each file: the inbox first, then lists by name.
+    private func fileRanks(_ db: Database) throws -> [String: Int] {
+        let infos = try listRows(db)
+        var ranks: [String: Int] = [:]
+        for (i, info) in infos.enumerated() { ranks[info.kind.relativePath] = i }
+        return ranks
+    }
+
+    private func listRows(_ db: Database) throws -> [ListInfo] {
+        var infos: [ListInfo] = []
+        let rows = try Row.fetchAll(db, sql: "SELECT path, list_id, name, color FROM files")
+        for row in rows {
+            guard let kind = Self.kind(forRelativePath: row[0]) else { continue }
+            let id = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(name: "tick-list:\(kind.slug ?? "inbox")")
+            let name: String = row[2] ?? (kind == .inbox ? "Inbox" : (kind.slug ?? "list"))
+            infos.append(ListInfo(kind: kind, id: id, name: name, color: row[3]))
+        }
+        return infos.sorted { a, b in
+            if a.kind == .inbox || b.kind == .inbox { return a.kind == .inbox && b.kind != .inbox }
+            let c = a.name.localizedStandardCompare(b.name)
+            return c == .orderedSame ? a.kind < b.kind : c == .orderedAscending
+        }
+    }
+
+    /// Every list and the inbox (when it exists), in display order. A file
+    /// that never parsed is not among them (see ``problems``).
+    public func lists() throws -> [ListInfo] {
+        var infos = try db.read { db in try listRows(db) }
+        // Like the files, the index treats a missing inbox.json as an empty inbox.
+        if infos.first?.kind != .inbox {
+            infos.insert(ListInfo(kind: .inbox, id: UUID(name: "tick-list:inbox"), name: "Inbox", color: nil), at: 0)
+        }
+        return infos
+    }
+
+    /// Files that fail to parse right now, with their errors.
+    public func currentProblems() throws -> [FileKind: FormatError] {
+        try db.read { db in
+            var out: [FileKind: FormatError] = [:]
+            let rows = try Row.fetchAll(db, sql: "SELECT path, error_message, error_line, error_column, error_text FROM files WHERE error_message IS NOT NULL")
+            for row in rows {
+                guard let kind = Self.kind(forRelativePath: row[0]) else { continue }
+                var location: SourceLocation?
+                if let line: Int = row[2], let column: Int = row[3] {
+                    location = SourceLocation(line: line, column: column, lineText: row[4] ?? "")
+                }
+                out[kind] = FormatError(path: store.displayPath(kind), location: location, message: row[1])
+            }
+            return out
+        }
+    }
+
+    // MARK: Tasks
+
+    private func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
+        let infos = try listRows(db)
+        var names: [String: (rank: Int, name: String)] = [:]
+        for (i, info) in infos.enumerated() { names[info.kind.relativePath] = (i, info.name) }
+        let sql = "SELECT \(TaskRow.columns), s.n, t.position FROM tasks t LEFT JOIN short_ids s ON s.id = t.id WHERE \(clause)"
+        var out: [(rank: Int, position: Int, item: ListedTask)] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            guard let (task, path) = TaskRow.task(row), let kind = Self.kind(forRelativePath: path) else { continue }
+            let info = names[path] ?? (Int.max, kind.slug ?? "Inbox")
+            out.append((info.rank, row[17], ListedTask(task: task, kind: kind, listName: info.name, shortID: row[16])))
+        }
+        return out.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map(\.item)
+    }
+
+    /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``
+    /// applies the one exact definition of the view.
+    public func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery) throws -> [ListedTask] {
+        let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        var clause = "t.state IN (\(states))"
+        var args: StatementArguments = []
+        let today = query.today.daysSinceEpoch
+        let nowTS = query.now.timeIntervalSinceReferenceDate
+        // One day of slack on instants covers any time zone; select() is exact.
+        switch view {
+        case .list(let kind?):
+            clause += " AND t.path = ?"
+            args += [kind.relativePath]
+        case .list(nil):
+            break
+        case .today:
+            clause += " AND (t.due_day <= ? OR t.due_ts < ? OR t.scheduled_day <= ? OR (t.state = 'done' AND t.completed_ts >= ?))"
+            args += [today, nowTS + 2 * 86_400, today, nowTS - 2 * 86_400]
+        case .upcoming(let days):
+            clause += " AND ((t.due_day > ? AND t.due_day <= ?) OR (t.due_ts >= ? AND t.due_ts < ?) OR (t.scheduled_day > ? AND t.scheduled_day <= ?))"
+            args += [today, today + days, nowTS - 86_400, nowTS + Double(days + 2) * 86_400, today, today + days]
+        case .overdue:
+            clause += " AND (t.due_day < ? OR t.due_ts < ?)"
+            args += [today, nowTS]
+        }
+        let candidates = try db.read { db in try listed(db, where: clause, arguments: args) }
+        return query.select(view, filter: filter, from: candidates)
+    }
+
+    /// Full-text search, ranked. See ``SearchQuery`` for the syntax.
+    public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil) throws -> [ListedTask] {
+        let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        var clause = "t.state IN (\(states))"
+        var args: StatementArguments = []
+        if let list {
+            clause += " AND t.path = ?"
+            args += [list.relativePath]
+        }
+        for tag in filter.tags {
+            clause += " AND t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)"
+            args += [tag]
+        }
+        let results: [ListedTask] = try db.read { db in
+            if let match = search.ftsExpression {
+                let ranked = try listedRanked(db, match: match, where: clause, arguments: args)
+                return ranked
+            }
+            return try listed(db, where: clause, arguments: args)
+        }
+        let exact = results.filter { search.matches($0.task) && filter.matches($0.task) }
+        if let limit { return Array(exact.prefix(limit)) }
+        return exact
+    }
+
+    private func listedRanked(_ db: Database, match: String, where clause: String, arguments: StatementArguments) throws -> [ListedTask] {
+        let infos = try listRows(db)
+        var names: [String: String] = [:]
+        for info in infos { names[info.kind.relativePath] = info.name }
+        let sql = """
+            SELECT \(TaskRow.columns), s.n FROM fts JOIN tasks t ON t.rowid = fts.rowid
+            LEFT JOIN short_ids s ON s.id = t.id
+            WHERE fts MATCH ? AND \(clause)
+            ORDER BY bm25(fts, 10.0, 1.0, 5.0), t.path, t.position
+            """
+        var out: [ListedTask] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: [match] + arguments)
+        while let row = try rows.next() {
+            guard let (task, path) = TaskRow.task(row), let kind = Self.kind(forRelativePath: path) else { continue }
+            out.append(ListedTask(task: task, kind: kind, listName: names[path] ?? "Inbox", shortID: row[16]))
+        }
+        return out
+    }
+
+    /// Counts per list: open, active, overdue (given a query's now) and done.
+    public func counts(query: TaskQuery) throws -> [(list: ListInfo, open: Int, active: Int, overdue: Int, done: Int)] {
+        try db.read { db in
+            let infos = try listRows(db)
+            var byPath: [String: (Int, Int, Int, Int)] = [:]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT path,
+                       sum(state = 'open'), sum(state = 'active'),
+                       sum(state != 'done' AND (due_day < ? OR due_ts < ?)),
+                       sum(state = 'done')
+                FROM tasks GROUP BY path
+                """, arguments: [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
+            for row in rows { byPath[row[0]] = (row[1] ?? 0, row[2] ?? 0, row[3] ?? 0, row[4] ?? 0) }
+            return infos.map { info in
+                let c = byPath[info.kind.relativePath] ?? (0, 0, 0, 0)
+                return (info, c.0, c.1, c.2, c.3)
+            }
+        }
+    }
+
+    /// Number of tasks and of list files in the index.
+    public func totals() throws -> (tasks: Int, lists: Int) {
+        try db.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM files WHERE slug IS NOT NULL") ?? 0)
+        }
+    }
+}
+
+extension TaskIndex: TaskCatalog {
+    public func task(shortID: Int) throws -> ListedTask? {
+        try db.read { db in
+            try listed(db, where: "t.id = (SELECT id FROM short_ids WHERE n = ?) AND t.state != 'done'", arguments: [shortID]).first
+        }
+    }
+
+    public func tasks(uuidHexPrefix hex: String) throws -> [ListedTask] {
+        // Range scan on the hex index: prefix <= hex < prefix + 'g'.
+        try db.read { db in
+            try listed(db, where: "t.hex >= ? AND t.hex < ?", arguments: [hex, hex + "g"])
+        }
+    }
+
+    public var problems: [FormatError] {
+        ((try? currentProblems()) ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+    }
+}
+
+extension TaskIndex: ShortIDLookup {
+    /// The short id of a pending task, if it has one.
+    public func shortID(of task: UUID) -> Int? {
+        try? db.read { db in try Int.fetchOne(db, sql: "SELECT n FROM short_ids WHERE id = ?", arguments: [task.lowercased]) }
+    }
+}
