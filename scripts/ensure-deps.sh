@@ -5,6 +5,7 @@ set -eu
 missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing="$missing libsqlite3-dev"
+command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
 command -v git >/dev/null 2>&1 || missing="$missing git"
 [ -z "$missing" ] && exit 0
 echo "installing:$missing" >&2

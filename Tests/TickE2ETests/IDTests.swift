@@ -53,31 +53,36 @@ struct IDTests {
         #expect(try Self.shortIDs(s)["A"] == 4)
     }
 
-    @Test("short ids live in $XDG_STATE_HOME/tick/<store-key>/, not in the store")
+    @Test("short ids live in the index under $XDG_CACHE_HOME/tick/<store-key>/; the lock under $XDG_STATE_HOME; nothing in the store")
     func shortIDsOutsideStore() throws {
         let s = try Sandbox()
         try s.add("A")
         #expect(s.storeFiles() == ["inbox.json"])
         let key = "store-" + fnv1a64Hex(Array(s.store.utf8))
-        let stateDir = s.stateHome + "/tick/" + key
-        let files = try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted()
-        #expect(files.contains("ids.json"))
-        #expect(files.contains("store.lock"))
-        let ids = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stateDir + "/ids.json"))) as? [String: Any])
+        let stateFiles = try FileManager.default.contentsOfDirectory(atPath: s.stateHome + "/tick/" + key).sorted()
+        #expect(stateFiles.contains("store.lock"))
+        let index = s.cacheHome + "/tick/" + key + "/index.sqlite"
         let taskID = try #require(try s.tasks("inbox.json").first?.string("id"))
-        #expect((ids["ids"] as? [String: Any])?[taskID] as? Int == 1)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", index, "SELECT n FROM short_ids WHERE id = '\(taskID)'"]
+        let pipe = Pipe()
+        sqlite.standardOutput = pipe
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "1\n")
         #expect(try s.text("inbox.json").contains("shortId") == false)
     }
 
-    @Test("separate state homes have separate short-id tables for the same store")
+    @Test("separate cache homes (machines) have separate short-id tables for the same store")
     func machineLocal() throws {
         let s = try Sandbox()
         try s.add("A")
         try s.add("B")
         try s.ok("done", "1")
         // Another "machine": a fresh state directory numbers the pending tasks from 1.
-        let other = s.root + "/state2"
-        let r = try s.tick("list", "--json", env: ["XDG_STATE_HOME": other])
+        let other = s.root + "/cache2"
+        let r = try s.tick("list", "--json", env: ["XDG_CACHE_HOME": other])
         let list = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: Any]])
         #expect(list.map { $0.int("shortId") } == [1])
         #expect(list.titles == ["B"])

@@ -67,8 +67,8 @@ import Testing
 
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let resolver = TaskResolver(snapshot: snapshot, ids: ShortIDTable())
-        let result = Result { () throws(LookupError) -> ListedTask in try resolver.resolve("aaaa") }
-        guard case .failure(let error) = result, case .ambiguousTask(let ref, let candidates) = error else {
+        let result = Result { try resolver.resolve("aaaa") }
+        guard case .failure(let error) = result, case .ambiguousTask(let ref, let candidates) = error as? LookupError else {
             Issue.record("expected an ambiguity error, got \(result)")
             return
         }
