@@ -53,6 +53,7 @@ def main():
     ap.add_argument("--run", required=True)
     ap.add_argument("--targets", required=True)
     ap.add_argument("--info", required=True)
+    ap.add_argument("--tick", help="tick path, shown as `tick` in commands")
     a = ap.parse_args()
     res = os.path.join(a.run, "results")
 
@@ -140,9 +141,10 @@ def main():
         if not (f.startswith("hf-") and f.endswith(".json")):
             continue
         r = load_hf(os.path.join(res, f))
-        cmd = r["command"].replace("|", "\\|")
-        if len(cmd) > 110:
-            cmd = cmd[:107] + "..."
+        cmd = r["command"]
+        if a.tick:
+            cmd = cmd.replace("'%s'" % a.tick, "tick")
+        cmd = cmd.replace(os.path.abspath(a.run), "$RUN").replace("|", "\\|")
         out.append("| %s | `%s` | %s | %s ± %s | %s | %s | %d |" % (
             f[3:-5], cmd, fmt_ms(r["median"] * 1000), fmt_ms(r["mean"] * 1000),
             fmt_ms((r.get("stddev") or 0) * 1000), fmt_ms(r["min"] * 1000),

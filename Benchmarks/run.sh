@@ -307,7 +307,7 @@ GITDIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no -- Sources 2>/
   echo "- data: seed $SEED; store $(du -sh "$STORE" | cut -f1); \`list LIST\` = \"$LIST_NAME\" ($(meta list_target.pending) pending of $(meta list_target.tasks)); search word \"$WORD\"; \`done\`/\`add\` on \"$BENCH_NAME\""
   echo "- hyperfine: \`-N --warmup 2 --runs $RUNS\`, medians; run directory \`${RUN#"$ROOT"/}\`"
 } >"$RUN/info.md"
-python3 "$HERE/report.py" --run "$RUN" --targets "$HERE/targets.tsv" --info "$RUN/info.md" >"$RUN/results.md"
+python3 "$HERE/report.py" --run "$RUN" --tick "$TICK" --targets "$HERE/targets.tsv" --info "$RUN/info.md" >"$RUN/results.md"
 cp "$RUN/results.md" "$OUT/results.md"
 cat "$RUN/results.md"
 log "report: $OUT/results.md (run directory $RUN)"

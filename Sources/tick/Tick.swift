@@ -36,7 +36,8 @@ struct Tick: ParsableCommand {
         ENVIRONMENT
           TICK_STORE       store directory (overridden by --store)
           XDG_DATA_HOME    default store: $XDG_DATA_HOME/tick
-          XDG_STATE_HOME   lock and short ids: $XDG_STATE_HOME/tick/<store-key>/
+          XDG_STATE_HOME   store and watcher locks: $XDG_STATE_HOME/tick/<store-key>/
+          XDG_CACHE_HOME   index and short ids: $XDG_CACHE_HOME/tick/<store-key>/
           NO_COLOR         disables color when set and not empty
           VISUAL, EDITOR   used by `tick edit ID` with no changes given
           TZ               time zone for dates
@@ -53,7 +54,8 @@ struct Tick: ParsableCommand {
         subcommands: [
             Add.self, List.self, Inbox.self, Today.self, Upcoming.self, Overdue.self,
             Show.self, Edit.self, Start.self, Done.self, Reopen.self, Remove.self,
-            Move.self, Reorder.self, Lists.self, Export.self, Import.self,
+            Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
+            Reindex.self, Status.self, Watch.self,
         ]
     )
 
@@ -109,7 +111,7 @@ struct Tick: ParsableCommand {
             } else if a == "--" {
                 literal = true
                 out.append(a)
-            } else if command == "edit", a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"),
+            } else if command == "edit", a.count >= 2, a != "-h", a.hasPrefix("-"), !a.hasPrefix("--"),
                       a.dropFirst().first?.isLetter == true, !a.contains("=") {
                 out.append("--untag=" + a.dropFirst())
             } else {

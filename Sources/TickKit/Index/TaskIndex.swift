@@ -150,7 +150,12 @@ public final class TaskIndex {
             }
             todo.append((kind, stamp))
         }
-        let gone = only == nil ? known.keys.filter { !present.contains($0) } : []
+        let gone: [String]
+        if let only {
+            gone = present.contains(only.relativePath) || known[only.relativePath] == nil ? [] : [only.relativePath]
+        } else {
+            gone = known.keys.filter { !present.contains($0) }
+        }
         if todo.isEmpty && gone.isEmpty { return RefreshReport(unchanged: unchanged) }
 
         var report = RefreshReport(unchanged: unchanged)
@@ -178,6 +183,35 @@ public final class TaskIndex {
             return .commit
         }
         return report
+    }
+
+    /// Files the next refresh would reparse (new or changed) or drop (gone),
+    /// found by stat alone; nothing is written. Empty when the index is fresh.
+    public func staleFiles() throws -> [String] {
+        let known = try db.read { db in try self.knownFiles(db) }
+        let kinds = try store.kinds()
+        var stale: [String] = []
+        for kind in kinds {
+            let stamp = FileStamp.of(path: store.location.path(of: kind))
+            if let stamp, let k = known[kind.relativePath], k.size == stamp.size,
+               k.mtime == stamp.mtimeNanoseconds, k.inode == Int64(bitPattern: stamp.inode) { continue }
+            stale.append(kind.relativePath)
+        }
+        let present = Set(kinds.map(\.relativePath))
+        stale += known.keys.filter { !present.contains($0) }.sorted()
+        return stale
+    }
+
+    /// Makes the next refresh reparse a file even if its stamp did not change.
+    public func forgetStamp(of kind: FileKind) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE files SET size = -1, hash = '' WHERE path = ?", arguments: [kind.relativePath])
+        }
+    }
+
+    /// The content hash recorded for a file.
+    public func contentHash(of kind: FileKind) throws -> String? {
+        try db.read { db in try String.fetchOne(db, sql: "SELECT hash FROM files WHERE path = ?", arguments: [kind.relativePath]) }
     }
 
     /// Deletes everything and indexes the store from scratch.

@@ -62,7 +62,7 @@ public struct Store: Sendable {
     /// store is below it, else absolute, so editors can jump to `path:line:col`.
     public func displayPath(_ kind: FileKind) -> String {
         let path = location.path(of: kind)
-        guard let cwd = currentDirectory, !cwd.isEmpty else { return path }
+        guard let cwd = currentDirectory, !cwd.isEmpty, cwd != "/" else { return path }
         let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }

@@ -76,7 +76,12 @@ extension Tick {
                 var edit = flagEdit
                 if let list { edit.list = list }
                 edit.merge(tokenEdit)
-                let kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox
+                let kind: FileKind
+                do {
+                    kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox
+                } catch let error as LookupError where input.line != nil {
+                    throw CLIError("stdin line \(input.line ?? 0): \(error.errorDescription ?? "")", status: ExitStatus.of(error))
+                }
                 planned.append((kind, edit.makeTask(title: title, now: context.now)))
             }
             let now = context.now

@@ -16,11 +16,10 @@ extension Tick {
             let counts = try loaded.index.counts(query: context.query)
             var byKind: [FileKind: (open: Int, active: Int, overdue: Int, done: Int)] = [:]
             for c in counts { byKind[c.list.kind] = (c.open, c.active, c.overdue, c.done) }
-            struct Row { var file: ListInfo; var open: Int; var active: Int; var overdue: Int; var done: Int }
-            // Files that never parsed are reported below, not as empty lists.
-            let rows = loaded.listInfos.filter { loaded.broken[$0.kind] == nil || byKind[$0.kind].map { $0.open + $0.active + $0.done > 0 } == true }.map { info in
+            struct Row { var file: ListInfo; var open: Int; var active: Int; var overdue: Int; var done: Int; var error: FormatError? }
+            let rows = loaded.listInfos.map { info in
                 let c = byKind[info.kind] ?? (0, 0, 0, 0)
-                return Row(file: info, open: c.open, active: c.active, overdue: c.overdue, done: c.done)
+                return Row(file: info, open: c.open, active: c.active, overdue: c.overdue, done: c.done, error: loaded.broken[info.kind])
             }
             let t = context.terminal
             if output.json {
@@ -34,17 +33,11 @@ extension Tick {
                         JSONMember("active", JSONOutput.number(r.active)),
                         JSONMember("overdue", JSONOutput.number(r.overdue)),
                         JSONMember("done", JSONOutput.number(r.done)),
+                        // Unreadable files carry their error; counts are then those of the last readable version.
+                        JSONMember("error", r.error.map { .string($0.summary) } ?? JSONNode(.null)),
                     ])
                 }
-                // Unreadable files are listed too, with their error, so scripts notice.
-                let broken = loaded.broken.sorted { $0.key < $1.key }.map { kind, problem in
-                    JSONNode.object([
-                        JSONMember("name", kind == .inbox ? .string("Inbox") : JSONNode(.null)),
-                        JSONMember("file", .string(kind.relativePath)),
-                        JSONMember("error", .string(problem.summary)),
-                    ])
-                }
-                t.outRaw(JSONOutput.string(.array(nodes + broken)))
+                t.outRaw(JSONOutput.string(.array(nodes)))
                 return
             }
             let nameWidth = max(rows.map(\.file.name.count).max() ?? 4, 4)

@@ -15,8 +15,12 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let item = try context.load().tasks.resolve(id)
+            let loaded = try context.load()
+            let item = try loaded.tasks.resolve(id)
             let t = context.terminal
+            if let problem = loaded.broken[item.kind] {
+                t.err("tick: warning: \(problem.summary) (showing this task as it was when the file last parsed)")
+            }
             if output.json {
                 t.outRaw(JSONOutput.string(JSONOutput.node(for: item)))
                 return

@@ -35,7 +35,7 @@ struct EditorSession {
                 unlink(path)
                 return
             } catch let error as FormatError {
-                t.err("tick: error: \(error.errorDescription ?? error.summary)")
+                t.err(error.errorDescription ?? error.summary)
                 if t.stdinIsTTY && t.stderrIsTTY {
                     FileHandle.standardError.write(Data("Edit again? [Y/n] ".utf8))
                     let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "n"

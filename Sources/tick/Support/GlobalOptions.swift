@@ -33,6 +33,11 @@ struct FilterOptions: ParsableArguments {
 
     /// The filter these options describe.
     func filter() throws -> TaskFilterSpec {
+        try Self.filter(all: all, state: state, tags: tag)
+    }
+
+    /// A filter from `--all`, `--state` and `--tag` values.
+    static func filter(all: Bool, state: String?, tags tag: [String]) throws -> TaskFilterSpec {
         var states: Set<TickKitState> = all ? Set(TickKitState.allCases) : [.open, .active]
         if let state {
             states = []

@@ -10,7 +10,8 @@ struct ViewPrinter {
         if case .list(let kind?) = view, let problem = loaded.broken[kind] {
             throw StoreError.invalidFile(problem)
         }
-        context.warnUnreadable(loaded.broken)
+        // A view of one list needs only that file; the others are not its business.
+        if case .list(.some) = view {} else { context.warnUnreadable(loaded.broken) }
         let items = try loaded.index.run(view, filter: filter, query: context.query)
         let t = context.terminal
         if json {

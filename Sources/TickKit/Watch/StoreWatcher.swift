@@ -1,0 +1,133 @@
+import Foundation
+
+/// `tick watch`: keeps the index current the moment a store file changes,
+/// whoever changed it.
+///
+/// A reader thread owns libinotifytools; this loop coalesces bursts (a short
+/// debounce per path), reindexes changed files, retries a parse failure once
+/// after a short delay (editors that truncate then write), reports each
+/// failure once per change, and rescans everything on overflow or when the
+/// store comes back.
+public final class StoreWatcher {
+    public struct Options: Sendable {
+        /// Quiet time per path before reindexing.
+        public var debounce: TimeInterval = 0.03
+        /// Delay before a failed parse is retried.
+        public var retryDelay: TimeInterval = 0.15
+        public init() {}
+    }
+
+    private let store: Store
+    private let index: TaskIndex
+    private let options: Options
+    private let log: (WatchEvent) -> Void
+    private let queue = EventQueue()
+    private var due: [String: Date] = [:]
+    private var retried: Set<String> = []
+    /// What was last reported broken, per path: the hash of its content.
+    private var reportedBroken: [String: String] = [:]
+
+    public init(store: Store, index: TaskIndex, options: Options = Options(), log: @escaping (WatchEvent) -> Void) {
+        self.store = store
+        self.index = index
+        self.options = options
+        self.log = log
+    }
+
+    /// Asks ``run()`` to return; safe to call from any thread (a signal handler's queue).
+    public func stop(reason: String) {
+        queue.stop(reason)
+    }
+
+    /// A handle to stop the watcher from another thread.
+    public var stopper: @Sendable (String) -> Void {
+        let queue = self.queue
+        return { queue.stop($0) }
+    }
+
+    /// Watches until ``stop(reason:)`` is called. Returns the stop reason.
+    @discardableResult
+    public func run() throws -> String {
+        InotifyReader(root: store.location.root, queue: queue).start()
+        while true {
+            let deadline = due.values.min() ?? Date().addingTimeInterval(3600)
+            let (changes, stopReason) = queue.take(until: deadline)
+            if let stopReason {
+                log(.stopping(signal: stopReason))
+                return stopReason
+            }
+            var rescan: String?
+            for change in changes {
+                switch change {
+                case .path(let relative):
+                    guard TaskIndex.kind(forRelativePath: relative) != nil else { continue }
+                    due[relative] = Date().addingTimeInterval(options.debounce)
+                    retried.remove(relative)
+                case .rescan(let reason):
+                    rescan = reason
+                case .storeGone:
+                    log(.storeGone(root: store.location.root))
+                case .watching(let n):
+                    log(.watching(root: store.location.root, watches: n))
+                case .failed(let reason):
+                    throw WatchError.inotify(reason)
+                }
+            }
+            if let rescan { fullRescan(rescan) }
+            processDue()
+        }
+    }
+
+    private func fullRescan(_ reason: String) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            let report = try index.refresh()
+            handle(report)
+            due.removeAll()
+            log(.rescanned(reason: reason, files: report.files.count + report.unchanged,
+                           milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6))
+        } catch {
+            log(.failure("rescan failed: \(error.localizedDescription)"))
+        }
+    }
+
+    private func processDue() {
+        let now = Date()
+        for (relative, when) in due where when <= now {
+            due[relative] = nil
+            guard let kind = TaskIndex.kind(forRelativePath: relative) else { continue }
+            do {
+                let report = try index.refresh(only: kind)
+                if let file = report.files.first(where: { $0.kind == kind }), file.error != nil, !retried.contains(relative) {
+                    // Maybe caught mid-write (truncate, then write): look again shortly.
+                    retried.insert(relative)
+                    due[relative] = now.addingTimeInterval(options.retryDelay)
+                    try index.forgetStamp(of: kind)
+                    continue
+                }
+                handle(report)
+            } catch {
+                log(.failure("reindexing \(relative) failed: \(error.localizedDescription)"))
+            }
+        }
+    }
+
+    private func handle(_ report: TaskIndex.RefreshReport) {
+        for file in report.files {
+            let path = file.kind.relativePath
+            if file.removed {
+                reportedBroken[path] = nil
+                log(.removed(path: path))
+            } else if let error = file.error {
+                let fingerprint = (try? index.contentHash(of: file.kind)) ?? ""
+                if reportedBroken[path] != fingerprint {
+                    reportedBroken[path] = fingerprint
+                    log(.parseError(error))
+                }
+            } else {
+                reportedBroken[path] = nil
+                log(.reindexed(path: path, tasks: file.taskCount, milliseconds: file.milliseconds))
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the watcher reports. Never carries a task's title or notes.
+public enum WatchEvent: Sendable {
+    /// Watching began (or began again) with this many inotify watches.
+    case watching(root: String, watches: Int)
+    /// A file was reindexed.
+    case reindexed(path: String, tasks: Int, milliseconds: Double)
+    /// A file disappeared from the store; its tasks left the index.
+    case removed(path: String)
+    /// A file failed to parse (reported once per change); its last good tasks stay, marked stale.
+    case parseError(FormatError)
+    /// Everything was rescanned, and why.
+    case rescanned(reason: String, files: Int, milliseconds: Double)
+    /// The store directory is gone; the watcher waits for it to come back.
+    case storeGone(root: String)
+    /// Reindexing failed for a reason other than the file's content.
+    case failure(String)
+    /// The watcher is shutting down.
+    case stopping(signal: String)
+}
+
+/// Why the watcher could not run.
+public enum WatchError: Error, LocalizedError, Sendable {
+    case alreadyRunning(pid: Int32?, lockPath: String)
+    case inotify(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .alreadyRunning(pid, lockPath):
+            let who = pid.map { "pid \($0)" } ?? "another process"
+            return "a watcher is already running for this store (\(who); lock \(lockPath)); stop it first, or use that one"
+        case .inotify(let reason):
+            return "cannot watch the store: \(reason)"
+        }
+    }
+}

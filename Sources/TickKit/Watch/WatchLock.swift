@@ -1,0 +1,64 @@
+import Foundation
+
+/// The "one watcher per store" lock: `flock` on `<state>/watch.lock`, which
+/// also holds the watcher's pid for `tick status`.
+public final class WatchLock {
+    private var fd: Int32 = -1
+    public let path: String
+
+    /// The lock path of a store.
+    public static func path(for location: StoreLocation) -> String {
+        (location.stateDirectory as NSString).appendingPathComponent("watch.lock")
+    }
+
+    /// Takes the lock without waiting, or throws ``WatchError/alreadyRunning(pid:lockPath:)``.
+    public init(location: StoreLocation) throws {
+        path = Self.path(for: location)
+        do {
+            try AtomicFile.createDirectory(location.stateDirectory)
+        } catch {
+            throw WatchError.inotify("cannot create \(location.stateDirectory): \(error.localizedDescription)")
+        }
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WatchError.inotify("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let pid = Self.readPID(fd)
+            close(fd)
+            fd = -1
+            throw WatchError.alreadyRunning(pid: pid, lockPath: path)
+        }
+        let text = "\(getpid())\n"
+        ftruncate(fd, 0)
+        _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    /// The pid of the running watcher, or nil when none holds the lock.
+    public static func runningPID(for location: StoreLocation) -> Int32? {
+        let fd = open(path(for: location), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return nil
+        }
+        return readPID(fd) ?? -1
+    }
+
+    private static func readPID(_ fd: Int32) -> Int32? {
+        var buffer = [CChar](repeating: 0, count: 32)
+        let n = pread(fd, &buffer, 31, 0)
+        guard n > 0 else { return nil }
+        return Int32(String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Releases the lock.
+    public func release() {
+        guard fd >= 0 else { return }
+        ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
+}

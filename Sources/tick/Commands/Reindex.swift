@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Reindex: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild the index from the files, from scratch.",
+            discussion: """
+            The index ($XDG_CACHE_HOME/tick/<store-key>/index.sqlite) is only a cache:
+            every command already brings it up to date by itself, and a damaged or
+            outdated index is rebuilt silently. Use this after moving a store, or to
+            measure. Short ids are numbered afresh. Shows a progress bar when stderr
+            is a terminal.
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let context = try Context(global)
+            let t = context.terminal
+            let started = Date()
+            let showProgress = t.stderrIsTTY
+            let report = try context.index.rebuild { done, total in
+                guard showProgress, total > 0 else { return }
+                let width = 30
+                let filled = width * done / total
+                let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) files".utf8))
+                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            }
+            let (tasks, lists) = try context.index.totals()
+            let ms = Int(Date().timeIntervalSince(started) * 1000)
+            t.out("Indexed \(tasks) tasks in \(lists) lists (\(report.files.count) files) in \(ms) ms")
+            for file in report.files {
+                if let error = file.error { t.err("tick: warning: \(error.summary)") }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Full-text search over titles, notes and tags.",
+            discussion: """
+            Every term must match, case-insensitively, somewhere in a task's title,
+            notes or tags. A plain word matches anywhere, even inside another word,
+            as `grep -i` would; `"a phrase"` matches those words together; `mil*`
+            matches words that start with "mil". Results are ranked (title matches
+            first) and include done tasks unless --state says otherwise.
+
+            EXAMPLES
+              tick search milk
+              tick search '"expense report"' --list Work
+              tick search 'deploy*' --state open,active --json
+            """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        @Option(name: .long, help: ArgumentHelp("Only tasks in this list (or `inbox`).", valueName: "name"))
+        var list: String?
+
+        @Option(name: .long, help: ArgumentHelp("Only tasks in these states (open, active, done; comma-separated). Default: all.", valueName: "states"),
+                completion: .list(["open", "active", "done", "open,active"]))
+        var state: String?
+
+        @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable).", valueName: "tag"))
+        var tag: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp("At most this many results.", valueName: "n"))
+        var limit: Int?
+
+        @Argument(help: "Words, \"phrases\" and prefix* terms.")
+        var query: [String]
+
+        func run() throws {
+            let context = try Context(global)
+            let search = try SearchQuery(query.joined(separator: " "))
+            let filter = try FilterOptions.filter(all: true, state: state, tags: tag)
+            let loaded = try context.load()
+            let kind = try list.map { try loaded.lists.resolve($0) }
+            context.warnUnreadable(loaded.broken)
+            let items = try loaded.index.search(search, filter: filter, list: kind, limit: limit)
+            let t = context.terminal
+            if output.json {
+                t.outRaw(JSONOutput.tasks(items))
+                return
+            }
+            if items.isEmpty {
+                t.out(t.dim("No matches."))
+                return
+            }
+            TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items).forEach(t.out)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the store, the index, the watcher and unreadable files.",
+            discussion: """
+            Reports the store path and its task and list counts, whether the index
+            was fresh (no file changed since it was last updated), whether a watcher
+            is running (and its pid), and which files cannot be parsed right now.
+            Exits 0 even when files are unreadable; scripts can read --json.
+
+            EXAMPLE
+              tick status --json | jq .unreadable
+            """)
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: JSONOption
+
+        func run() throws {
+            let context = try Context(global)
+            let stale = try context.index.staleFiles()
+            let loaded = try context.load()
+            let (tasks, lists) = try context.index.totals()
+            let watcher = WatchLock.runningPID(for: context.store.location)
+            let broken = loaded.broken.sorted { $0.key < $1.key }.map(\.value)
+            let indexPath = context.index.path ?? "(in memory)"
+            let t = context.terminal
+            if output.json {
+                t.outRaw(JSONOutput.string(.object([
+                    JSONMember("store", .string(context.store.location.root)),
+                    JSONMember("tasks", JSONOutput.number(tasks)),
+                    JSONMember("lists", JSONOutput.number(lists)),
+                    JSONMember("index", .string(indexPath)),
+                    JSONMember("indexWasFresh", JSONNode(.bool(stale.isEmpty))),
+                    JSONMember("staleFiles", .array(stale.map { .string($0) })),
+                    JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
+                    JSONMember("unreadable", .array(broken.map { .string($0.summary) })),
+                ])))
+                return
+            }
+            t.out("store     \(context.store.location.root)")
+            t.out("tasks     \(tasks) in \(lists) list(s) and the inbox")
+            t.out("index     \(indexPath)")
+            t.out("          " + (stale.isEmpty ? "was fresh" : "was stale (\(stale.count) file(s) changed); updated now: " + stale.prefix(5).joined(separator: ", ")))
+            t.out("watcher   " + (watcher.map { "running (pid \($0))" } ?? "not running (commands still check the files themselves)"))
+            if broken.isEmpty {
+                t.out("files     all readable")
+            } else {
+                t.out("files     " + t.boldRed("\(broken.count) unreadable:"))
+                broken.forEach { t.out("          " + $0.summary) }
+            }
+        }
+    }
+}
