@@ -50,3 +50,17 @@ import Testing
         #expect(InotifySupport.eventName(InotifySupport.modifyMask) == "MODIFY")
     }
 }
+
+@Suite struct FastUUIDTests {
+    @Test(arguments: ["6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4", "6B1C7E2A-940D-4F3B-8E51-2F60A7D319C4", "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"])
+    func agreesWithFoundation(text: String) {
+        #expect(UUID(fastString: text) == UUID(uuidString: text))
+        #expect(UUID(fastString: text) != nil)
+    }
+
+    @Test(arguments: ["6b1c7e2a940d4f3b8e512f60a7d319c4", "6b1c7e2a-940d-4f3b-8e51-2f60a7d319c", "6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4a", "6b1c7e2a-940d4-f3b-8e51-2f60a7d319c4", "6b1c7e2g-940d-4f3b-8e51-2f60a7d319c4", ""])
+    func rejectsWhatFoundationRejects(text: String) {
+        #expect(UUID(fastString: text) == nil)
+        #expect(UUID(uuidString: text) == nil)
+    }
+}

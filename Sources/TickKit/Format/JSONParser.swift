@@ -4,6 +4,8 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var pos = 0
     private var depth = 0
+    /// True when the whole input is valid UTF-8, so strings need no check of their own.
+    private var validUTF8 = false
     private static let maxDepth = 256
 
     private init(bytes: [UInt8]) {
@@ -13,6 +15,7 @@ public struct JSONParser {
     /// Parses a complete JSON document.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
+        parser.validUTF8 = bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
         // A UTF-8 byte order mark is tolerated.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.pos = 3 }
         parser.skipWhitespace()
@@ -211,6 +214,9 @@ public struct JSONParser {
         let end = pos
         pos += 1
         if !hasEscape {
+            if validUTF8 {
+                return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+            }
             guard let s = String(validating: bytes[start..<end], as: UTF8.self) else {
                 pos = start
                 throw fail("invalid UTF-8 in string")

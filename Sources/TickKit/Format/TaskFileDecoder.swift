@@ -21,6 +21,18 @@ public struct TaskFileDecoder {
         self.fallbackDate = fallbackDate
     }
 
+    /// True when the text has something besides whitespace (fast for ASCII).
+    static func hasVisibleText(_ s: String) -> Bool {
+        for b in s.utf8 {
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case 0x80...: return s.contains { !$0.isWhitespace }
+            default: return true
+            }
+        }
+        return false
+    }
+
     static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks"]
     static let taskKeys: Set<String> = [
         "id", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
@@ -98,7 +110,7 @@ public struct TaskFileDecoder {
             case "name":
                 guard kind != .inbox else { extra.append(m); continue }
                 let s = try string(v, key: "name")
-                guard !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                guard Self.hasVisibleText(s) else {
                     throw error(at: v.offset, "\"name\" must not be empty")
                 }
                 name = s
@@ -176,7 +188,7 @@ public struct TaskFileDecoder {
             case "id": id = try uuid(v, key: "id")
             case "title":
                 let s = try string(v, key: "title")
-                guard !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                guard Self.hasVisibleText(s) else {
                     throw error(at: v.offset, "\"title\" must not be empty")
                 }
                 title = s
@@ -257,7 +269,7 @@ public struct TaskFileDecoder {
 
     private func uuid(_ v: JSONNode, key: String) throws(FormatError) -> UUID {
         let s = try string(v, key: key)
-        guard let u = UUID(uuidString: s) else {
+        guard let u = UUID(fastString: s) ?? UUID(uuidString: s) else {
             throw error(at: v.offset, "\"\(key)\" must be a UUID like \"6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4\" (found \"\(s)\")")
         }
         return u

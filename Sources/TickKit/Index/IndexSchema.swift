@@ -1,9 +1,13 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 1
+    static let version = 2
 
-    static let statements = [
+    /// Everything, in creation order (tables first, then indexes and triggers).
+    static var statements: [String] { tables + indexes }
+
+    /// Tables only: a bulk rebuild fills them before adding ``indexes``.
+    static let tables = [
         """
         CREATE TABLE files (
             path TEXT PRIMARY KEY,      -- relative to the store: inbox.json, lists/<slug>.json
@@ -47,6 +51,19 @@ enum IndexSchema {
             extra TEXT                  -- unknown keys as a JSON object, or NULL
         )
         """,
+        "CREATE TABLE tags (task_rowid INTEGER NOT NULL, tag TEXT NOT NULL)",
+        // Trigram: substring matches, like grep -i, for queries of 3+ characters.
+        """
+        CREATE VIRTUAL TABLE fts USING fts5(
+            title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0', detail=none
+        )
+        """,
+        "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)",
+    ]
+
+    /// Secondary indexes and the triggers that keep FTS in step.
+    static let indexes = [
         "CREATE INDEX tasks_path ON tasks(path, position)",
         "CREATE INDEX tasks_id ON tasks(id)",
         "CREATE INDEX tasks_hex ON tasks(hex)",
@@ -54,15 +71,8 @@ enum IndexSchema {
         "CREATE INDEX tasks_due_ts ON tasks(due_ts) WHERE due_ts IS NOT NULL",
         "CREATE INDEX tasks_sched ON tasks(scheduled_day) WHERE scheduled_day IS NOT NULL",
         "CREATE INDEX tasks_completed ON tasks(completed_ts) WHERE completed_ts IS NOT NULL",
-        "CREATE TABLE tags (task_rowid INTEGER NOT NULL, tag TEXT NOT NULL)",
         "CREATE INDEX tags_tag ON tags(tag)",
         "CREATE INDEX tags_task ON tags(task_rowid)",
-        // Trigram: substring matches, like grep -i, for queries of 3+ characters.
-        """
-        CREATE VIRTUAL TABLE fts USING fts5(
-            title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0'
-        )
-        """,
         """
         CREATE TRIGGER tasks_ai AFTER INSERT ON tasks BEGIN
             INSERT INTO fts(rowid, title, notes, tags) VALUES (new.rowid, new.title, new.notes, new.tags);
@@ -74,7 +84,5 @@ enum IndexSchema {
             DELETE FROM tags WHERE task_rowid = old.rowid;
         END
         """,
-        "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE)",
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)",
     ]
 }

@@ -43,19 +43,42 @@ public struct SearchQuery: Sendable, Equatable {
         self.terms = terms
     }
 
-    /// An FTS5 trigram MATCH expression for the terms of 3 or more
-    /// characters, or nil when no term is long enough (then every task is a
-    /// candidate).
+    /// An FTS5 MATCH expression for the trigram table: every trigram of
+    /// every term of 3 or more characters (the table keeps no positions, so a
+    /// term becomes the AND of its trigrams: a superset that ``matches(_:)``
+    /// then narrows). Nil when no term is long enough: every task is then a
+    /// candidate.
     public var ftsExpression: String? {
-        let parts = terms.compactMap { term -> String? in
+        var grams: [String] = []
+        var seen = Set<String>()
+        for term in terms {
             let s: String
             switch term {
             case .text(let t), .prefix(let t): s = t
             }
-            guard s.count >= 3 else { return nil }
-            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let chars = Array(s)
+            guard chars.count >= 3 else { continue }
+            for i in 0...(chars.count - 3) {
+                let gram = String(chars[i..<(i + 3)])
+                if seen.insert(gram).inserted { grams.append("\"" + gram.replacingOccurrences(of: "\"", with: "\"\"") + "\"") }
+            }
         }
-        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+        return grams.isEmpty ? nil : grams.joined(separator: " AND ")
+    }
+
+    /// A relevance score: matches in the title count most, then tags, then notes.
+    public func score(_ task: TaskItem) -> Int {
+        let fields = [(task.title.lowercased(), 10), (task.tags.joined(separator: " ").lowercased(), 5), ((task.notes ?? "").lowercased(), 1)]
+        var total = 0
+        for term in terms {
+            for (text, weight) in fields {
+                switch term {
+                case .text(let t): if text.contains(t) { total += weight }
+                case .prefix(let p): if Self.hasWord(startingWith: p, in: text) { total += weight }
+                }
+            }
+        }
+        return total
     }
 
     /// True when every term matches the task's title, notes or tags.

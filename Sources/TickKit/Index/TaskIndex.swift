@@ -13,7 +13,7 @@ public final class TaskIndex {
     public let store: Store
     /// The database file, or nil for an in-memory index.
     public let path: String?
-    let db: DatabaseQueue
+    private(set) var db: DatabaseQueue
     private let now: () -> Date
 
     /// How recent an mtime must be to be distrusted: a file rewritten within
@@ -53,26 +53,36 @@ public final class TaskIndex {
         self.store = store
         self.path = path
         self.now = now
-        var config = Configuration()
-        config.busyMode = .timeout(10)
-        config.label = "tick-index"
         do {
             if let path {
                 try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
-                db = try DatabaseQueue(path: path, configuration: config)
-                try db.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
-                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                }
-            } else {
-                db = try DatabaseQueue(configuration: config)
             }
+            db = try Self.connect(path)
             try migrate()
         } catch let error as StoreError {
             throw IndexError.cannotOpen(path: path ?? ":memory:", reason: error.localizedDescription)
         } catch {
             throw IndexError.cannotOpen(path: path ?? ":memory:", reason: "\(error)")
         }
+    }
+
+    /// Opens a connection: WAL (readers never wait for the watcher), a busy
+    /// timeout, and memory-mapped reads.
+    private static func connect(_ path: String?) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.label = "tick-index"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            try db.execute(sql: "PRAGMA cache_size = -16000")
+        }
+        guard let path else { return try DatabaseQueue(configuration: config) }
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return queue
     }
 
     /// Creates the tables, or drops everything when the schema version differs.
@@ -150,6 +160,10 @@ public final class TaskIndex {
             }
             todo.append((kind, stamp))
         }
+        // A new index: build it in bulk, which is several times faster.
+        if only == nil, known.isEmpty, todo.count > 1, path != nil {
+            return try rebuild(progress: progress)
+        }
         let gone: [String]
         if let only {
             gone = present.contains(only.relativePath) || known[only.relativePath] == nil ? [] : [only.relativePath]
@@ -160,10 +174,10 @@ public final class TaskIndex {
 
         var report = RefreshReport(unchanged: unchanged)
         try db.inTransaction(.immediate) { db in
-            var touched = Set<String>()
+            var touched: Set<String>? = Set<String>()
             let current = try self.knownFiles(db)
             for path in gone {
-                touched.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path]))
+                if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
                 try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
                 try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
                 if let kind = Self.kind(forRelativePath: path) {
@@ -179,7 +193,7 @@ public final class TaskIndex {
                 }
             }
             progress?(todo.count, todo.count)
-            if !touched.isEmpty { try self.syncShortIDs(touched: touched, db: db) }
+            if let touched, !touched.isEmpty { try self.syncShortIDs(touched: touched, db: db) }
             return .commit
         }
         return report
@@ -215,8 +229,72 @@ public final class TaskIndex {
     }
 
     /// Deletes everything and indexes the store from scratch.
+    ///
+    /// On disk, the new index is built in a separate file without a journal,
+    /// its indexes and full-text table are created after the rows are in, and
+    /// it then replaces the old file in one rename.
     @discardableResult
     public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        guard let path else { return try rebuildInPlace(progress: progress) }
+        let tmp = path + ".rebuild-\(getpid())"
+        Self.removeFiles(at: tmp)
+        var report = RefreshReport()
+        do {
+            let builder = try DatabaseQueue(path: tmp)
+            try builder.writeWithoutTransaction { db in
+                for pragma in ["journal_mode = OFF", "synchronous = OFF", "cache_size = -65536", "temp_store = MEMORY"] {
+                    try db.execute(sql: "PRAGMA \(pragma)")
+                }
+                for sql in IndexSchema.tables { try db.execute(sql: sql) }
+                try db.inTransaction {
+                    var touched: Set<String>? = nil
+                    let kinds = try store.kinds()
+                    for (i, kind) in kinds.enumerated() {
+                        progress?(i, kinds.count)
+                        if let r = try reindex(kind, previous: nil, db: db, touched: &touched) { report.files.append(r) }
+                    }
+                    progress?(kinds.count, kinds.count)
+                    try db.execute(sql: "INSERT INTO fts(fts) VALUES ('rebuild')")
+                    for sql in IndexSchema.indexes { try db.execute(sql: sql) }
+                    try assignAllShortIDs(db)
+                    try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
+                    return .commit
+                }
+            }
+            try builder.close()
+        } catch {
+            Self.removeFiles(at: tmp)
+            throw error
+        }
+        try db.close()
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        guard rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Self.removeFiles(at: tmp)
+            db = try Self.connect(path)
+            throw IndexError.database("cannot replace \(path): \(reason)")
+        }
+        db = try Self.connect(path)
+        return report
+    }
+
+    /// Numbers every pending task 1...n in display order (a fresh index).
+    private func assignAllShortIDs(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM short_ids")
+        try db.execute(sql: "CREATE TEMP TABLE file_rank (path TEXT PRIMARY KEY, rank INTEGER)")
+        defer { try? db.execute(sql: "DROP TABLE temp.file_rank") }
+        for (rank, info) in try listRows(db).enumerated() {
+            try db.execute(sql: "INSERT INTO file_rank VALUES (?, ?)", arguments: [info.kind.relativePath, rank])
+        }
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO short_ids (id, n)
+            SELECT t.id, row_number() OVER (ORDER BY r.rank, t.position)
+            FROM tasks t JOIN file_rank r ON r.path = t.path
+            WHERE t.state != 'done'
+            """)
+    }
+
+    private func rebuildInPlace(progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
         try db.inTransaction(.immediate) { db in
             try db.execute(sql: "DELETE FROM tasks")
             try db.execute(sql: "DELETE FROM files")
@@ -237,12 +315,12 @@ public final class TaskIndex {
     }
 
     /// Reindexes one file inside a transaction. Nil when only its stamp changed.
-    private func reindex(_ kind: FileKind, previous: Known?, db: Database, touched: inout Set<String>) throws -> FileReport? {
+    private func reindex(_ kind: FileKind, previous: Known?, db: Database, touched: inout Set<String>?) throws -> FileReport? {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = kind.relativePath
         guard let (bytes, stamp) = try? AtomicFile.read(path: store.location.path(of: kind)) else {
             // Vanished between the stat and the read: treat as gone.
-            touched.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path]))
+            if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
             try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
             try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
             return FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true)
@@ -279,20 +357,17 @@ public final class TaskIndex {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE path = ?", arguments: [path]) ?? 0
             return FileReport(kind: kind, taskCount: count, milliseconds: Self.ms(since: started), error: error, removed: false)
         }
-        touched.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path]))
+        if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
         try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
         try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
         try db.execute(sql: """
             INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: StatementArguments([path, kind.slug, file.id.lowercased, file.name, file.color] + stampValues))
-        let insert = try db.cachedStatement(sql: TaskRow.insertSQL)
-        let tagInsert = try db.cachedStatement(sql: "INSERT INTO tags (task_rowid, tag) VALUES (?, ?)")
+        let writer = try RowWriter(db)
         for (position, task) in file.tasks.enumerated() {
-            try insert.execute(arguments: TaskRow.arguments(task, path: path, position: position))
-            let rowid = db.lastInsertedRowID
-            for tag in task.tags { try tagInsert.execute(arguments: [rowid, tag]) }
-            touched.insert(task.id.lowercased)
+            try writer.write(task, path: path, position: position, db: db)
+            touched?.insert(task.id.lowercased)
         }
         return FileReport(kind: kind, taskCount: file.tasks.count, milliseconds: Self.ms(since: started), error: nil, removed: false)
     }
@@ -403,19 +478,30 @@ public final class TaskIndex {
 
     // MARK: Tasks
 
+    /// Tasks matching a WHERE clause (over `t` = tasks, `s` = short_ids), in
+    /// display order: the inbox, then lists by name, each in manual order.
     private func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
         let infos = try listRows(db)
-        var names: [String: (rank: Int, name: String)] = [:]
-        for (i, info) in infos.enumerated() { names[info.kind.relativePath] = (i, info.name) }
-        let sql = "SELECT \(TaskRow.columns), s.n, t.position FROM tasks t LEFT JOIN short_ids s ON s.id = t.id WHERE \(clause)"
-        var out: [(rank: Int, position: Int, item: ListedTask)] = []
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() {
-            guard let (task, path) = TaskRow.task(row), let kind = Self.kind(forRelativePath: path) else { continue }
-            let info = names[path] ?? (Int.max, kind.slug ?? "Inbox")
-            out.append((info.rank, row[17], ListedTask(task: task, kind: kind, listName: info.name, shortID: row[16])))
+        var slot: [String: Int] = [:]
+        for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
+        // Rows come in rowid order, which groups each file's tasks in manual
+        // order (a file is always reindexed as a whole); bucket them by file.
+        var buckets = [[ListedTask]](repeating: [], count: infos.count + 1)
+        var lastPath = ""
+        var lastKind: FileKind?
+        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t LEFT JOIN short_ids s ON s.id = t.id WHERE \(clause) ORDER BY t.rowid")
+        try statement.setArguments(arguments)
+        try RowReader.forEach(statement) { task, path, shortID, _ in
+            if path != lastPath {
+                lastPath = path
+                lastKind = Self.kind(forRelativePath: path)
+            }
+            guard let kind = lastKind else { return }
+            let i = slot[path] ?? infos.count
+            let name = i < infos.count ? infos[i].name : (kind.slug ?? "Inbox")
+            buckets[i].append(ListedTask(task: task, kind: kind, listName: name, shortID: shortID))
         }
-        return out.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map(\.item)
+        return buckets.flatMap { $0 }
     }
 
     /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``
@@ -460,35 +546,23 @@ public final class TaskIndex {
             clause += " AND t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)"
             args += [tag]
         }
-        let results: [ListedTask] = try db.read { db in
+        let candidates: [ListedTask] = try db.read { db in
+            var clause = clause
+            var args = args
             if let match = search.ftsExpression {
-                let ranked = try listedRanked(db, match: match, where: clause, arguments: args)
-                return ranked
+                clause += " AND t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+                args += [match]
             }
             return try listed(db, where: clause, arguments: args)
         }
-        let exact = results.filter { search.matches($0.task) && filter.matches($0.task) }
-        if let limit { return Array(exact.prefix(limit)) }
-        return exact
-    }
-
-    private func listedRanked(_ db: Database, match: String, where clause: String, arguments: StatementArguments) throws -> [ListedTask] {
-        let infos = try listRows(db)
-        var names: [String: String] = [:]
-        for info in infos { names[info.kind.relativePath] = info.name }
-        let sql = """
-            SELECT \(TaskRow.columns), s.n FROM fts JOIN tasks t ON t.rowid = fts.rowid
-            LEFT JOIN short_ids s ON s.id = t.id
-            WHERE fts MATCH ? AND \(clause)
-            ORDER BY bm25(fts, 10.0, 1.0, 5.0), t.path, t.position
-            """
-        var out: [ListedTask] = []
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: [match] + arguments)
-        while let row = try rows.next() {
-            guard let (task, path) = TaskRow.task(row), let kind = Self.kind(forRelativePath: path) else { continue }
-            out.append(ListedTask(task: task, kind: kind, listName: names[path] ?? "Inbox", shortID: row[16]))
-        }
-        return out
+        // Exact matching and ranking: title matches first, then tags, then
+        // notes; ties keep display order.
+        let ranked = candidates.filter { search.matches($0.task) && filter.matches($0.task) }
+            .enumerated().map { (score: search.score($0.element.task), offset: $0.offset, item: $0.element) }
+            .sorted { ($1.score, $0.offset) < ($0.score, $1.offset) }
+            .map(\.item)
+        if let limit { return Array(ranked.prefix(limit)) }
+        return ranked
     }
 
     /// Counts per list: open, active, overdue (given a query's now) and done.

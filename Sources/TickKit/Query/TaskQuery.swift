@@ -86,11 +86,10 @@ public struct TaskQuery: Sendable {
         switch view {
         case .list: return out
         case .today, .upcoming, .overdue:
-            let keyed = out.enumerated().map { (offset: $0.offset, item: $0.element, key: sortKey($0.element.task)) }
-            return keyed.sorted { a, b in
-                if a.key != b.key { return a.key < b.key }
-                return a.offset < b.offset
-            }.map(\.item)
+            // Sort indices, not the (large) items themselves.
+            let keys = out.map { sortKey($0.task) }
+            let order = out.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
+            return order.map { out[$0] }
         }
     }
 

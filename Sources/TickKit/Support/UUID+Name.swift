@@ -14,6 +14,35 @@ extension UUID {
         self.init(uuid: (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15]))
     }
 
+    /// Parses the canonical 8-4-4-4-12 hex form (any case) without
+    /// Foundation's scanf-based parser: the index reads 100,000s of them.
+    public init?(fastString text: String) {
+        var bytes = (UInt64(0), UInt64(0))
+        var count = 0
+        for c in text.utf8 {
+            let v: UInt64
+            switch c {
+            case 0x30...0x39: v = UInt64(c - 0x30)
+            case 0x61...0x66: v = UInt64(c - 0x61 + 10)
+            case 0x41...0x46: v = UInt64(c - 0x41 + 10)
+            case 0x2D:
+                guard count == 8 || count == 12 || count == 16 || count == 20 else { return nil }
+                continue
+            default: return nil
+            }
+            if count < 16 { bytes.0 = bytes.0 << 4 | v } else { bytes.1 = bytes.1 << 4 | v }
+            count += 1
+            if count > 32 { return nil }
+        }
+        guard count == 32, text.utf8.count == 36 else { return nil }
+        let a = bytes.0.bigEndian, b = bytes.1.bigEndian
+        let u = withUnsafeBytes(of: (a, b)) { raw in
+            (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+             raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])
+        }
+        self.init(uuid: u)
+    }
+
     /// The lowercase form tick writes to files.
     public var lowercased: String { uuidString.lowercased() }
 }

@@ -54,7 +54,7 @@ extension Tick {
                 t.out(t.dim("No matches."))
                 return
             }
-            TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items).forEach(t.out)
+            t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items))
         }
     }
 }

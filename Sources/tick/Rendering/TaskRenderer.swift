@@ -32,7 +32,7 @@ struct TaskRenderer {
         case .active: box = terminal.cyan("[>]")
         case .done: box = terminal.dim("[x]")
         }
-        var title = t.title.replacingOccurrences(of: "\n", with: " ")
+        var title = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
         switch t.state {
         case .done: title = terminal.strike(title)
         case .active: title = terminal.bold(title)

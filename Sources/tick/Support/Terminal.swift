@@ -21,6 +21,13 @@ struct Terminal {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Writes many lines to stdout with one write.
+    func outLines(_ lines: [String]) {
+        var text = lines.joined(separator: "\n")
+        if !lines.isEmpty { text.append("\n") }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
     /// Writes text to stdout without adding a newline.
     func outRaw(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))

@@ -24,6 +24,6 @@ struct ViewPrinter {
         }
         let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
         let lines = grouped ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
-        lines.forEach(t.out)
+        t.outLines(lines)
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Reads task rows straight from SQLite's C API: listings of thousands of
+/// tasks must not pay for a generic row abstraction per column.
+struct RowReader {
+    /// The columns every task query selects, in this order.
+    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, s.n, t.position"
+
+    let statement: SQLiteStatement
+
+    /// Steps through the statement, calling `body` with each decoded task, its
+    /// store-relative path, short id and position.
+    static func forEach(_ statement: Statement, _ body: (TaskItem, String, Int?, Int) throws -> Void) throws {
+        let raw = statement.sqliteStatement
+        let reader = RowReader(statement: raw)
+        while true {
+            let rc = sqlite3_step(raw)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))))
+            }
+            guard let task = reader.task(), let path = reader.text(15) else { continue }
+            try body(task, path, reader.int(16), reader.int(17) ?? 0)
+        }
+    }
+
+    private func isNull(_ i: Int32) -> Bool { sqlite3_column_type(statement, i) == SQLITE_NULL }
+
+    func text(_ i: Int32) -> String? {
+        guard !isNull(i), let p = sqlite3_column_text(statement, i) else { return nil }
+        let n = Int(sqlite3_column_bytes(statement, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    func int(_ i: Int32) -> Int? {
+        isNull(i) ? nil : Int(sqlite3_column_int64(statement, i))
+    }
+
+    func double(_ i: Int32) -> Double? {
+        isNull(i) ? nil : sqlite3_column_double(statement, i)
+    }
+
+    func task() -> TaskItem? {
+        guard let idText = text(0), let id = UUID(fastString: idText), let title = text(1),
+              let stateText = text(2), let state = TaskState(rawValue: stateText),
+              let created = double(11), let modified = double(12)
+        else { return nil }
+        var extra: [JSONMember] = []
+        if let json = text(14), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
+            extra = members
+        }
+        let tagsText = text(9) ?? ""
+        return TaskItem(
+            id: id,
+            title: title,
+            state: state,
+            due: text(3).flatMap(TaskDate.init(fileString:)),
+            scheduled: int(4).map(LocalDate.init(daysSinceEpoch:)),
+            remind: double(5).map(Date.init(timeIntervalSinceReferenceDate:)),
+            repeatRule: text(6),
+            priority: text(7).flatMap(Priority.init(rawValue:)),
+            energy: text(8).flatMap(Energy.init(rawValue:)),
+            tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+            notes: text(10),
+            createdAt: Date(timeIntervalSinceReferenceDate: created),
+            modifiedAt: Date(timeIntervalSinceReferenceDate: modified),
+            completedAt: double(13).map(Date.init(timeIntervalSinceReferenceDate:)),
+            extra: extra
+        )
+    }
+}
