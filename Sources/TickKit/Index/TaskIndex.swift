@@ -441,11 +441,7 @@ public final class TaskIndex {
             let name: String = row[2] ?? (kind == .inbox ? "Inbox" : (kind.slug ?? "list"))
             infos.append(ListInfo(kind: kind, id: id, name: name, color: row[3]))
         }
-        return infos.sorted { a, b in
-            if a.kind == .inbox || b.kind == .inbox { return a.kind == .inbox && b.kind != .inbox }
-            let c = a.name.localizedStandardCompare(b.name)
-            return c == .orderedSame ? a.kind < b.kind : c == .orderedAscending
-        }
+        return ListInfo.displayOrder(infos)
     }
 
     /// Every list and the inbox (when it exists), in display order. A file
@@ -519,14 +515,19 @@ public final class TaskIndex {
             args += [kind.relativePath]
         case .list(nil):
             break
+        // Date views read the partial date indexes (a union of ranges) rather
+        // than scanning every row.
         case .today:
-            clause += " AND (t.due_day <= ? OR t.due_ts < ? OR t.scheduled_day <= ? OR (t.state = 'done' AND t.completed_ts >= ?))"
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day <= ? UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?"
+                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day <= ? UNION ALL SELECT rowid FROM tasks WHERE completed_ts >= ?)"
             args += [today, nowTS + 2 * 86_400, today, nowTS - 2 * 86_400]
         case .upcoming(let days):
-            clause += " AND ((t.due_day > ? AND t.due_day <= ?) OR (t.due_ts >= ? AND t.due_ts < ?) OR (t.scheduled_day > ? AND t.scheduled_day <= ?))"
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day > ? AND due_day <= ?"
+                + " UNION ALL SELECT rowid FROM tasks WHERE due_ts >= ? AND due_ts < ?"
+                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day > ? AND scheduled_day <= ?)"
             args += [today, today + days, nowTS - 86_400, nowTS + Double(days + 2) * 86_400, today, today + days]
         case .overdue:
-            clause += " AND (t.due_day < ? OR t.due_ts < ?)"
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day < ? UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?)"
             args += [today, nowTS]
         }
         let candidates = try db.read { db in try listed(db, where: clause, arguments: args) }

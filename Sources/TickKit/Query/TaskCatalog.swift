@@ -56,6 +56,45 @@ public struct SnapshotCatalog: TaskCatalog {
     public var problems: [FormatError] { snapshot.problems }
 }
 
+extension ListInfo {
+    /// The inbox first, then lists by name (case- and accent-insensitive,
+    /// numbers in numeric order), then by slug.
+    public static func displayOrder(_ infos: [ListInfo]) -> [ListInfo] {
+        let keyed = infos.map { (info: $0, key: ListInfo.sortKey($0.name)) }
+        return keyed.sorted { a, b in
+            if a.info.kind == .inbox || b.info.kind == .inbox { return a.info.kind == .inbox && b.info.kind != .inbox }
+            if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
+            return a.info.kind < b.info.kind
+        }.map(\.info)
+    }
+
+    /// A sort key: folded text, with runs of digits compared as numbers.
+    static func sortKey(_ name: String) -> [SortPart] {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var parts: [SortPart] = []
+        var digits = ""
+        var text = ""
+        for ch in folded {
+            if ch.isASCII && ch.isNumber {
+                if !text.isEmpty { parts.append(.text(text)); text = "" }
+                digits.append(ch)
+            } else {
+                if !digits.isEmpty { parts.append(.number(Int(digits.prefix(18)) ?? 0)); digits = "" }
+                text.append(ch)
+            }
+        }
+        if !digits.isEmpty { parts.append(.number(Int(digits.prefix(18)) ?? 0)) }
+        if !text.isEmpty { parts.append(.text(text)) }
+        return parts
+    }
+
+    /// Part of a name's sort key.
+    enum SortPart: Comparable {
+        case number(Int)
+        case text(String)
+    }
+}
+
 extension StoreSnapshot {
     /// The lists (and inbox) as ``ListInfo``s, in display order.
     public var listInfos: [ListInfo] {

@@ -83,11 +83,10 @@ public struct Store: Sendable {
         if !files.contains(where: { $0.kind == .inbox }) && broken[.inbox] == nil {
             files.insert(TaskFile(kind: .inbox, id: UUID(name: "tick-list:inbox"), createdAt: Date(timeIntervalSince1970: 0), modifiedAt: Date(timeIntervalSince1970: 0)), at: 0)
         }
-        files.sort { a, b in
-            if a.kind == .inbox || b.kind == .inbox { return a.kind == .inbox && b.kind != .inbox }
-            let c = a.displayName.localizedStandardCompare(b.displayName)
-            return c == .orderedSame ? a.kind < b.kind : c == .orderedAscending
-        }
+        let order = ListInfo.displayOrder(files.map { ListInfo(kind: $0.kind, id: $0.id, name: $0.displayName, color: $0.color) })
+        var rank: [FileKind: Int] = [:]
+        for (i, info) in order.enumerated() { rank[info.kind] = i }
+        files.sort { (rank[$0.kind] ?? 0) < (rank[$1.kind] ?? 0) }
         return StoreSnapshot(files: files, broken: broken)
     }
 
