@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// The index answers exactly what reading the files answers.
+@Suite struct IndexTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let now = Timestamp.parse("2026-11-21T09:00:00Z")!
+
+    /// A copy of SampleData in a temp dir, with its own cache.
+    func sampleStore() throws -> (Store, String) {
+        let dir = NSTemporaryDirectory() + "tick-index-\(UUID().uuidString)"
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("SampleData").path, toPath: dir + "/store")
+        let location = StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")
+        return (Store(location: location), dir)
+    }
+
+    func index(_ store: Store) throws -> TaskIndex {
+        let clock = now.addingTimeInterval(3600)  // files are not "racy" for this clock
+        return try TaskIndex.open(store: store, now: { clock })
+    }
+
+    @Test func viewsMatchTheFilesExactly() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try index(store)
+        try index.refresh()
+        let snapshot = try store.snapshot()
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let views: [TaskView] = [.list(nil), .list(.inbox), .list(.list(slug: "work")), .today, .upcoming(days: 7), .upcoming(days: 60), .overdue]
+        let filters = [TaskFilter(), TaskFilter(states: Set(TaskState.allCases)), TaskFilter(states: [.done]), TaskFilter(tags: ["admin"])]
+        for view in views {
+            for filter in filters {
+                let fromIndex = try index.run(view, filter: filter, query: query)
+                let fromFiles = query.run(view, filter: filter, snapshot: snapshot, ids: ShortIDTable())
+                #expect(fromIndex.map(\.task) == fromFiles.map(\.task), "\(view) \(filter)")
+                #expect(fromIndex.map(\.listName) == fromFiles.map(\.listName))
+            }
+        }
+        #expect(try index.run(.list(nil), filter: TaskFilter(states: Set(TaskState.allCases)), query: query).count == 43)
+    }
+
+    @Test func searchMatchesABruteForceSubstringScan() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try index(store)
+        try index.refresh()
+        let all = try store.snapshot().allTasks.map(\.task)
+        for word in ["the", "dentist", "CAFÉ", "März", "re", "x", "tax", "report", "week", "bills", "q1", "lisbon trip", "ai"] {
+            let q = try SearchQuery(word)
+            let expected = Set(all.filter { t in
+                [t.title, t.notes ?? "", t.tags.joined(separator: " ")].contains { $0.lowercased().contains(word.lowercased()) }
+            }.map(\.id))
+            let found = try index.search(q, filter: TaskFilter(states: Set(TaskState.allCases)), list: nil)
+            #expect(Set(found.map(\.task.id)) == expected, "\(word)")
+        }
+        let ranked = try index.search(try SearchQuery("dentist"), filter: TaskFilter(states: Set(TaskState.allCases)), list: nil)
+        #expect(ranked.first?.task.title.lowercased().contains("dentist") == true)
+        let prefix = try index.search(try SearchQuery("rep*"), filter: TaskFilter(states: Set(TaskState.allCases)), list: nil)
+        #expect(!prefix.isEmpty)
+        #expect(prefix.allSatisfy { q in try! SearchQuery("rep*").matches(q.task) })
+    }
+
+    @Test func changedFilesAreReparsedAndBrokenOnesKeepTheirLastGoodTasks() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try index(store)
+        try index.refresh()
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let work = FileKind.list(slug: "work")
+        let before = try index.run(.list(work), filter: TaskFilter(states: Set(TaskState.allCases)), query: query)
+        // Nothing changed: nothing reparsed.
+        let quiet = try index.refresh()
+        #expect(!quiet.changed)
+        #expect(quiet.unchanged == 5)
+        // Break the file: the index keeps the old tasks and records the error.
+        let path = store.location.path(of: work)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        try Data("{\"name\": \"Work\", \"tasks\": [\n  {\"title\": }\n]}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let broken = try index.refresh()
+        #expect(broken.files.first?.error?.location?.line == 2)
+        #expect(try index.currentProblems()[work]?.location?.column == 13)
+        #expect(try index.run(.list(work), filter: TaskFilter(states: Set(TaskState.allCases)), query: query).map(\.task) == before.map(\.task))
+        // Fixed again: the error goes, the new content is indexed.
+        var text = String(decoding: good, as: UTF8.self)
+        text = text.replacingOccurrences(of: "Draft Q1 roadmap", with: "Draft Q2 roadmap")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try index.refresh()
+        #expect(try index.currentProblems().isEmpty)
+        let titles = try index.run(.list(work), filter: TaskFilter(), query: query).map(\.task.title)
+        #expect(titles.contains("Draft Q2 roadmap"))
+        // A deleted file leaves the index.
+        try FileManager.default.removeItem(atPath: path)
+        let gone = try index.refresh()
+        #expect(gone.files.contains { $0.kind == work && $0.removed })
+        #expect(try index.run(.list(work), filter: TaskFilter(), query: query).isEmpty)
+    }
+
+    @Test func outdatedOrCorruptIndexesAreRebuiltSilently() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try index(store)
+        try first.refresh()
+        let path = try #require(first.path)
+        // Another schema version.
+        try first.db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        let second = try index(store)
+        try second.refresh()
+        #expect(try second.totals().tasks == 43)
+        // Garbage bytes.
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        TaskIndex.removeFiles(at: path + "-nonexistent")
+        let third = try index(store)
+        try third.refresh()
+        #expect(try third.totals().tasks == 43)
+        #expect(third.path == path)
+    }
+
+    @Test func shortIDsStayPutAcrossIncrementalChanges() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try index(store)
+        try index.refresh()
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let pending = try index.run(.list(nil), filter: TaskFilter(), query: query)
+        #expect(pending.compactMap(\.shortID) == Array(1...pending.count))
+        // Complete the first work task by rewriting the file; others keep their ids.
+        let work = FileKind.list(slug: "work")
+        let victim = try #require(pending.first { $0.kind == work })
+        try store.withLock { writer in
+            try writer.update(work) { file in
+                try file.updateTask(victim.task.id) { task in task.setState(.done, at: now) }
+            }
+        }
+        try index.refresh()
+        let after = try index.run(.list(nil), filter: TaskFilter(), query: query)
+        #expect(after.count == pending.count - 1)
+        for item in after {
+            #expect(item.shortID == pending.first { $0.task.id == item.task.id }?.shortID)
+        }
+        #expect(try index.task(shortID: victim.shortID ?? 0) == nil)
+    }
+}
