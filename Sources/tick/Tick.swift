@@ -135,7 +135,8 @@ struct Tick: ParsableCommand {
 
     /// Prints an error the way terminal users expect and exits with tick's code.
     static func exit(with error: Error) -> Never {
-        if error is InputError || error is LookupError || error is StoreError || error is FormatError || error is CLIError || error is DateError {
+        if error is InputError || error is LookupError || error is StoreError || error is FormatError || error is CLIError
+            || error is DateError || error is WatchError || error is IndexError {
             let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
             // File errors start with `path:line:column: error:` so editors can jump there.
             let startsWithLocation: Bool

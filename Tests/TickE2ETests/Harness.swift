@@ -470,3 +470,130 @@ func isLowercaseUUID(_ s: String) -> Bool {
     guard UUID(uuidString: s) != nil else { return false }
     return s == s.lowercased() && s.count == 36
 }
+
+// MARK: - Index, status and watcher helpers (added for SearchTests, IndexTests, WatchTests)
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
+/// Returns whether it held; never sleeps longer than needed.
+func eventually(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(20_000)
+    }
+}
+
+extension Sandbox {
+    /// The store key of the sandbox store: `store-<FNV-1a of its real path>`.
+    var storeKey: String { "store-" + fnv1a64Hex(Array(store.utf8)) }
+
+    /// `$XDG_CACHE_HOME/tick/<store-key>/index.sqlite`.
+    var indexPath: String { cacheHome + "/tick/" + storeKey + "/index.sqlite" }
+
+    /// `tick status --json`, parsed (exit 0 required).
+    func statusJSON(env: [String: String?] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let r = try tick(["status", "--json"], env: env)
+        guard r.status == 0 else {
+            Issue.record("tick status --json failed: \(r)", sourceLocation: sourceLocation)
+            throw HarnessError("tick status exited \(r.status)")
+        }
+        guard let o = try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any] else {
+            throw HarnessError("tick status --json is not an object: \(r.stdout)")
+        }
+        return o
+    }
+
+    /// Starts `tick watch` in the background with the sandbox environment and
+    /// waits until its log says `watch established`. Stop it with
+    /// ``Watcher/stop(signal:)`` (use `defer { watcher.stop() }`).
+    func startWatcher(timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> Watcher {
+        let w = Watcher(try start(TickBinary.path, ["watch"]))
+        guard w.waitForMessage(timeout: timeout, where: { $0.hasPrefix("watch established on ") }) != nil else {
+            let r = w.stop()
+            Issue.record("tick watch did not establish its watch within \(timeout) s: \(r)", sourceLocation: sourceLocation)
+            throw HarnessError("tick watch did not start")
+        }
+        return w
+    }
+}
+
+/// A `tick watch` process running in the background. Its stderr (the log) can
+/// be read while it runs; ``stop(signal:)`` ends it within a bounded time.
+final class Watcher {
+    let running: Sandbox.Running
+    private var result: RunResult?
+
+    init(_ running: Sandbox.Running) { self.running = running }
+
+    var pid: Int32 { running.process.processIdentifier }
+
+    /// The whole log so far (after the process ended: its final stderr).
+    var log: String {
+        if let result { return result.stderr }
+        return String(decoding: FileManager.default.contents(atPath: running.errPath) ?? Data(), as: UTF8.self)
+    }
+
+    /// Complete log lines with their leading timestamp removed
+    /// (`2026-11-21T09:00:00Z reindexed ...` becomes `reindexed ...`).
+    var messages: [String] {
+        var l = log.components(separatedBy: "\n")
+        l.removeLast()   // the unterminated rest (empty when the log ends with a newline)
+        return l.map { line in
+            guard let space = line.firstIndex(of: " "), line.first?.isNumber == true else { return line }
+            return String(line[line.index(after: space)...])
+        }
+    }
+
+    /// How many messages there are now; pass it as `after:` to look only at what follows.
+    var mark: Int { messages.count }
+
+    /// The messages after a mark.
+    func messages(after mark: Int) -> [String] { Array(messages.dropFirst(mark)) }
+
+    /// Waits (polling, bounded) for a message after `mark` that satisfies `predicate`; returns it.
+    @discardableResult
+    func waitForMessage(after mark: Int = 0, timeout: TimeInterval = 5, where predicate: (String) -> Bool) -> String? {
+        var found: String?
+        _ = eventually(timeout: timeout) {
+            found = messages(after: mark).first(where: predicate)
+            return found != nil || !running.process.isRunning
+        }
+        return found ?? messages(after: mark).first(where: predicate)
+    }
+
+    /// Waits for a message after `mark` that starts with `prefix`.
+    @discardableResult
+    func waitFor(_ prefix: String, after mark: Int = 0, timeout: TimeInterval = 5) -> String? {
+        waitForMessage(after: mark, timeout: timeout) { $0.hasPrefix(prefix) }
+    }
+
+    /// Waits until no new message has arrived for `quiet` seconds (at most `timeout`).
+    func waitUntilQuiet(_ quiet: TimeInterval = 0.3, timeout: TimeInterval = 5) {
+        var last = mark
+        var since = Date()
+        _ = eventually(timeout: timeout) {
+            let now = mark
+            if now != last { last = now; since = Date() }
+            return Date().timeIntervalSince(since) >= quiet
+        }
+    }
+
+    /// Sends `signal` (once), waits up to `grace` seconds, then SIGKILLs; returns
+    /// how it ended. Safe to call again: later calls return the first result.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM, grace: TimeInterval = 5) -> RunResult {
+        if let result { return result }
+        let p = running.process
+        if p.isRunning {
+            kill(p.processIdentifier, signal)
+            if !eventually(timeout: grace, { !p.isRunning }) {
+                Issue.record("tick watch (pid \(p.processIdentifier)) ignored signal \(signal) for \(grace) s; killing it")
+                kill(p.processIdentifier, SIGKILL)
+            }
+        }
+        let r = (try? running.wait()) ?? RunResult(status: -1, stdout: "", stderr: "", stdoutData: Data())
+        result = r
+        return r
+    }
+}

@@ -14,7 +14,7 @@ public final class TaskIndex {
     /// The database file, or nil for an in-memory index.
     public let path: String?
     private(set) var db: DatabaseQueue
-    private let now: () -> Date
+    let now: () -> Date
 
     /// How recent an mtime must be to be distrusted: a file rewritten within
     /// the same timestamp tick could otherwise keep an identical stamp.
@@ -24,12 +24,14 @@ public final class TaskIndex {
     /// damaged, and falling back to an in-memory index when the cache
     /// directory cannot be used. Throws only if SQLite cannot work at all.
     public static func open(store: Store, now: @escaping () -> Date = Date.init) throws -> TaskIndex {
-        let path = defaultPath(for: store)
-        if let index = try? TaskIndex(store: store, path: path, now: now), index.isHealthy { return index }
-        // Damaged or outdated beyond repair: delete and start again.
-        removeFiles(at: path)
-        if let index = try? TaskIndex(store: store, path: path, now: now) { return index }
-        // The cache directory is unusable: work in memory (slower, still correct).
+        for path in candidatePaths(for: store) {
+            if let index = try? TaskIndex(store: store, path: path, now: now), index.isHealthy { return index }
+            // Damaged or outdated beyond repair: delete and start again.
+            removeFiles(at: path)
+            if let index = try? TaskIndex(store: store, path: path, now: now), index.isHealthy { return index }
+        }
+        // No usable directory at all: work in memory (slower, still correct,
+        // but short ids are then numbered afresh by every command).
         return try TaskIndex(store: store, path: nil, now: now)
     }
 
@@ -38,14 +40,38 @@ public final class TaskIndex {
         (store.location.cacheDirectory as NSString).appendingPathComponent("index.sqlite")
     }
 
+    /// Where the index may live, best first: the cache directory, then the
+    /// state directory (when the cache is unusable), then a per-user temp dir.
+    static func candidatePaths(for store: Store) -> [String] {
+        let key = (store.location.cacheDirectory as NSString).lastPathComponent
+        return [
+            defaultPath(for: store),
+            (store.location.stateDirectory as NSString).appendingPathComponent("index.sqlite"),
+            "/tmp/tick-\(getuid())/\(key)/index.sqlite",
+        ]
+    }
+
+    /// Recovers from a damaged index found in use: deletes it and opens a fresh one.
+    public static func reopenAfterFailure(_ index: TaskIndex) throws -> TaskIndex {
+        if let path = index.path {
+            try? index.db.close()
+            removeFiles(at: path)
+        }
+        return try open(store: index.store, now: index.now)
+    }
+
     /// Deletes an index database and its WAL files.
     public static func removeFiles(at path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    /// A cheap check that the database answers.
+    /// A cheap check that the database answers and has every table.
     private var isHealthy: Bool {
-        (try? db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM files") }) != nil
+        let names = ["files", "tasks", "tags", "fts", "short_ids", "meta"]
+        let found = try? db.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type IN ('table') AND name IN ('files', 'tasks', 'tags', 'fts', 'short_ids', 'meta')")
+        }
+        return found == names.count
     }
 
     /// Opens (or creates) the index at `path`, or in memory when nil.

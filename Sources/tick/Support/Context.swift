@@ -8,9 +8,17 @@ struct Context {
     let now: Date
     let timeZone: TimeZone
     let store: Store
-    /// The index (outside the store); refreshed by ``load()``.
-    let index: TaskIndex
+    private let indexBox: IndexBox
     let terminal: Terminal
+
+    /// The index (outside the store); refreshed by ``load()``.
+    var index: TaskIndex { indexBox.index }
+
+    /// Holds the index so that a damaged one can be swapped for a fresh one.
+    final class IndexBox {
+        var index: TaskIndex
+        init(_ index: TaskIndex) { self.index = index }
+    }
 
     init(_ options: GlobalOptions) throws {
         let env = ProcessInfo.processInfo.environment
@@ -33,9 +41,13 @@ struct Context {
             explicit: options.store, environment: env,
             currentDirectory: FileManager.default.currentDirectoryPath)
         store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath)
-        let clock = now
-        index = try TaskIndex.open(store: store, now: { clock })
+        // The index judges "recently modified" files by the real clock, not TICK_NOW.
+        let index = try TaskIndex.open(store: store, now: Date.init)
+        indexBox = IndexBox(index)
         terminal = Terminal(noColorFlag: options.noColor, environment: env)
+        if index.path == nil {
+            terminal.err("tick: warning: no writable directory for the index (tried \(store.location.cacheDirectory)); working in memory, so short ids may change between commands (UUID prefixes always work)")
+        }
     }
 
     var query: TaskQuery { TaskQuery(now: now, timeZone: timeZone) }
@@ -56,7 +68,19 @@ struct Context {
     }
 
     /// Brings the index up to date with the files and returns what commands need.
+    /// A damaged index is deleted and rebuilt once, silently: it is only a cache.
     func load() throws -> Loaded {
+        do {
+            return try loadOnce()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            indexBox.index = try TaskIndex.reopenAfterFailure(index)
+            return try loadOnce()
+        }
+    }
+
+    private func loadOnce() throws -> Loaded {
         try index.refresh()
         return Loaded(index: index, listInfos: try index.lists(), broken: try index.currentProblems())
     }
