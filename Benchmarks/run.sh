@@ -91,6 +91,9 @@ if [ -z "$TICK" ]; then
   (cd "$ROOT" && swift build -c release) >>"$LOG" 2>&1 ||
     { tail -n 30 "$LOG" >&2; die "swift build failed (see $LOG); retry, or pass --tick PATH"; }
   TICK=$ROOT/.build/release/tick
+  TICK_ORIGIN="built by this run from the working tree"
+else
+  TICK_ORIGIN="given with --tick, not necessarily built from the repo HEAD"
 fi
 [ -x "$TICK" ] || die "tick binary not found: $TICK"
 TICK=$(realpath "$TICK")
@@ -230,7 +233,7 @@ fi
 hf search-tw -- "task /$WORD/ export"
 hf search-grep -- "grep -ril $(sq "$WORD") $(sq "$STORE")"
 hf search-grepfull -- "grep -ri $(sq "$WORD") $(sq "$STORE")"
-note search "Taskwarrior: \`task /$WORD/ export\` (description and annotations, every status, case-insensitive). grep column: \`grep -ril\` (stops reading a file at its first match: a floor, not a full scan); \`grep -ri\` (full scan) median: $(python3 -c 'import json,sys; print("%.2f ms" % (json.load(open(sys.argv[1]))["results"][0]["median"]*1000))' "$RES/hf-search-grepfull.json")."
+note search "Taskwarrior: \`task /$WORD/ export\` (description and annotations, every status, case-insensitive). grep column: \`grep -ril\` (may stop reading a file at its first match: a floor); \`grep -ri\` (full scan) median: $(python3 -c 'import json,sys; print("%.2f ms" % (json.load(open(sys.argv[1]))["results"][0]["median"]*1000))' "$RES/hf-search-grepfull.json")."
 
 # --- 4. writes --------------------------------------------------------------------
 log "add to $BENCH_NAME"
@@ -303,7 +306,7 @@ GITDIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no -- Sources 2>/
   echo "- command: \`$CMDLINE\`"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); wall time of the whole run: $((T_END - T_START)) s (generation ${GEN_S} s)"
   echo "- machine: $(nproc) CPUs, ${MODEL:-unknown CPU}, $MEM RAM, Linux $(uname -r)"
-  echo "- tick: \`$TICK\` ($("$TICK" --version 2>/dev/null || echo '?'), repo $GITREV, $GITDIRTY modified tracked file(s) under Sources/); Taskwarrior $(task --version); $(hyperfine --version)"
+  echo "- tick: \`$TICK\` ($("$TICK" --version 2>/dev/null || echo '?'); $TICK_ORIGIN; repo HEAD $GITREV, $GITDIRTY modified tracked file(s) under Sources/); Taskwarrior $(task --version); $(hyperfine --version)"
   echo "- data: seed $SEED; store $(du -sh "$STORE" | cut -f1); \`list LIST\` = \"$LIST_NAME\" ($(meta list_target.pending) pending of $(meta list_target.tasks)); search word \"$WORD\"; \`done\`/\`add\` on \"$BENCH_NAME\""
   echo "- hyperfine: \`-N --warmup 2 --runs $RUNS\`, medians; run directory \`${RUN#"$ROOT"/}\`"
 } >"$RUN/info.md"

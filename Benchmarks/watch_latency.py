@@ -12,12 +12,22 @@ Polling uses `tick search TITLE` when tick has a search command, else
 "rename -> a user running tick sees it", including the cost of that one tick
 call; the cost of a poll that misses is also recorded (poll_ms).
 
+Second measurement (when tick has a `status` command that names its SQLite
+index): N more probes where nothing but the watcher can update the index;
+after the rename the index file is polled directly (read-only sqlite3, by the
+task's id, every ~2 ms) until the task is in it. This isolates the watcher:
+tick's read commands also refresh stale files themselves, so the first
+measurement does not need the watcher at all. It relies on tick's internal
+index schema (a table with `id` and `title` columns) and is skipped ("n/a")
+when that is not found.
+
 Writes a JSON summary to --out and prints it.
 """
 
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -36,6 +46,35 @@ def pct(xs, p):
     k = (len(xs) - 1) * p / 100.0
     lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def find_index(tick, store):
+    """(db path, table) of tick's SQLite index, or None."""
+    try:
+        p = subprocess.run([tick, "--store", store, "status", "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           timeout=300)
+        path = json.loads(p.stdout).get("index")
+    except (subprocess.SubprocessError, ValueError, AttributeError):
+        return None
+    if not path or not os.path.isfile(path):
+        return None
+    try:
+        con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        try:
+            for name, sql in con.execute(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
+                if (sql or "").upper().startswith("CREATE VIRTUAL"):
+                    continue
+                cols = {r[1] for r in con.execute(
+                    "PRAGMA table_info(\"%s\")" % name.replace('"', '""'))}
+                if {"id", "title"} <= cols:
+                    return path, '"%s"' % name.replace('"', '""')
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    return None
 
 
 def main():
@@ -82,8 +121,7 @@ def main():
             doc = json.load(f)
         now = BASE + dt.timedelta(hours=12, seconds=i)
         doc["tasks"].append({
-            "id": "00000000-0000-4000-8000-%012x" % (
-                (int(run_tag, 16) << 16) + i),
+            "id": task_id(i),
             "title": title, "state": "open",
             "createdAt": ts(now), "modifiedAt": ts(now)})
         tmp = os.path.join(d, ".%s.bench-%s-%d.tmp" % (base, run_tag, i))
@@ -94,6 +132,9 @@ def main():
         t0 = time.monotonic()
         os.rename(tmp, path)
         return t0
+
+    def task_id(i):
+        return "00000000-0000-4000-8000-%012x" % ((int(run_tag, 16) << 16) + i)
 
     def probe(i, timeout):
         title = "watchprobe%s%04d" % (run_tag, i)
@@ -122,6 +163,39 @@ def main():
                     break
             else:
                 samples.append(ms)
+    # Phase B: the watcher alone, observed in the index file.
+    idx = find_index(a.tick, a.store)
+    idx_samples, idx_timeouts, idx_note = [], 0, None
+    if idx is None:
+        idx_note = "no index found via `tick status --json`"
+    else:
+        db_path, table = idx
+        for i in range(a.n + 1, 2 * a.n + 1):
+            if not alive():
+                break
+            title = "watchprobe%s%04d" % (run_tag, i)
+            t0 = append(i, title)
+            got = None
+            while time.monotonic() - t0 < a.timeout:
+                try:
+                    con = sqlite3.connect("file:%s?mode=ro" % db_path, uri=True,
+                                          timeout=1.0)
+                    try:
+                        row = con.execute("SELECT 1 FROM %s WHERE id = ? LIMIT 1"
+                                          % table, (task_id(i),)).fetchone()
+                    finally:
+                        con.close()
+                except sqlite3.Error:
+                    row = None
+                if row:
+                    got = (time.monotonic() - t0) * 1000.0
+                    break
+                time.sleep(0.002)
+            if got is None:
+                idx_timeouts += 1
+            else:
+                idx_samples.append(got)
+
     res = {
         "n": a.n, "ok": len(samples), "timeouts": timeouts,
         "first_probe_ms": first,
@@ -132,10 +206,16 @@ def main():
         "poll": "search" if a.use_search else "list --json",
         "watcher_alive": alive(),
         "samples_ms": samples,
+        "index_ok": len(idx_samples), "index_timeouts": idx_timeouts,
+        "index_p50_ms": pct(idx_samples, 50), "index_p95_ms": pct(idx_samples, 95),
+        "index_max_ms": max(idx_samples) if idx_samples else None,
+        "index_note": idx_note,
+        "index_samples_ms": idx_samples,
     }
     with open(a.out, "w") as f:
         json.dump(res, f, indent=2)
-    print(json.dumps({k: v for k, v in res.items() if k != "samples_ms"}))
+    print(json.dumps({k: v for k, v in res.items()
+                      if k not in ("samples_ms", "index_samples_ms")}))
 
 
 if __name__ == "__main__":
