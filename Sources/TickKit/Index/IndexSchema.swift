@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 2
+    static let version = 3
 
     /// Everything, in creation order (tables first, then indexes and triggers).
     static var statements: [String] { tables + indexes }
@@ -30,7 +30,7 @@ enum IndexSchema {
         CREATE TABLE tasks (
             rowid INTEGER PRIMARY KEY,
             id TEXT NOT NULL,           -- lowercase UUID
-            hex TEXT NOT NULL,          -- UUID without dashes, for prefix lookups
+            chash INTEGER NOT NULL,     -- hash of the task's canonical JSON: unchanged tasks are not rewritten
             path TEXT NOT NULL,
             position INTEGER NOT NULL,
             title TEXT NOT NULL,
@@ -66,7 +66,6 @@ enum IndexSchema {
     static let indexes = [
         "CREATE INDEX tasks_path ON tasks(path, position)",
         "CREATE INDEX tasks_id ON tasks(id)",
-        "CREATE INDEX tasks_hex ON tasks(hex)",
         "CREATE INDEX tasks_due_day ON tasks(due_day) WHERE due_day IS NOT NULL",
         "CREATE INDEX tasks_due_ts ON tasks(due_ts) WHERE due_ts IS NOT NULL",
         "CREATE INDEX tasks_sched ON tasks(scheduled_day) WHERE scheduled_day IS NOT NULL",

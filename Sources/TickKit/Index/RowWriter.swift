@@ -6,7 +6,7 @@ import GRDBSQLite
 /// not build a boxed argument array per row).
 struct RowWriter {
     static let insertSQL = """
-        INSERT INTO tasks (id, hex, path, position, title, state, due, due_day, due_ts, scheduled_day, remind_ts,
+        INSERT INTO tasks (id, chash, path, position, title, state, due, due_day, due_ts, scheduled_day, remind_ts,
                            repeat, priority, energy, tags, notes, created_ts, modified_ts, completed_ts, extra)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
@@ -21,14 +21,19 @@ struct RowWriter {
         tagInsert = try db.cachedStatement(sql: "INSERT INTO tags (task_rowid, tag) VALUES (?, ?)")
     }
 
+    /// A hash of everything the index stores of a task (its canonical JSON).
+    static func contentHash(_ task: TaskItem) -> Int64 {
+        Int64(bitPattern: FNV1a.hash64(JSONWriter.write(TaskFileEncoder.node(for: task))))
+    }
+
     /// Inserts one task (and its tags).
-    func write(_ task: TaskItem, path: String, position: Int, db: Database) throws {
+    func write(_ task: TaskItem, hash: Int64, path: String, position: Int, db: Database) throws {
         let s = insert.sqliteStatement
         sqlite3_reset(s)
         sqlite3_clear_bindings(s)
         let id = task.id.lowercased
         bind(s, 1, id)
-        bind(s, 2, String(decoding: id.utf8.filter { $0 != 0x2D }, as: UTF8.self))
+        sqlite3_bind_int64(s, 2, hash)
         bind(s, 3, path)
         sqlite3_bind_int64(s, 4, Int64(position))
         bind(s, 5, task.title)

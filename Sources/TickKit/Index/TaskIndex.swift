@@ -101,6 +101,7 @@ public final class TaskIndex {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
             try db.execute(sql: "PRAGMA cache_size = -16000")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         guard let path else { return try DatabaseQueue(configuration: config) }
         let queue = try DatabaseQueue(path: path, configuration: config)
@@ -383,19 +384,45 @@ public final class TaskIndex {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE path = ?", arguments: [path]) ?? 0
             return FileReport(kind: kind, taskCount: count, milliseconds: Self.ms(since: started), error: error, removed: false)
         }
-        if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
-        try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
         try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
         try db.execute(sql: """
             INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: StatementArguments([path, kind.slug, file.id.lowercased, file.name, file.color] + stampValues))
-        let writer = try RowWriter(db)
-        for (position, task) in file.tasks.enumerated() {
-            try writer.write(task, path: path, position: position, db: db)
-            touched?.insert(task.id.lowercased)
-        }
+        try writeTasks(file, path: path, db: db, touched: &touched)
         return FileReport(kind: kind, taskCount: file.tasks.count, milliseconds: Self.ms(since: started), error: nil, removed: false)
+    }
+
+    /// Brings a file's rows in line with its tasks, touching only what
+    /// changed: completing one task in a 500-task list rewrites one row, not
+    /// 500 (and their index and full-text entries).
+    private func writeTasks(_ file: TaskFile, path: String, db: Database, touched: inout Set<String>?) throws {
+        var existing: [String: (rowid: Int64, position: Int, hash: Int64)] = [:]
+        if touched != nil {
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, id, position, chash FROM tasks WHERE path = ?", arguments: [path])
+            while let row = try rows.next() { existing[row[1]] = (row[0], row[2], row[3]) }
+        }
+        let writer = try RowWriter(db)
+        let delete = try db.cachedStatement(sql: "DELETE FROM tasks WHERE rowid = ?")
+        let move = try db.cachedStatement(sql: "UPDATE tasks SET position = ? WHERE rowid = ?")
+        for (position, task) in file.tasks.enumerated() {
+            let id = task.id.lowercased
+            // Derived values of hand-made tasks depend on the file's mtime: always rewrite them.
+            let hash = task.needsFill ? Int64.random(in: .min ... .max) : RowWriter.contentHash(task)
+            if let old = existing.removeValue(forKey: id) {
+                if old.hash == hash {
+                    if old.position != position { try move.execute(arguments: [position, old.rowid]) }
+                    continue
+                }
+                try delete.execute(arguments: [old.rowid])
+            }
+            try writer.write(task, hash: hash, path: path, position: position, db: db)
+            touched?.insert(id)
+        }
+        for (id, old) in existing {
+            try delete.execute(arguments: [old.rowid])
+            touched?.insert(id)
+        }
     }
 
     private static func ms(since start: UInt64) -> Double {
@@ -506,12 +533,11 @@ public final class TaskIndex {
         let infos = try listRows(db)
         var slot: [String: Int] = [:]
         for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
-        // Rows come in rowid order, which groups each file's tasks in manual
-        // order (a file is always reindexed as a whole); bucket them by file.
+        // Rows come ordered by file and position; bucket the files in display order.
         var buckets = [[ListedTask]](repeating: [], count: infos.count + 1)
         var lastPath = ""
         var lastKind: FileKind?
-        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t LEFT JOIN short_ids s ON s.id = t.id WHERE \(clause) ORDER BY t.rowid")
+        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t LEFT JOIN short_ids s ON s.id = t.id WHERE \(clause) ORDER BY t.path, t.position")
         try statement.setArguments(arguments)
         try RowReader.forEach(statement) { task, path, shortID, _ in
             if path != lastPath {
@@ -629,9 +655,14 @@ extension TaskIndex: TaskCatalog {
     }
 
     public func tasks(uuidHexPrefix hex: String) throws -> [ListedTask] {
-        // Range scan on the hex index: prefix <= hex < prefix + 'g'.
-        try db.read { db in
-            try listed(db, where: "t.hex >= ? AND t.hex < ?", arguments: [hex, hex + "g"])
+        // Put the dashes back (8-4-4-4-12) and range-scan the id index.
+        var dashed = ""
+        for (i, c) in hex.prefix(32).enumerated() {
+            if [8, 12, 16, 20].contains(i) { dashed.append("-") }
+            dashed.append(c)
+        }
+        return try db.read { db in
+            try listed(db, where: "t.id >= ? AND t.id < ?", arguments: [dashed, dashed + "~"])
         }
     }
 
