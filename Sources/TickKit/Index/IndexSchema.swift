@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 3
+    static let version = 4
 
     /// Everything, in creation order (tables first, then indexes and triggers).
     static var statements: [String] { tables + indexes }
@@ -31,6 +31,7 @@ enum IndexSchema {
             rowid INTEGER PRIMARY KEY,
             id TEXT NOT NULL,           -- lowercase UUID
             chash INTEGER NOT NULL,     -- hash of the task's canonical JSON: unchanged tasks are not rewritten
+            short INTEGER,              -- copy of short_ids.n, so listings need no join
             path TEXT NOT NULL,
             position INTEGER NOT NULL,
             title TEXT NOT NULL,

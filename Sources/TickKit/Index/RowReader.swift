@@ -6,7 +6,7 @@ import GRDBSQLite
 /// tasks must not pay for a generic row abstraction per column.
 struct RowReader {
     /// The columns every task query selects, in this order.
-    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, s.n, t.position"
+    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position"
 
     let statement: SQLiteStatement
 

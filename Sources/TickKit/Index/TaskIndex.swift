@@ -319,6 +319,7 @@ public final class TaskIndex {
             FROM tasks t JOIN file_rank r ON r.path = t.path
             WHERE t.state != 'done'
             """)
+        try db.execute(sql: "UPDATE tasks SET short = (SELECT n FROM short_ids s WHERE s.id = tasks.id) WHERE state != 'done'")
     }
 
     private func rebuildInPlace(progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
@@ -447,6 +448,11 @@ public final class TaskIndex {
         var pending: [String: (rank: Int, position: Int)] = [:]
         let ranks = try fileRanks(db)
         let check = try db.cachedStatement(sql: "SELECT path, position FROM tasks WHERE id = ? AND state != 'done' LIMIT 1")
+        let mirror = try db.cachedStatement(sql: "UPDATE tasks SET short = (SELECT n FROM short_ids WHERE id = ?1) WHERE id = ?1")
+        defer {
+            // Keep the copy in `tasks` in step for every touched task.
+            for id in touched { try? mirror.execute(arguments: [id]) }
+        }
         let delete = try db.cachedStatement(sql: "DELETE FROM short_ids WHERE id = ?")
         let has = try db.cachedStatement(sql: "SELECT 1 FROM short_ids WHERE id = ?")
         for id in touched {
@@ -533,13 +539,13 @@ public final class TaskIndex {
         let infos = try listRows(db)
         var slot: [String: Int] = [:]
         for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
-        // Rows come ordered by file and position; bucket the files in display order.
-        var buckets = [[ListedTask]](repeating: [], count: infos.count + 1)
+        // Bucket rows by file in display order, then sort each file's rows by position.
+        var buckets = [[(position: Int, item: ListedTask)]](repeating: [], count: infos.count + 1)
         var lastPath = ""
         var lastKind: FileKind?
-        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t LEFT JOIN short_ids s ON s.id = t.id WHERE \(clause) ORDER BY t.path, t.position")
+        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
         try statement.setArguments(arguments)
-        try RowReader.forEach(statement) { task, path, shortID, _ in
+        try RowReader.forEach(statement) { task, path, shortID, position in
             if path != lastPath {
                 lastPath = path
                 lastKind = Self.kind(forRelativePath: path)
@@ -547,9 +553,19 @@ public final class TaskIndex {
             guard let kind = lastKind else { return }
             let i = slot[path] ?? infos.count
             let name = i < infos.count ? infos[i].name : (kind.slug ?? "Inbox")
-            buckets[i].append(ListedTask(task: task, kind: kind, listName: name, shortID: shortID))
+            buckets[i].append((position, ListedTask(task: task, kind: kind, listName: name, shortID: shortID)))
         }
-        return buckets.flatMap { $0 }
+        var out: [ListedTask] = []
+        out.reserveCapacity(buckets.reduce(0) { $0 + $1.count })
+        for bucket in buckets {
+            // Rows usually arrive in position order already (rowid order); sort only when not.
+            if zip(bucket, bucket.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+                out.append(contentsOf: bucket.lazy.map(\.item))
+            } else {
+                out.append(contentsOf: bucket.sorted { $0.position < $1.position }.map(\.item))
+            }
+        }
+        return out
     }
 
     /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``
@@ -650,7 +666,7 @@ public final class TaskIndex {
 extension TaskIndex: TaskCatalog {
     public func task(shortID: Int) throws -> ListedTask? {
         try db.read { db in
-            try listed(db, where: "t.id = (SELECT id FROM short_ids WHERE n = ?) AND t.state != 'done'", arguments: [shortID]).first
+            try listed(db, where: "t.short = ? AND t.state != 'done'", arguments: [shortID]).first
         }
     }
 
