@@ -23,7 +23,7 @@ test: deps
 	$(SWIFT) test
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 clean:
 	rm -rf .build

@@ -208,8 +208,9 @@ def slugify(name, taken):
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, profile="history"):
         self.r = random.Random(seed)
+        self.profile = profile
 
     def uuid(self):
         return str(uuid.UUID(int=self.r.getrandbits(128), version=4))
@@ -239,8 +240,6 @@ class Gen:
         r = self.r
         t = {"id": self.uuid(), "title": self.title()}
         u = r.random()
-        state = "done" if u < 0.25 else ("active" if u < 0.30 else "open")
-        t["state"] = state
         due_day = None
         if r.random() < 0.40:
             off = r.randint(-60, 120)
@@ -253,6 +252,22 @@ class Gen:
                 t["due"] = ts(dt.datetime(due_day.year, due_day.month,
                                           due_day.day, hh, mm,
                                           tzinfo=dt.timezone.utc))
+        if self.profile == "uniform":
+            # Worst case: a quarter done whatever the date, so about a tenth
+            # of all tasks are overdue (today lists ~12% of the store).
+            state = "done" if u < 0.25 else ("active" if u < 0.30 else "open")
+        else:
+            # A store that has been used for years: what was due in the past
+            # is mostly done, undated tasks are about half done, future ones
+            # mostly open.
+            if due_day is not None and due_day < BASE_DATE:
+                p_done = 0.95
+            elif due_day is None:
+                p_done = 0.55
+            else:
+                p_done = 0.05
+            state = "done" if u < p_done else ("active" if u < p_done + 0.03 else "open")
+        t["state"] = state
         if r.random() < 0.10:
             off = r.randint(-30, 60)
             if due_day is not None:
@@ -314,7 +329,7 @@ def list_names(gen, count):
     return names
 
 
-def build(n_tasks, n_lists, seed):
+def build(n_tasks, n_lists, seed, profile="history"):
     if n_lists < 2:
         sys.exit("gen_store: --lists must be at least 2 (one is 'Bench 500')")
     n_inbox = max(1, round(n_tasks * 0.01))
@@ -322,7 +337,7 @@ def build(n_tasks, n_lists, seed):
     if rest < n_lists - 1:
         sys.exit("gen_store: --tasks too small: need at least %d"
                  % (n_inbox + BENCH_SIZE + n_lists - 1))
-    g = Gen(seed)
+    g = Gen(seed, profile)
     others = list_names(g, n_lists - 1)
     # Put "Bench 500" at a seeded position among the lists.
     names = list(others)
@@ -416,9 +431,12 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--taskwarrior", metavar="FILE")
     ap.add_argument("--meta", metavar="FILE")
+    ap.add_argument("--profile", choices=["history", "uniform"], default="history",
+                    help="history (default): past-due tasks mostly done, as in a store used for years; "
+                         "uniform: 25%% done whatever the date (worst case for date views)")
     a = ap.parse_args(argv)
 
-    files = build(a.tasks, a.lists, a.seed)
+    files = build(a.tasks, a.lists, a.seed, a.profile)
     os.makedirs(os.path.join(a.out, "lists"), exist_ok=True)
     for rel, doc in files:
         with open(os.path.join(a.out, rel), "w", encoding="utf-8",

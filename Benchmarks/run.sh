@@ -2,7 +2,7 @@
 # tick vs Taskwarrior 2.6 benchmark. See Benchmarks/README.md.
 #
 #   Benchmarks/run.sh [--tasks 100000] [--lists 200] [--runs 10] [--tick PATH]
-#                     [--seed 1] [--watch-n 50] [--keep]
+#                     [--seed 1] [--profile history|uniform] [--watch-n 50] [--keep]
 #
 # Everything (store, Taskwarrior data, hyperfine JSON, logs) goes to a fresh
 # directory Benchmarks/out/run.XXXXXX; the report is printed to stdout and
@@ -13,6 +13,7 @@ TASKS=100000
 LISTS=200
 RUNS=10
 SEED=1
+PROFILE=history
 WATCH_N=50
 TICK=""
 KEEP=0
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
     --lists) LISTS=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
+    --profile) PROFILE=$2; shift 2 ;;
     --watch-n) WATCH_N=$2; shift 2 ;;
     --tick) TICK=$2; shift 2 ;;
     --keep) KEEP=1; shift ;;
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 # The exact command line, re-quoted (for the report).
-CMDLINE="Benchmarks/run.sh --tasks $TASKS --lists $LISTS --runs $RUNS --seed $SEED --watch-n $WATCH_N${TICK:+ --tick $TICK}"
+CMDLINE="Benchmarks/run.sh --tasks $TASKS --lists $LISTS --runs $RUNS --seed $SEED --profile $PROFILE --watch-n $WATCH_N${TICK:+ --tick $TICK}"
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -87,8 +89,8 @@ esac
 
 # --- tick binary ----------------------------------------------------------------
 if [ -z "$TICK" ]; then
-  log "building tick (swift build -c release)"
-  (cd "$ROOT" && swift build -c release) >>"$LOG" 2>&1 ||
+  log "building tick (swift build -c release --static-swift-stdlib)"
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib) >>"$LOG" 2>&1 ||
     { tail -n 30 "$LOG" >&2; die "swift build failed (see $LOG); retry, or pass --tick PATH"; }
   TICK=$ROOT/.build/release/tick
   TICK_ORIGIN="built by this run from the working tree"
@@ -144,7 +146,7 @@ EOF
 log "run directory: $RUN"
 log "generating $TASKS tasks in $LISTS lists (seed $SEED)"
 t0=$(date +%s.%N)
-python3 "$HERE/gen_store.py" --tasks "$TASKS" --lists "$LISTS" --seed "$SEED" \
+python3 "$HERE/gen_store.py" --tasks "$TASKS" --lists "$LISTS" --seed "$SEED" --profile "$PROFILE" \
   --out "$STORE" --taskwarrior "$RUN/tw.json" --meta "$RUN/meta.json"
 GEN_S=$(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
 log "  generated in ${GEN_S}s ($(du -sh "$STORE" | cut -f1) store, $(du -sh "$RUN/tw.json" | cut -f1) Taskwarrior JSON)"

@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 4
+    static let version = 5
 
     /// Everything, in creation order (tables first, then indexes and triggers).
     static var statements: [String] { tables + indexes }
@@ -71,6 +71,10 @@ enum IndexSchema {
         "CREATE INDEX tasks_due_ts ON tasks(due_ts) WHERE due_ts IS NOT NULL",
         "CREATE INDEX tasks_sched ON tasks(scheduled_day) WHERE scheduled_day IS NOT NULL",
         "CREATE INDEX tasks_completed ON tasks(completed_ts) WHERE completed_ts IS NOT NULL",
+        // Pending tasks only: the default date views never look at done ones.
+        "CREATE INDEX pending_due_day ON tasks(due_day) WHERE state != 'done' AND due_day IS NOT NULL",
+        "CREATE INDEX pending_due_ts ON tasks(due_ts) WHERE state != 'done' AND due_ts IS NOT NULL",
+        "CREATE INDEX pending_sched ON tasks(scheduled_day) WHERE state != 'done' AND scheduled_day IS NOT NULL",
         "CREATE INDEX tags_tag ON tags(tag)",
         "CREATE INDEX tags_task ON tags(task_rowid)",
         """

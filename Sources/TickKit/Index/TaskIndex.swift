@@ -200,6 +200,8 @@ public final class TaskIndex {
         if todo.isEmpty && gone.isEmpty { return RefreshReport(unchanged: unchanged) }
 
         var report = RefreshReport(unchanged: unchanged)
+        cachedListRows = nil
+        defer { cachedListRows = nil }
         try db.inTransaction(.immediate) { db in
             var touched: Set<String>? = Set<String>()
             let current = try self.knownFiles(db)
@@ -262,6 +264,8 @@ public final class TaskIndex {
     /// it then replaces the old file in one rename.
     @discardableResult
     public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        cachedListRows = nil
+        defer { cachedListRows = nil }
         guard let path else { return try rebuildInPlace(progress: progress) }
         let tmp = path + ".rebuild-\(getpid())"
         Self.removeFiles(at: tmp)
@@ -491,7 +495,17 @@ public final class TaskIndex {
         return ranks
     }
 
+    /// The lists in display order, cached until the next change to `files`.
+    private var cachedListRows: [ListInfo]?
+
     private func listRows(_ db: Database) throws -> [ListInfo] {
+        if let cachedListRows { return cachedListRows }
+        let sorted = try readListRows(db)
+        cachedListRows = sorted
+        return sorted
+    }
+
+    private func readListRows(_ db: Database) throws -> [ListInfo] {
         var infos: [ListInfo] = []
         let rows = try Row.fetchAll(db, sql: "SELECT path, list_id, name, color FROM files")
         for row in rows {
@@ -577,6 +591,8 @@ public final class TaskIndex {
         let today = query.today.daysSinceEpoch
         let nowTS = query.now.timeIntervalSinceReferenceDate
         // One day of slack on instants covers any time zone; select() is exact.
+        // Without done tasks, the subqueries use the pending-only indexes.
+        let p = filter.states.contains(.done) ? "" : " AND state != 'done'"
         switch view {
         case .list(let kind?):
             clause += " AND t.path = ?"
@@ -586,16 +602,17 @@ public final class TaskIndex {
         // Date views read the partial date indexes (a union of ranges) rather
         // than scanning every row.
         case .today:
-            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day <= ? UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?"
-                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day <= ? UNION ALL SELECT rowid FROM tasks WHERE completed_ts >= ?)"
-            args += [today, nowTS + 2 * 86_400, today, nowTS - 2 * 86_400]
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day <= ?\(p) UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day <= ?\(p)"
+                + (p.isEmpty ? " UNION ALL SELECT rowid FROM tasks WHERE completed_ts >= \(nowTS - 2 * 86_400))" : ")")
+            args += [today, nowTS + 2 * 86_400, today]
         case .upcoming(let days):
-            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day > ? AND due_day <= ?"
-                + " UNION ALL SELECT rowid FROM tasks WHERE due_ts >= ? AND due_ts < ?"
-                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day > ? AND scheduled_day <= ?)"
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day > ? AND due_day <= ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE due_ts >= ? AND due_ts < ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day > ? AND scheduled_day <= ?\(p))"
             args += [today, today + days, nowTS - 86_400, nowTS + Double(days + 2) * 86_400, today, today + days]
         case .overdue:
-            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day < ? UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?)"
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day < ?\(p) UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?\(p))"
             args += [today, nowTS]
         }
         let candidates = try db.read { db in try listed(db, where: clause, arguments: args) }
