@@ -33,7 +33,7 @@ public struct TaskFileDecoder {
         return false
     }
 
-    static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks"]
+    static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks", "deleted"]
     static let taskKeys: Set<String> = [
         "id", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
         "tags", "notes", "createdAt", "modifiedAt", "completedAt",
@@ -93,6 +93,7 @@ public struct TaskFileDecoder {
         var modifiedAt: Date?
         var extra: [JSONMember] = []
         var taskNodes: [JSONNode] = []
+        var deleted: [Tombstone] = []
         for m in members {
             let v = m.value
             // `null` for a known optional field means absent; unknown keys keep their null.
@@ -128,6 +129,8 @@ public struct TaskFileDecoder {
                     throw error(at: v.offset, "\"tasks\" must be an array, found \(v.typeName)")
                 }
                 taskNodes = items
+            case "deleted":
+                deleted = try tombstones(v)
             default:
                 extra.append(m)
             }
@@ -160,8 +163,27 @@ public struct TaskFileDecoder {
             modifiedAt: modifiedAt ?? createdAt ?? fallbackDate,
             extra: extra,
             tasks: tasks,
+            deleted: deleted,
             needsFill: needsFill
         )
+    }
+
+    private func tombstones(_ v: JSONNode) throws(FormatError) -> [Tombstone] {
+        guard case .array(let items) = v.kind else {
+            throw error(at: v.offset, "\"deleted\" must be an array of {\"id\": ..., \"at\": ...} objects, found \(v.typeName)")
+        }
+        var out: [Tombstone] = []
+        for item in items {
+            let members = try members(of: item, what: "a \"deleted\" entry")
+            guard let idNode = members.first(where: { $0.key == "id" })?.value else {
+                throw error(at: item.offset, "a \"deleted\" entry needs an \"id\"")
+            }
+            guard let atNode = members.first(where: { $0.key == "at" })?.value else {
+                throw error(at: item.offset, "a \"deleted\" entry needs an \"at\" timestamp")
+            }
+            out.append(Tombstone(id: try uuid(idNode, key: "id"), at: try timestamp(atNode, key: "at")))
+        }
+        return out
     }
 
     private func decodeTask(_ node: JSONNode, slug: String, titleCounts: inout [String: Int]) throws(FormatError) -> TaskItem {

@@ -19,6 +19,11 @@ public enum TaskFileEncoder {
         m.append(JSONMember("modifiedAt", .string(Timestamp.format(file.modifiedAt))))
         m.append(contentsOf: file.extra)
         m.append(JSONMember("tasks", .array(file.tasks.map(node(for:)))))
+        if !file.deleted.isEmpty {
+            m.append(JSONMember("deleted", .array(file.deleted.map { t in
+                .object([JSONMember("id", .string(t.id.lowercased)), JSONMember("at", .string(Timestamp.format(t.at)))])
+            })))
+        }
         return .object(m)
     }
 

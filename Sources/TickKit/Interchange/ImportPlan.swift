@@ -90,5 +90,8 @@ public struct ImportPlan: Sendable {
         for task in change.added where file.index(of: task.id) == nil {
             file.tasks.append(task)
         }
+        // An imported task is wanted: forget that it was once deleted here.
+        let imported = Set(change.added.map(\.id))
+        file.deleted.removeAll { imported.contains($0.id) }
     }
 }

@@ -50,6 +50,8 @@ public struct TaskFile: Sendable, Equatable {
     public var extra: [JSONMember]
     /// The tasks; their order is the manual order.
     public var tasks: [TaskItem]
+    /// Tasks deleted on purpose (for two-way merges), oldest first.
+    public var deleted: [Tombstone]
     /// True when the id or timestamps were missing on disk.
     public var needsFill: Bool
 
@@ -63,6 +65,7 @@ public struct TaskFile: Sendable, Equatable {
         modifiedAt: Date,
         extra: [JSONMember] = [],
         tasks: [TaskItem] = [],
+        deleted: [Tombstone] = [],
         needsFill: Bool = false
     ) {
         self.kind = kind
@@ -74,6 +77,7 @@ public struct TaskFile: Sendable, Equatable {
         self.modifiedAt = modifiedAt
         self.extra = extra
         self.tasks = tasks
+        self.deleted = deleted
         self.needsFill = needsFill
     }
 

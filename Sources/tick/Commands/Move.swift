@@ -42,9 +42,12 @@ extension Tick {
                     task.modifiedAt = now
                     try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
                         if file.index(of: task.id) == nil { file.tasks.append(task) }
+                        file.deleted.removeAll { $0.id == task.id }
                     }
                     try writer.update(item.kind) { file in
                         file.tasks.removeAll { $0.id == task.id }
+                        // Without a tombstone, a two-way merge with an older copy would bring it back here.
+                        file.recordDeletion(of: [task.id], at: now)
                     }
                     moved.append(.init(item: item, changed: true))
                 }

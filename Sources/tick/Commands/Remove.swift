@@ -28,11 +28,13 @@ extension Tick {
             let context = try Context(global)
             let mutation = TaskMutation(context: context)
             let items = mutation.unique(try context.load().tasks.resolve(ids))
+            let now = context.now
             try context.store.withLock { writer in
                 for item in items {
                     try writer.update(item.kind) { file in
                         guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(ids.joined(separator: " ")) }
                         file.tasks.removeAll { $0.id == item.task.id }
+                        file.recordDeletion(of: [item.task.id], at: now)
                     }
                 }
             }
