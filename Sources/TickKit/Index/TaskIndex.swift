@@ -99,7 +99,7 @@ public final class TaskIndex {
         config.busyMode = .timeout(10)
         config.label = "tick-index"
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            try db.execute(sql: "PRAGMA mmap_size = 33554432")
             try db.execute(sql: "PRAGMA cache_size = -16000")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
