@@ -14,24 +14,10 @@ extension Tick {
             """)
 
         @OptionGroup var global: GlobalOptions
-
-        @Argument(help: "The tasks.")
-        var ids: [String]
-
-        func validate() throws {
-            guard !ids.isEmpty else { throw ValidationError("give at least one task ID") }
-        }
+        @OptionGroup var tasks: TaskIDs
 
         func run() throws {
-            let context = try Context(global)
-            let mutation = TaskMutation(context: context)
-            let results = try mutation.apply(ids) { task, now in
-                guard task.setState(.done, at: now) else { return false }
-                task.modifiedAt = now
-                return true
-            }
-            let ids = try context.resyncIDs()
-            mutation.report(results, verb: "Completed", unchanged: "was already done", ids: nil)
+            try tasks.setState(.done, global: global, verb: "Completed", unchanged: "was already done")
         }
     }
 }

@@ -17,22 +17,17 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tasks.")
-        var ids: [String]
-
-        func validate() throws {
-            guard !ids.isEmpty else { throw ValidationError("give at least one task ID") }
-        }
+        @OptionGroup var tasks: TaskIDs
 
         func run() throws {
             let context = try Context(global)
             let mutation = TaskMutation(context: context)
-            let items = mutation.unique(try context.load().tasks.resolve(ids))
+            let items = mutation.unique(try context.load().tasks.resolve(tasks.ids))
             let now = context.now
             try context.store.withLock { writer in
                 for item in items {
                     try writer.update(item.kind) { file in
-                        guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(ids.joined(separator: " ")) }
+                        guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(item.task.id.lowercased) }
                         file.tasks.removeAll { $0.id == item.task.id }
                         file.recordDeletion(of: [item.task.id], at: now)
                     }

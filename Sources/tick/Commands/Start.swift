@@ -14,24 +14,10 @@ extension Tick {
             """)
 
         @OptionGroup var global: GlobalOptions
-
-        @Argument(help: "The tasks.")
-        var ids: [String]
-
-        func validate() throws {
-            guard !ids.isEmpty else { throw ValidationError("give at least one task ID") }
-        }
+        @OptionGroup var tasks: TaskIDs
 
         func run() throws {
-            let context = try Context(global)
-            let mutation = TaskMutation(context: context)
-            let results = try mutation.apply(ids) { task, now in
-                guard task.setState(.active, at: now) else { return false }
-                task.modifiedAt = now
-                return true
-            }
-            let ids = try context.resyncIDs()
-            mutation.report(results, verb: "Started", unchanged: "was already active", ids: ids)
+            try tasks.setState(.active, global: global, verb: "Started", unchanged: "was already active")
         }
     }
 }

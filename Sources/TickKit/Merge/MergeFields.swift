@@ -1,0 +1,240 @@
+import Foundation
+
+/// One of the two sides of a merge.
+enum MergeSide: Sendable {
+    case ours
+    case theirs
+
+    /// The side whose timestamp is later, compared in whole seconds (what a
+    /// file keeps); nil when they are equal.
+    static func later(ours: Date, theirs: Date) -> MergeSide? {
+        let o = MergeClock.seconds(ours), t = MergeClock.seconds(theirs)
+        if o == t { return nil }
+        return o > t ? .ours : .theirs
+    }
+}
+
+/// Timestamps as files store them: whole seconds.
+enum MergeClock {
+    static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// `a` is strictly later than `b`.
+    static func isLater(_ a: Date, than b: Date) -> Bool {
+        seconds(a) > seconds(b)
+    }
+}
+
+/// Canonical JSON of single values, to break ties the same way whatever the
+/// argument order.
+enum MergeCanon {
+    /// The canonical bytes of a value; an absent value is empty, so it sorts first.
+    static func bytes(_ node: JSONNode?) -> [UInt8] {
+        node.map { JSONWriter.write($0) } ?? []
+    }
+
+    static func string(_ s: String?) -> JSONNode? { s.map { .string($0) } }
+    static func date(_ d: Date?) -> JSONNode? { d.map { .string(Timestamp.format($0)) } }
+}
+
+/// Picks field values for one merged record (a task or the list's
+/// metadata) by the per-field rule of Docs/MERGE.md, counting conflicts.
+struct MergeFieldPicker<Record> {
+    /// The record in the base; nil in a two-way merge or when the record is
+    /// not in the base.
+    let base: Record?
+    let ours: Record
+    let theirs: Record
+    /// The side whose record `modifiedAt` is later; nil on a tie.
+    let later: MergeSide?
+    /// Fields changed differently on both sides (or, without a base, fields
+    /// that differ).
+    private(set) var conflicts = 0
+
+    init(base: Record?, ours: Record, theirs: Record, later: MergeSide?) {
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
+        self.later = later
+    }
+
+    /// One field: equal sides or a one-sided change are taken as they are;
+    /// otherwise the later side wins, and on a tie the value whose canonical
+    /// JSON sorts last (so on a tie keeping a value beats removing it).
+    mutating func pick<V: Equatable>(_ path: KeyPath<Record, V>, _ node: (V) -> JSONNode?) -> V {
+        let o = ours[keyPath: path], t = theirs[keyPath: path]
+        if o == t { return o }
+        if let base {
+            let b = base[keyPath: path]
+            if o == b { return t }
+            if t == b { return o }
+        }
+        conflicts += 1
+        return resolve(o, t, node)
+    }
+
+    /// A conflict between two different values.
+    func resolve<V>(_ o: V, _ t: V, _ node: (V) -> JSONNode?) -> V {
+        switch later {
+        case .ours: return o
+        case .theirs: return t
+        case nil: return MergeCanon.bytes(node(o)).lexicographicallyPrecedes(MergeCanon.bytes(node(t))) ? t : o
+        }
+    }
+
+    /// `modifiedAt`: one-sided changes are taken; otherwise the later one.
+    func modifiedAt(_ path: KeyPath<Record, Date>) -> Date {
+        let o = ours[keyPath: path], t = theirs[keyPath: path]
+        if o == t { return o }
+        if let base {
+            let b = base[keyPath: path]
+            if o == b { return t }
+            if t == b { return o }
+        }
+        return MergeSide.later(ours: o, theirs: t) == .theirs ? t : o
+    }
+
+    /// Unknown keys, merged per key like fields; their order is merged like
+    /// the task order.
+    mutating func extra(_ path: KeyPath<Record, [JSONMember]>) -> [JSONMember] {
+        let o = ours[keyPath: path], t = theirs[keyPath: path]
+        if o == t { return o }
+        let b = base.map { $0[keyPath: path] }
+        if let b, o == b { return t }
+        if let b, t == b { return o }
+        let bv = b.map(Self.values), ov = Self.values(o), tv = Self.values(t)
+
+        var merged: [String: JSONNode] = [:]
+        for key in MergeOrder.filtered(o.map(\.key) + t.map(\.key), Set(ov.keys).union(tv.keys)) {
+            let ovalue = ov[key], tvalue = tv[key]
+            var value: JSONNode?
+            if ovalue == tvalue {
+                value = ovalue
+            } else if let bv, ovalue == bv[key] {
+                value = tvalue
+            } else if let bv, tvalue == bv[key] {
+                value = ovalue
+            } else {
+                conflicts += 1
+                value = resolve(ovalue, tvalue) { $0 }
+            }
+            if let value { merged[key] = value }
+        }
+        let later = self.later
+        let order = MergeOrder.merge(
+            base: b?.map(\.key), ours: o.map(\.key), theirs: t.map(\.key), keep: Set(merged.keys),
+            rules: MergeOrderRules(
+                unchangedInOurs: { bv?[$0] == ov[$0] },
+                unchangedInTheirs: { bv?[$0] == tv[$0] },
+                sameOnBothSides: { ov[$0] == tv[$0] },
+                oursWins: { _ in later != .theirs },
+                oursRunFirst: { $0 < $1 }))
+        return order.compactMap { key in merged[key].map { JSONMember(key, $0) } }
+    }
+
+    /// Key to value, first occurrence wins (keys are unique in valid files).
+    private static func values(_ members: [JSONMember]) -> [String: JSONNode] {
+        var out: [String: JSONNode] = [:]
+        for m in members where out[m.key] == nil { out[m.key] = m.value }
+        return out
+    }
+}
+
+/// The field rules for a task that both sides have.
+enum MergeTaskFields {
+    /// Merges two versions of one task (`base` is nil when it has no common
+    /// version), adding the number of conflicting fields to `conflicts`.
+    static func merge(base: TaskItem?, ours: TaskItem, theirs: TaskItem, conflicts: inout Int) -> TaskItem {
+        if ours == theirs { return ours }
+        var p = MergeFieldPicker(base: base, ours: ours, theirs: theirs,
+                                 later: MergeSide.later(ours: ours.modifiedAt, theirs: theirs.modifiedAt))
+        var r = ours
+        r.title = p.pick(\.title) { .string($0) }
+        r.due = p.pick(\.due) { $0.map { .string($0.fileString) } }
+        r.scheduled = p.pick(\.scheduled) { $0.map { .string($0.iso) } }
+        r.remind = p.pick(\.remind) { MergeCanon.date($0) }
+        r.repeatRule = p.pick(\.repeatRule) { MergeCanon.string($0) }
+        r.priority = p.pick(\.priority) { MergeCanon.string($0?.rawValue) }
+        r.energy = p.pick(\.energy) { MergeCanon.string($0?.rawValue) }
+        r.tags = p.pick(\.tags) { $0.isEmpty ? nil : .array($0.map { .string($0) }) }
+        r.notes = p.pick(\.notes) { MergeCanon.string($0) }
+        r.createdAt = p.pick(\.createdAt) { MergeCanon.date($0) }
+        let state = self.state(base: base, ours: ours, theirs: theirs, later: p.later)
+        if state.conflict { conflicts += 1 }
+        r.state = state.value.state
+        r.completedAt = state.value.completedAt
+        r.modifiedAt = p.modifiedAt(\.modifiedAt)
+        r.extra = p.extra(\.extra)
+        r.needsFill = ours.needsFill || theirs.needsFill
+        conflicts += p.conflicts
+        return r
+    }
+
+    /// A task's state with its completion time; they are merged together.
+    struct StateValue: Equatable {
+        var state: TaskState
+        var completedAt: Date?
+
+        init(_ task: TaskItem) {
+            state = task.state
+            completedAt = task.completedAt
+        }
+
+        var node: JSONNode {
+            .array([.string(state.rawValue), MergeCanon.date(completedAt) ?? JSONNode(.null)])
+        }
+    }
+
+    /// The state rule: completion is additive; an explicit reopen, or (without
+    /// a base) an open or active state, beats a completion only when its task
+    /// was modified after the completion.
+    static func state(base: TaskItem?, ours: TaskItem, theirs: TaskItem, later: MergeSide?) -> (value: StateValue, conflict: Bool) {
+        let o = StateValue(ours), t = StateValue(theirs)
+        if o == t { return (o, false) }
+        let b = base.map(StateValue.init)
+        if let b, o == b { return (t, false) }
+        if let b, t == b { return (o, false) }
+
+        let oDone = o.state == .done, tDone = t.state == .done
+        if oDone != tDone {
+            let (done, doneTask, other, otherTask) = oDone ? (o, ours, t, theirs) : (t, theirs, o, ours)
+            // With a base where the task was not done, the other side did not
+            // reopen anything: the completion stands. Otherwise (an explicit
+            // reopen, or no base) it stands unless the other side is newer.
+            if let b, b.state != .done { return (done, true) }
+            let completion = done.completedAt ?? doneTask.modifiedAt
+            return (MergeClock.isLater(otherTask.modifiedAt, than: completion) ? other : done, true)
+        }
+        switch later {
+        case .ours: return (o, true)
+        case .theirs: return (t, true)
+        case nil: return (MergeCanon.bytes(o.node).lexicographicallyPrecedes(MergeCanon.bytes(t.node)) ? t : o, true)
+        }
+    }
+}
+
+/// The field rules for the list's own metadata.
+enum MergeFileFields {
+    /// Merges everything of the file but its tasks and tombstones (which are
+    /// left empty), adding the number of conflicting fields to `conflicts`.
+    static func merge(base: TaskFile?, ours: TaskFile, theirs: TaskFile, conflicts: inout Int) -> TaskFile {
+        var p = MergeFieldPicker(base: base, ours: ours, theirs: theirs,
+                                 later: MergeSide.later(ours: ours.modifiedAt, theirs: theirs.modifiedAt))
+        let kind = p.pick(\.kind) { .string($0.relativePath) }
+        let file = TaskFile(
+            kind: kind,
+            version: p.pick(\.version) { JSONNode(.number(String($0))) },
+            id: p.pick(\.id) { .string($0.lowercased) },
+            name: p.pick(\.name) { MergeCanon.string($0) },
+            color: p.pick(\.color) { MergeCanon.string($0) },
+            createdAt: p.pick(\.createdAt) { MergeCanon.date($0) },
+            modifiedAt: p.modifiedAt(\.modifiedAt),
+            extra: p.extra(\.extra),
+            tasks: [],
+            deleted: [],
+            needsFill: ours.needsFill || theirs.needsFill)
+        conflicts += p.conflicts
+        return file
+    }
+}
