@@ -597,3 +597,61 @@ final class Watcher {
         return r
     }
 }
+
+// MARK: - git helpers (added for GitMergeTests, SyncTests, ResolveTests)
+
+extension Sandbox {
+    /// Runs `git ARGS` in `dir` (default: the store) and returns the result,
+    /// without recording an issue when it fails (for failures a test expects).
+    @discardableResult
+    func gitResult(_ args: String..., in dir: String? = nil, env: [String: String?] = [:]) throws -> RunResult {
+        try run("/usr/bin/env", ["git"] + args, env: env, cwd: dir ?? store)
+    }
+
+    /// Sets a local identity (and no signing) in the repository at `dir` (default: the store).
+    func configureGitIdentity(in dir: String? = nil, name: String = "Tick Test") throws {
+        try git("config", "user.name", name, in: dir)
+        try git("config", "user.email", "tick@example.invalid", in: dir)
+        try git("config", "commit.gpgsign", "false", in: dir)
+    }
+
+    /// `git add -A && git commit -m MESSAGE` in the store.
+    func commitAll(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try git("add", "-A", sourceLocation: sourceLocation)
+        try git("commit", "-q", "-m", message, sourceLocation: sourceLocation)
+    }
+
+    /// The subjects of the commits reachable from HEAD, newest first.
+    func commitSubjects(in dir: String? = nil) throws -> [String] {
+        lines(try git("log", "--format=%s", in: dir).stdout)
+    }
+}
+
+/// Two machines syncing one store through a bare repository: each clone is
+/// the store of its own sandbox (own HOME, state, cache, short ids).
+///
+/// `a` creates the store with `seed`, commits it and pushes; then `b` clones.
+/// `tick git setup` runs in each clone unless told otherwise.
+final class GitMachines {
+    let a: Sandbox
+    let b: Sandbox
+    /// The bare repository both push to and pull from.
+    let remote: String
+
+    init(setUpA: Bool = true, setUpB: Bool = true, seed: (Sandbox) throws -> Void) throws {
+        a = try Sandbox()
+        b = try Sandbox()
+        remote = a.root + "/remote.git"
+        try a.git("init", "-q", "--bare", "--initial-branch=main", remote, in: a.root)
+        try a.git("clone", "-q", remote, a.store, in: a.root)
+        try a.configureGitIdentity(name: "Machine A")
+        try a.git("symbolic-ref", "HEAD", "refs/heads/main")
+        if setUpA { try a.ok("git", "setup") }
+        try seed(a)
+        try a.commitAll("base")
+        try a.git("push", "-q", "-u", "origin", "main")
+        try b.git("clone", "-q", remote, b.store, in: b.root)
+        try b.configureGitIdentity(name: "Machine B")
+        if setUpB { try b.ok("git", "setup") }
+    }
+}

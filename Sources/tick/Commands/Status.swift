@@ -9,7 +9,10 @@ extension Tick {
             discussion: """
             Reports the store path and its task and list counts, whether the index
             was fresh (no file changed since it was last updated), whether a watcher
-            is running (and its pid), and which files cannot be parsed right now.
+            is running (and its pid), which files cannot be parsed right now, and
+            pending conflicts (Syncthing conflict copies, files with git conflict
+            markers) that `tick resolve` would merge; the line and the --json key
+            "conflicts" appear only when there are some.
             Exits 0 even when files are unreadable; scripts can read --json.
 
             EXAMPLE
@@ -27,9 +30,12 @@ extension Tick {
             let watcher = WatchLock.runningPID(for: context.store.location)
             let broken = loaded.broken.sorted { $0.key < $1.key }.map(\.value)
             let indexPath = context.index.path ?? "(in memory)"
+            // A file with conflict markers never parses, so only unreadable files can have them.
+            let conflicts = context.store.pendingConflicts(markerCandidates: loaded.broken.keys.sorted())
             let t = context.terminal
             if output.json {
-                t.outRaw(JSONOutput.string(.object([
+                var members: [JSONMember] = [
+
                     JSONMember("store", .string(context.store.location.root)),
                     JSONMember("tasks", JSONOutput.number(tasks)),
                     JSONMember("lists", JSONOutput.number(lists)),
@@ -38,7 +44,18 @@ extension Tick {
                     JSONMember("staleFiles", .array(stale.map { .string($0) })),
                     JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
                     JSONMember("unreadable", .array(broken.map { .string($0.summary) })),
-                ])))
+                ]
+                if !conflicts.isEmpty {
+                    members.append(JSONMember("conflicts", .array(conflicts.map { c in
+                        switch c {
+                        case .copy(let copy):
+                            return .object([JSONMember("path", .string(copy.relativePath)), JSONMember("type", .string("sync-conflict-copy")), JSONMember("file", .string(copy.kind.relativePath))])
+                        case .markers(let kind):
+                            return .object([JSONMember("path", .string(kind.relativePath)), JSONMember("type", .string("git-conflict-markers")), JSONMember("file", .string(kind.relativePath))])
+                        }
+                    })))
+                }
+                t.outRaw(JSONOutput.string(.object(members)))
                 return
             }
             t.out("store     \(context.store.location.root)")
@@ -51,6 +68,15 @@ extension Tick {
             } else {
                 t.out("files     " + t.boldRed("\(broken.count) unreadable:"))
                 broken.forEach { t.out("          " + $0.summary) }
+            }
+            if !conflicts.isEmpty {
+                t.out("conflicts " + t.boldRed("\(conflicts.count) pending (run `tick resolve`):"))
+                for c in conflicts {
+                    switch c {
+                    case .copy(let copy): t.out("          \(copy.relativePath) (Syncthing conflict copy of \(copy.kind.relativePath))")
+                    case .markers(let kind): t.out("          \(kind.relativePath) (git conflict markers)")
+                    }
+                }
             }
         }
     }

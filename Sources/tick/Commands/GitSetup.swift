@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct GitSetup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "setup",
+            abstract: "Make git merge the store's task files with tick.",
+            discussion: """
+            The store must be a git repository or a directory inside one (use \
+            `tick init --git PATH` to create one). This:
+
+              - adds `*.json merge=tick` to the store's .gitattributes and commits
+                it (only that file), so every clone shares it;
+              - sets merge.tick.driver (this tick binary, by absolute path) and
+                merge.tick.name in the repository's local config (.git/config),
+                which git never copies: run `tick git setup` in every clone.
+
+            Running it again changes nothing and says so.
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let env = ProcessInfo.processInfo.environment
+            let location = StoreLocation.resolve(explicit: global.store, environment: env, currentDirectory: FileManager.default.currentDirectoryPath)
+            let terminal = Terminal(noColorFlag: global.noColor, environment: env)
+            try GitSetupRunner(root: location.root, terminal: terminal).run()
+        }
+    }
+}
+
+/// `tick git setup` for one store directory; also the last step of `tick init --git`.
+struct GitSetupRunner {
+    let root: String
+    let terminal: Terminal
+
+    func run() throws {
+        let t = terminal
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir) else {
+            throw CLIError("the store \(root) does not exist; create it as a git repository with `tick init --git \(root)`")
+        }
+        guard isDir.boolValue else { throw StoreError.notADirectory(path: root) }
+        guard let repo = try gitErrors({ try GitRepository.discover(at: root) }) else {
+            throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` (it runs git init) or `git init` there first")
+        }
+        var changes: [String] = []
+
+        // 1. .gitattributes in the store directory (git applies it to files below it).
+        let attributesPath = (root as NSString).appendingPathComponent(".gitattributes")
+        let existing = try AtomicFile.read(path: attributesPath)
+        let oldText = existing.map { String(decoding: $0.bytes, as: UTF8.self) }
+        if let newText = GitMergeSetup.attributes(adding: oldText) {
+            try AtomicFile.write(Array(newText.utf8), to: attributesPath, mode: existing?.stamp.mode)
+            changes.append("Added \"\(GitMergeSetup.attributesLine)\" to \(attributesPath)")
+        }
+
+        // 2. The driver, in the local config (never shared by git).
+        let command = GitMergeSetup.driverCommand(executable: GitRunner.currentExecutablePath())
+        for (key, value) in [("merge.tick.name", GitMergeSetup.driverName), ("merge.tick.driver", command)] {
+            if try gitErrors({ try repo.localConfig(key) }) != value {
+                try gitErrors { try repo.setLocalConfig(key, value) }
+                changes.append("Set \(key) = \(value) in the repository's local config")
+            }
+        }
+
+        // 3. Commit .gitattributes when it differs from HEAD (only that file).
+        let status = try gitErrors { try repo.check(["status", "--porcelain", "--untracked-files=all", "--", ".gitattributes"]) }
+        if !status.output.isEmpty {
+            try gitErrors { try repo.check(["add", "--", ".gitattributes"]) }
+            let commit = try gitErrors { try repo.git(["commit", "-q", "-m", GitMergeSetup.commitMessage, "--", ".gitattributes"]) }
+            changes.forEach { t.out($0) }
+            guard commit.succeeded else {
+                throw CLIError("could not commit \(repo.prefix).gitattributes (it is staged; commit it yourself so every clone uses the driver):\n\(commit.message)")
+            }
+            t.out("Committed \(repo.prefix).gitattributes: \(GitMergeSetup.commitMessage)")
+        } else {
+            changes.forEach { t.out($0) }
+        }
+
+        // 4. Check that git really routes store files to the driver.
+        let probe = try gitErrors { try repo.check(["check-attr", "merge", "--", "inbox.json", "lists/x.json"]) }
+        let values = probe.output.split(separator: "\n").map { $0.components(separatedBy: ": ").last ?? "" }
+        if values.contains(where: { $0 != "tick" }) {
+            t.err("tick: warning: git does not use the tick driver for the store's files (another attributes file overrides it?):\n\(probe.output)")
+        }
+        if changes.isEmpty && status.output.isEmpty {
+            t.out("Already set up: git merges the task files in \(root) with tick (nothing changed)")
+        } else {
+            t.out("git now merges the task files in \(root) with tick. Run `tick git setup` in every clone too (the driver lives in each clone's local config).")
+        }
+    }
+}

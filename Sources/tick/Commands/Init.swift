@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a store directory, optionally as a git repository.",
+            discussion: """
+            tick creates the store on the first write, so this is only needed to \
+            start a store somewhere specific, or with --git to put it under git: \
+            the directory is created if needed, `git init` runs unless it already \
+            is in a git repository, then `tick git setup` (the tick merge driver).
+
+            PATH defaults to the store (--store, $TICK_STORE, else \
+            $XDG_DATA_HOME/tick). Point tick at it with --store PATH or TICK_STORE.
+
+            EXAMPLES
+              tick init --git ~/tasks && export TICK_STORE=~/tasks
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(name: .long, help: "Make the store a git repository (if it is in none) and set up the tick merge driver.")
+        var git = false
+
+        @Argument(help: ArgumentHelp("The store directory.", valueName: "path"), completion: .directory)
+        var path: String?
+
+        func run() throws {
+            let env = ProcessInfo.processInfo.environment
+            let cwd = FileManager.default.currentDirectoryPath
+            let location = StoreLocation.resolve(explicit: path ?? global.store, environment: env, currentDirectory: cwd)
+            let root = location.root
+            let t = Terminal(noColorFlag: global.noColor, environment: env)
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root, isDirectory: &isDir) {
+                guard isDir.boolValue else { throw StoreError.notADirectory(path: root) }
+                if !git { t.out("The store \(root) already exists") }
+            } else {
+                try AtomicFile.createDirectory(root)
+                t.out("Created the store \(root)")
+            }
+            if git {
+                if let repo = try gitErrors({ try GitRepository.discover(at: root) }) {
+                    t.out("The store is in the git repository \(repo.topLevel)")
+                } else {
+                    let r = try gitErrors { try GitRunner.run(["init", "-q"], in: root) }
+                    guard r.succeeded else { throw CLIError("git init failed in \(root):\n\(r.message)") }
+                    t.out("Initialized a git repository in \(root)")
+                }
+                try GitSetupRunner(root: root, terminal: t).run()
+            }
+            let configured = StoreLocation.resolve(explicit: global.store, environment: env, currentDirectory: cwd).root
+            if configured != root {
+                t.out("To use it: export TICK_STORE=\(Git.shellQuoteIfNeeded(root))  (or pass --store \(Git.shellQuoteIfNeeded(root)))")
+            }
+        }
+    }
+}
+
+extension Tick.Git {
+    /// A path as the user would type it in a shell.
+    static func shellQuoteIfNeeded(_ s: String) -> String {
+        s.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }) ? s : GitRunner.shellQuote(s)
+    }
+}
