@@ -11,8 +11,8 @@ extension Tick {
             was fresh (no file changed since it was last updated), whether a watcher
             is running (and its pid), which files cannot be parsed right now, and
             pending conflicts (Syncthing conflict copies, files with git conflict
-            markers) that `tick resolve` would merge; the line and the --json key
-            "conflicts" appear only when there are some.
+            markers) that `tick resolve` would merge (the text line appears only
+            when there are some; the --json key "conflicts" is always there).
             Exits 0 even when files are unreadable; scripts can read --json.
 
             EXAMPLE
@@ -45,7 +45,7 @@ extension Tick {
                     JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
                     JSONMember("unreadable", .array(broken.map { .string($0.summary) })),
                 ]
-                if !conflicts.isEmpty {
+                do {
                     members.append(JSONMember("conflicts", .array(conflicts.map { c in
                         switch c {
                         case .copy(let copy):
