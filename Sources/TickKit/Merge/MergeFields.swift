@@ -63,6 +63,14 @@ struct MergeFieldPicker<Record> {
     /// otherwise the later side wins, and on a tie the value whose canonical
     /// JSON sorts last (so on a tie keeping a value beats removing it).
     mutating func pick<V: Equatable>(_ path: KeyPath<Record, V>, _ node: (V) -> JSONNode?) -> V {
+        if let settled = settled(path) { return settled }
+        conflicts += 1
+        return resolve(ours[keyPath: path], theirs[keyPath: path], node)
+    }
+
+    /// The value when both sides agree or only one changed it (against the
+    /// base); nil when both changed it differently, or differ with no base.
+    func settled<V: Equatable>(_ path: KeyPath<Record, V>) -> V? {
         let o = ours[keyPath: path], t = theirs[keyPath: path]
         if o == t { return o }
         if let base {
@@ -70,8 +78,7 @@ struct MergeFieldPicker<Record> {
             if o == b { return t }
             if t == b { return o }
         }
-        conflicts += 1
-        return resolve(o, t, node)
+        return nil
     }
 
     /// A conflict between two different values.
@@ -85,13 +92,8 @@ struct MergeFieldPicker<Record> {
 
     /// `modifiedAt`: one-sided changes are taken; otherwise the later one.
     func modifiedAt(_ path: KeyPath<Record, Date>) -> Date {
+        if let settled = settled(path) { return settled }
         let o = ours[keyPath: path], t = theirs[keyPath: path]
-        if o == t { return o }
-        if let base {
-            let b = base[keyPath: path]
-            if o == b { return t }
-            if t == b { return o }
-        }
         return MergeSide.later(ours: o, theirs: t) == .theirs ? t : o
     }
 
