@@ -18,7 +18,8 @@ demo: build
 	@echo '$$ tick --store SampleData lists'
 	@$(SWIFT) run --skip-build tick --store SampleData lists
 
-test: deps
+test:
+	@./scripts/ensure-deps.sh --test
 	$(SWIFT) build
 	$(SWIFT) test
 

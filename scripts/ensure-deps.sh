@@ -1,16 +1,34 @@
 #!/bin/sh
-# Installs the system packages tick needs to build, when they are missing.
-# Uses sudo when not root. Safe to run repeatedly.
+# Installs what tick needs, when it is missing. Uses sudo when not root.
+# Safe to run repeatedly.
+#   scripts/ensure-deps.sh          build dependencies
+#   scripts/ensure-deps.sh --test   also the real tools the tests run against
+#                                   (git, sqlite3, Taskwarrior, todo.txt-cli,
+#                                   Python's icalendar)
 set -eu
 missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing="$missing libsqlite3-dev"
-command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
-command -v git >/dev/null 2>&1 || missing="$missing git"
-[ -z "$missing" ] && exit 0
-echo "installing:$missing" >&2
+if [ "${1:-}" = "--test" ]; then
+    command -v git >/dev/null 2>&1 || missing="$missing git"
+    command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
+    command -v task >/dev/null 2>&1 || missing="$missing taskwarrior"
+    dpkg -s todotxt-cli >/dev/null 2>&1 || missing="$missing todotxt-cli"
+    command -v script >/dev/null 2>&1 || missing="$missing bsdutils"
+fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+if [ -n "$missing" ]; then
+    echo "installing:$missing" >&2
+    $SUDO apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import icalendar' >/dev/null 2>&1; then
+    echo "installing: icalendar (PyPI)" >&2
+    if [ "$(id -u)" -eq 0 ]; then
+        python3 -m pip install --quiet icalendar
+    else
+        python3 -m pip install --quiet --user icalendar
+    fi
+fi

@@ -203,9 +203,10 @@ struct ExportImportTests {
         let missing = try s.tick("export", "--list", "Nope")
         #expect(missing.status == 3)
         #expect(missing.stderr == "tick: error: no list named \"Nope\"; known lists: Books, Work\n")
-        let format = try s.tick("export", "--format", "csv")
+        let format = try s.tick("export", "--format", "xlsx")
         #expect(format.status == 2)
         #expect(format.stdout == "")
+        #expect(format.stderr.contains("xlsx"))
     }
 }
 

@@ -84,10 +84,14 @@ public struct ImportPlan: Sendable {
 
     /// Applies one file's change.
     public static func apply(_ change: FileChange, to file: inout TaskFile) {
+        // Positions by id, so a large import stays linear.
+        var position: [UUID: Int] = [:]
+        for (i, task) in file.tasks.enumerated() { position[task.id] = i }
         for task in change.updated {
-            if let i = file.index(of: task.id) { file.tasks[i] = task }
+            if let i = position[task.id] { file.tasks[i] = task }
         }
-        for task in change.added where file.index(of: task.id) == nil {
+        for task in change.added where position[task.id] == nil {
+            position[task.id] = file.tasks.count
             file.tasks.append(task)
         }
         // An imported task is wanted: forget that it was once deleted here.

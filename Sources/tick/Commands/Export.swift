@@ -5,25 +5,29 @@ import TickKit
 extension Tick {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export tasks as JSON (full fidelity) or Markdown.",
+            abstract: "Export tasks: tick JSON, Markdown, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
-            json is tick's own export: every file with every field, including unknown \
-            keys; `tick import` of it gives back the same tasks. markdown is GitHub \
-            task-list checkboxes, one section per list, with dates.
+            json is tick's own export: every file with every field, including unknown
+            keys; `tick import` of it gives back the same tasks. markdown is GitHub
+            task-list checkboxes, one section per list, with dates. taskwarrior
+            (`task import`), todotxt, ics (VTODO) and csv hold what those formats
+            can; Docs/INTERCHANGE.md says what maps, what is approximated and what
+            is dropped.
 
             EXAMPLES
               tick export -o backup.json
               tick export --format markdown --list Work
+              tick export -o tasks.ics
+              tick export --format taskwarrior | task import -
             """)
-
-        enum Format: String, ExpressibleByArgument, CaseIterable {
-            case json, markdown
-        }
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .long, help: "json or markdown.")
-        var format: Format = .json
+        @Option(name: .long, help: ArgumentHelp(
+            "json, markdown, taskwarrior, todotxt, ics or csv.",
+            discussion: "Default: from the -o file's extension (.json, .md, .txt, .ics, .csv), else json. See Docs/INTERCHANGE.md.",
+            valueName: "format"))
+        var format: InterchangeFormat?
 
         @Option(name: .long, help: ArgumentHelp("Export only this list (or `inbox`).", valueName: "name"))
         var list: String?
@@ -48,11 +52,8 @@ extension Tick {
                 }
                 files = files.filter { $0.kind == kind }
             }
-            let bytes: [UInt8]
-            switch format {
-            case .json: bytes = JSONExport.encode(files, exportedAt: context.now)
-            case .markdown: bytes = Array(MarkdownExport.render(files, timeZone: context.timeZone).utf8)
-            }
+            let chosen = format ?? output.flatMap(InterchangeFormat.infer(fromPath:)) ?? .json
+            let bytes = chosen.encode(files, context: InterchangeContext(path: output ?? "-", now: context.now, timeZone: context.timeZone))
             if let output {
                 let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
                 var isDir: ObjCBool = false

@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a tick JSON export (or a single list file).",
+            abstract: "Import tasks: a tick export or list file, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
             All or nothing: the whole file is checked first, and a bad record is \
             reported with file:line:column before anything is written. Lists are
@@ -25,6 +25,12 @@ extension Tick {
         @Argument(help: "The file, or - for stdin.", completion: .file(extensions: ["json"]))
         var file: String
 
+        @Option(name: .long, help: ArgumentHelp(
+            "json, taskwarrior, todotxt, ics or csv.",
+            discussion: "Default: from the file's extension (.json, .txt, .ics, .csv); stdin is json.",
+            valueName: "format"))
+        var format: InterchangeFormat?
+
         @Flag(name: .long, help: "Show what would be added and updated; write nothing.")
         var dryRun = false
 
@@ -39,24 +45,35 @@ extension Tick {
                 }
                 bytes = read.bytes
             }
-            let files = try JSONExport.decode(bytes, path: file == "-" ? "<stdin>" : file, fallbackDate: context.now)
+            var chosen = format ?? (file == "-" ? nil : InterchangeFormat.infer(fromPath: file)) ?? .json
+            // `task export > tasks.json` is JSON too: an array, or one object per line.
+            if format == nil, chosen == .json, let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+               first == UInt8(ascii: "[") || bytes.starts(with: Array("{\"".utf8)) && bytes.contains(0x0A) && String(decoding: bytes.prefix(4096), as: UTF8.self).contains("\"description\"") {
+                chosen = .taskwarrior
+            }
+            let files = try chosen.decode(bytes, context: InterchangeContext(path: file == "-" ? "<stdin>" : file, now: context.now, timeZone: context.timeZone))
             let now = context.now
             var plan = ImportPlan()
             let apply = !dryRun
             try context.store.withLock { writer in
                 let snapshot = try context.snapshot()
                 if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
+                // todo.txt lines hold fewer fields than tick: keep what the line cannot say.
+                let files = chosen == .todotxt ? TodoTxtCodec.reconcile(files, with: snapshot, timeZone: context.timeZone) : files
                 plan = ImportPlan.make(importing: files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
                                        inboxExists: try context.store.kinds().contains(.inbox))
                 guard apply else { return }
-                for change in plan.changes {
+                let showProgress = context.terminal.stderrIsTTY && plan.addedCount + plan.updatedCount > 1_000
+                for (i, change) in plan.changes.enumerated() {
+                    if showProgress { ProgressBar.draw(done: i, total: plan.changes.count, unit: "files") }
                     let fresh = change.newFile ?? TaskFile.empty(change.kind, name: nil, now: now)
                     try writer.update(change.kind, create: { fresh }) { file in
                         ImportPlan.apply(change, to: &file)
                     }
                 }
+                if showProgress { ProgressBar.draw(done: plan.changes.count, total: plan.changes.count, unit: "files") }
             }
-            if apply { _ = try context.resyncIDs() }
+            // The index catches up on the next command (an import prints no short ids).
             let verb = dryRun ? "Would import" : "Imported"
             let t = context.terminal
             t.out("\(verb): \(plan.addedCount) added, \(plan.updatedCount) updated, \(plan.unchanged) unchanged, \(plan.keptNewer.count) kept (newer here)")

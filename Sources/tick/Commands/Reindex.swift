@@ -22,12 +22,7 @@ extension Tick {
             let started = Date()
             let showProgress = t.stderrIsTTY
             let report = try context.index.rebuild { done, total in
-                guard showProgress, total > 0 else { return }
-                let width = 30
-                let filled = width * done / total
-                let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) files".utf8))
-                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+                if showProgress { ProgressBar.draw(done: done, total: total, unit: "files") }
             }
             let (tasks, lists) = try context.index.totals()
             let ms = Int(Date().timeIntervalSince(started) * 1000)

@@ -1,0 +1,383 @@
+import Foundation
+
+/// Groups imported tasks into the inbox and lists by list name, in first-seen
+/// order. Shared by the Taskwarrior and CSV codecs.
+struct TWCSVListGrouper {
+    private(set) var files: [TaskFile] = []
+    private var slot: [String: Int] = [:]
+    let now: Date
+
+    init(now: Date) { self.now = now }
+
+    /// Adds a task to the list named `name` (nil, empty or "inbox": the inbox).
+    mutating func add(_ task: TaskItem, list name: String?) {
+        let trimmed = name?.trimmingCharacters(in: .whitespaces) ?? ""
+        let isInbox = trimmed.isEmpty || trimmed.lowercased() == "inbox"
+        let key = isInbox ? "" : trimmed.lowercased()
+        if let i = slot[key] {
+            files[i].tasks.append(task)
+            return
+        }
+        var file: TaskFile
+        if isInbox {
+            file = TaskFile(kind: .inbox, id: UUID(name: "tick-list:inbox"), createdAt: now, modifiedAt: now)
+        } else {
+            let slug = Slug.make(from: trimmed)
+            file = TaskFile(kind: .list(slug: slug), id: UUID(name: "tick-import-list:\(trimmed.lowercased())"), name: trimmed, createdAt: now, modifiedAt: now)
+        }
+        file.tasks.append(task)
+        files.append(file)
+        slot[key] = files.count - 1
+    }
+}
+
+/// Taskwarrior's `task export` / `task import` JSON (see Docs/INTERCHANGE.md).
+///
+/// Reads a JSON array of task objects or one object per line; writes a JSON
+/// array, one task per line, that `task import` accepts.
+public enum TaskwarriorCodec: InterchangeCodec {
+    /// Prefix of the tick keys that keep Taskwarrior fields tick has no field for.
+    static let prefix = "x-taskwarrior-"
+
+    /// Fields handled explicitly on import; anything else is kept as `x-taskwarrior-<name>`.
+    private static let mapped: Set<String> = [
+        "uuid", "description", "project", "tags", "due", "scheduled", "wait", "status", "start",
+        "entry", "modified", "end", "annotations", "priority", "recur", "id", "urgency",
+        "tickremind", "tickenergy",
+    ]
+
+    // MARK: Decoding
+
+    public static func decode(_ bytes: [UInt8], context: InterchangeContext) throws(ImportError) -> [TaskFile] {
+        var records: [(node: JSONNode, line: Int)] = []
+        var body = bytes
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
+        let firstByte = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if firstByte == UInt8(ascii: "[") {
+            let root: JSONNode
+            do {
+                root = try JSONParser.parse(body)
+            } catch {
+                throw ImportError(path: context.path, line: SourceLocation(offset: error.offset, in: body).line, message: error.message)
+            }
+            guard case .array(let items) = root.kind else {
+                throw ImportError(path: context.path, line: 1, message: "expected a JSON array of tasks")
+            }
+            // Line numbers of the records in one pass (offsets only grow), not one scan per record.
+            var line = 1
+            var position = 0
+            for item in items {
+                let end = min(max(item.offset, position), body.count)
+                while position < end {
+                    if body[position] == 0x0A { line += 1 }
+                    position += 1
+                }
+                records.append((item, line))
+            }
+        } else {
+            // One JSON object per line (what `task export` wrote before 2.5, and `task export` with rc.json.array=off).
+            var lineNumber = 0
+            for rawLine in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                lineNumber += 1
+                var line = Array(rawLine)
+                while let last = line.last, [0x20, 0x09, 0x0D].contains(last) { line.removeLast() }
+                while let last = line.last, last == UInt8(ascii: ",") { line.removeLast() }
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                do {
+                    records.append((try JSONParser.parse(line), lineNumber))
+                } catch {
+                    throw ImportError(path: context.path, line: lineNumber, message: error.message)
+                }
+            }
+        }
+
+        var grouper = TWCSVListGrouper(now: context.now)
+        for (node, line) in records {
+            func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: line, message: message) }
+            guard case .object(let members) = node.kind else { throw fail("expected a task object, found \(node.typeName)") }
+            var fields: [String: JSONNode] = [:]
+            for m in members { fields[m.key] = m.value }
+            func string(_ key: String) throws(ImportError) -> String? {
+                guard let v = fields[key] else { return nil }
+                switch v.kind {
+                case .null: return nil
+                case .string(let s): return s.isEmpty ? nil : s
+                default: throw fail("\"\(key)\" must be a string, found \(v.typeName)")
+                }
+            }
+            func date(_ key: String) throws(ImportError) -> Date? {
+                guard let text = try string(key) else { return nil }
+                guard let d = parseDate(text) else { throw fail("\"\(key)\" is not a Taskwarrior date (YYYYMMDDTHHMMSSZ): \"\(text)\"") }
+                return d
+            }
+
+            let status = try string("status") ?? "pending"
+            switch status {
+            case "pending", "completed", "waiting", "recurring": break
+            case "deleted": continue
+            default: throw fail("unknown status \"\(status)\"")
+            }
+            guard let title = try string("description"), !title.allSatisfy(\.isWhitespace) else {
+                throw fail("a task needs a \"description\"")
+            }
+            var extra: [JSONMember] = []
+            let id: UUID
+            if let text = try string("uuid") {
+                guard let u = UUID(uuidString: text) else { throw fail("\"uuid\" is not a UUID: \"\(text)\"") }
+                id = u
+            } else {
+                id = UUID(name: "tick-taskwarrior:\(try string("project") ?? "")\n\(title)\n\(try string("entry") ?? "")")
+            }
+            let entry = try date("entry") ?? context.now
+            let modified = try date("modified") ?? entry
+            var task = TaskItem(id: id, title: title, createdAt: entry, modifiedAt: modified)
+
+            let start = try string("start")
+            if let start {
+                guard parseDate(start) != nil else { throw fail("\"start\" is not a Taskwarrior date: \"\(start)\"") }
+            }
+            switch status {
+            case "completed":
+                task.state = .done
+                task.completedAt = try date("end") ?? modified
+            default:
+                task.state = start != nil ? .active : .open
+                if status != "pending" { extra.append(JSONMember(prefix + "status", .string(status))) }
+                if let end = try string("end") { extra.append(JSONMember(prefix + "end", .string(end))) }
+            }
+            if let start { extra.append(JSONMember(prefix + "start", .string(start))) }
+
+            if let due = try date("due") {
+                let day = LocalDate(date: due, timeZone: context.timeZone)
+                task.due = day.startOfDay(in: context.timeZone) == due ? .day(day) : .time(due)
+            }
+            if let text = try string("scheduled") {
+                guard let s = parseDate(text) else { throw fail("\"scheduled\" is not a Taskwarrior date: \"\(text)\"") }
+                let day = LocalDate(date: s, timeZone: context.timeZone)
+                task.scheduled = day
+                if day.startOfDay(in: context.timeZone) != s { extra.append(JSONMember(prefix + "scheduled", .string(text))) }
+            }
+            if let wait = try string("wait") {
+                guard parseDate(wait) != nil else { throw fail("\"wait\" is not a Taskwarrior date: \"\(wait)\"") }
+                extra.append(JSONMember(prefix + "wait", .string(wait)))
+            }
+            if let remind = try date("tickremind") { task.remind = remind }
+            if let e = try string("tickenergy") {
+                guard let energy = Energy(rawValue: e) else { throw fail("\"tickenergy\" must be high, low or any, found \"\(e)\"") }
+                task.energy = energy
+            }
+            task.repeatRule = try string("recur")
+            if let p = try string("priority") {
+                switch p {
+                case "H": task.priority = .must
+                case "L": task.priority = .flexible
+                case "M":
+                    task.priority = .must
+                    extra.append(JSONMember(prefix + "priority", .string("M")))
+                default: throw fail("unknown priority \"\(p)\" (expected H, M or L)")
+                }
+            }
+            if let tagsNode = fields["tags"] {
+                switch tagsNode.kind {
+                case .null: break
+                case .array(let items):
+                    for item in items {
+                        guard case .string(let tag) = item.kind else { throw fail("\"tags\" must hold strings, found \(item.typeName)") }
+                        if let problem = TagRules.problem(with: tag) { throw fail(problem) }
+                        task.addTag(tag)
+                    }
+                case .string(let s):
+                    // Some tools write tags as one comma-separated string.
+                    for tag in s.split(separator: ",").map(String.init) where !tag.isEmpty {
+                        if let problem = TagRules.problem(with: tag) { throw fail(problem) }
+                        task.addTag(tag)
+                    }
+                default: throw fail("\"tags\" must be an array of strings, found \(tagsNode.typeName)")
+                }
+            }
+            if let annNode = fields["annotations"], !isNull(annNode) {
+                guard case .array(let items) = annNode.kind else {
+                    throw fail("\"annotations\" must be an array, found \(annNode.typeName)")
+                }
+                var lines: [String] = []
+                for item in items {
+                    guard case .object(let ms) = item.kind,
+                          let d = ms.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind
+                    else { throw fail("each annotation needs a \"description\" string") }
+                    if let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind, parseDate(et) == nil {
+                        throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"")
+                    }
+                    lines.append(text)
+                }
+                if !lines.isEmpty {
+                    task.notes = lines.joined(separator: "\n")
+                    extra.append(JSONMember(prefix + "annotations", annNode))
+                }
+            }
+            for m in members where !mapped.contains(m.key) {
+                extra.append(JSONMember(prefix + m.key, m.value))
+            }
+            // A task exported from tick keeps its unknown keys when they come back verbatim.
+            task.extra = extra.map { JSONMember($0.key, stripOffsets($0.value)) }
+            grouper.add(task, list: try string("project"))
+        }
+        return grouper.files
+    }
+
+    private static func isNull(_ node: JSONNode) -> Bool {
+        if case .null = node.kind { return true }
+        return false
+    }
+
+    /// `20261121T090000Z` (Taskwarrior's format); ISO 8601 forms are accepted too.
+    static func parseDate(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        if b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") {
+            let s = String(decoding: b[0..<4], as: UTF8.self) + "-" + String(decoding: b[4..<6], as: UTF8.self) + "-"
+                + String(decoding: b[6..<8], as: UTF8.self) + "T" + String(decoding: b[9..<11], as: UTF8.self) + ":"
+                + String(decoding: b[11..<13], as: UTF8.self) + ":" + String(decoding: b[13..<15], as: UTF8.self) + "Z"
+            return Timestamp.parse(s)
+        }
+        if let epoch = Int(text), (9...11).contains(text.count) { return Date(timeIntervalSince1970: TimeInterval(epoch)) }
+        return Timestamp.parse(text)
+    }
+
+    /// `20261121T090000Z`.
+    static func formatDate(_ date: Date) -> String {
+        let iso = Timestamp.format(date) // 2026-11-21T09:00:00Z
+        return iso.filter { $0 != "-" && $0 != ":" }
+    }
+
+    private static func stripOffsets(_ node: JSONNode) -> JSONNode {
+        switch node.kind {
+        case .array(let items): return .array(items.map(stripOffsets))
+        case .object(let ms): return .object(ms.map { JSONMember($0.key, stripOffsets($0.value)) })
+        default: return JSONNode(node.kind)
+        }
+    }
+
+    // MARK: Encoding
+
+    public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
+        var out: [UInt8] = Array("[\n".utf8)
+        var first = true
+        for file in files {
+            for task in file.tasks {
+                if !first { out.append(contentsOf: Array(",\n".utf8)) }
+                first = false
+                writeCompact(node(for: task, project: file.kind == .inbox ? nil : file.displayName, context: context), into: &out)
+            }
+        }
+        out.append(contentsOf: Array((first ? "]\n" : "\n]\n").utf8))
+        return out
+    }
+
+    /// The Taskwarrior object for one task.
+    static func node(for task: TaskItem, project: String?, context: InterchangeContext) -> JSONNode {
+        var kept: [String: JSONNode] = [:]
+        for m in task.extra where m.key.hasPrefix(prefix) { kept[String(m.key.dropFirst(prefix.count))] = m.value }
+        func keptString(_ key: String) -> String? {
+            if case .string(let s)? = kept[key]?.kind { return s }
+            return nil
+        }
+        var ms: [JSONMember] = []
+        func put(_ key: String, _ value: String) { ms.append(JSONMember(key, .string(value))) }
+        put("uuid", task.id.lowercased)
+        put("description", task.title)
+        switch task.state {
+        case .done: put("status", "completed")
+        case .open, .active:
+            if let s = keptString("status"), s == "waiting" || s == "recurring" { put("status", s) } else { put("status", "pending") }
+        }
+        if let project { put("project", project) }
+        if !task.tags.isEmpty { ms.append(JSONMember("tags", .array(task.tags.map { .string($0) }))) }
+        put("entry", formatDate(task.createdAt))
+        put("modified", formatDate(task.modifiedAt))
+        if task.state == .done {
+            put("end", formatDate(task.completedAt ?? task.modifiedAt))
+        } else if let end = keptString("end") {
+            put("end", end)
+        }
+        if task.state == .active { put("start", keptString("start") ?? formatDate(task.modifiedAt)) }
+        if let due = task.due {
+            switch due {
+            case .day(let d): put("due", formatDate(d.startOfDay(in: context.timeZone)))
+            case .time(let t): put("due", formatDate(t))
+            }
+        }
+        if let s = task.scheduled {
+            if let original = keptString("scheduled"), let at = parseDate(original), LocalDate(date: at, timeZone: context.timeZone) == s {
+                put("scheduled", original)
+            } else {
+                put("scheduled", formatDate(s.startOfDay(in: context.timeZone)))
+            }
+        }
+        if let wait = keptString("wait") { put("wait", wait) }
+        if let rule = task.repeatRule { put("recur", rule) }
+        switch task.priority {
+        case .must?: put("priority", keptString("priority") == "M" ? "M" : "H")
+        case .flexible?: put("priority", "L")
+        case nil: break
+        }
+        if let notes = task.notes {
+            // Reuse the entry time of a kept annotation with the same text.
+            var pool: [(String, JSONNode)] = []
+            if case .array(let items)? = kept["annotations"]?.kind {
+                for item in items {
+                    if case .object(let a) = item.kind, let d = a.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind,
+                       let e = a.first(where: { $0.key == "entry" }) {
+                        pool.append((text, e.value))
+                    }
+                }
+            }
+            var anns: [JSONNode] = []
+            var seconds = 0
+            for line in notes.split(separator: "\n", omittingEmptySubsequences: true) {
+                let text = String(line)
+                let entry: JSONNode
+                if let i = pool.firstIndex(where: { $0.0 == text }) {
+                    entry = pool.remove(at: i).1
+                } else {
+                    // Distinct entries: Taskwarrior keys annotations by their time.
+                    entry = .string(formatDate(task.modifiedAt.addingTimeInterval(TimeInterval(seconds))))
+                    seconds += 1
+                }
+                anns.append(.object([JSONMember("entry", entry), JSONMember("description", .string(text))]))
+            }
+            if !anns.isEmpty { ms.append(JSONMember("annotations", .array(anns))) }
+        }
+        if let r = task.remind { put("tickremind", formatDate(r)) }
+        if let e = task.energy { put("tickenergy", e.rawValue) }
+        let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "priority", "annotations"]
+        for m in task.extra where m.key.hasPrefix(prefix) {
+            let name = String(m.key.dropFirst(prefix.count))
+            if special.contains(name) || name.isEmpty || ms.contains(where: { $0.key == name }) { continue }
+            ms.append(JSONMember(name, m.value))
+        }
+        return .object(ms)
+    }
+
+    /// One-line JSON.
+    static func writeCompact(_ node: JSONNode, into out: inout [UInt8]) {
+        switch node.kind {
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeCompact(item, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let ms):
+            out.append(UInt8(ascii: "{"))
+            for (i, m) in ms.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(m.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                writeCompact(m.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        default:
+            JSONWriter.write(node, indent: 0, into: &out)
+        }
+    }
+}

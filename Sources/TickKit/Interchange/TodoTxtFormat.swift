@@ -1,0 +1,266 @@
+import Foundation
+
+/// todo.txt (https://github.com/todotxt/todo.txt): one task per line.
+///
+/// Mapping (see Docs/INTERCHANGE.md):
+/// - `x YYYY-MM-DD` ↔ done + `completedAt` (start of that day in the context's zone);
+/// - `(A)` ↔ `must`, `(B)`…`(Z)` ↔ `flexible`; a letter other than the
+///   canonical one (A for must, B for flexible) is kept in `x-todotxt-priority`;
+/// - the creation date ↔ `createdAt` (date only);
+/// - the first `+project` ↔ the list; further projects in `x-todotxt-projects`;
+/// - `@context` ↔ tags; `due:YYYY-MM-DD` ↔ all-day `due`;
+/// - `tick:<uuid>` ↔ the task id (written on export so a re-import after
+///   `todo.sh do N` updates the same task). Lines without it get a name-based
+///   id derived from their text without completion mark, priority and dates;
+/// - every other `key:value` is kept, in order, in `x-todotxt-extra` (an
+///   object) and written back on export.
+public enum TodoTxtCodec: InterchangeCodec {
+    static let priorityKey = "x-todotxt-priority"
+    static let projectsKey = "x-todotxt-projects"
+    static let extraKey = "x-todotxt-extra"
+    static let idKey = "tick"
+
+    // MARK: Decode
+
+    public static func decode(_ bytes: [UInt8], context: InterchangeContext) throws(ImportError) -> [TaskFile] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ImportError(path: context.path, line: nil, message: "the file is not valid UTF-8")
+        }
+        var inbox = TaskFile(kind: .inbox, id: UUID(name: "todotxt-inbox"), createdAt: context.now, modifiedAt: context.now)
+        var lists: [TaskFile] = []
+        var listIndex: [String: Int] = [:]
+        var seen: Set<UUID> = []
+        var lineNumber = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
+            var line = String(rawLine)
+            if line.hasSuffix("\r") { line.removeLast() }
+            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            let (task, project) = try parseLine(line, number: lineNumber, context: context)
+            guard !seen.contains(task.id) else {
+                throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
+            }
+            seen.insert(task.id)
+            if let project {
+                let key = project.lowercased()
+                if let i = listIndex[key] {
+                    lists[i].tasks.append(task)
+                } else {
+                    var file = TaskFile(kind: .list(slug: Slug.make(from: project)), id: UUID(name: "todotxt-list:" + key),
+                                        name: project, createdAt: context.now, modifiedAt: context.now)
+                    file.tasks.append(task)
+                    listIndex[key] = lists.count
+                    lists.append(file)
+                }
+            } else {
+                inbox.tasks.append(task)
+            }
+        }
+        return (inbox.tasks.isEmpty ? [] : [inbox]) + lists
+    }
+
+    /// Parses one non-blank line; returns the task and its list name.
+    static func parseLine(_ line: String, number: Int, context: InterchangeContext) throws(ImportError) -> (TaskItem, String?) {
+        func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: number, message: message) }
+        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var done = false
+        var completed: LocalDate?
+        var created: LocalDate?
+        var letter: Character?
+        func isDateWord(_ w: String) -> Bool {
+            w.utf8.count == 10 && w.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        }
+        func date(_ w: String) throws(ImportError) -> LocalDate {
+            guard let d = LocalDate(iso: w) else { throw fail("invalid date \"\(w)\"; use YYYY-MM-DD") }
+            return d
+        }
+        if words.first == "x" {
+            done = true
+            words.removeFirst()
+            if let w = words.first, isDateWord(w) {
+                completed = try date(w)
+                words.removeFirst()
+                if let w2 = words.first, isDateWord(w2) {
+                    created = try date(w2)
+                    words.removeFirst()
+                }
+            }
+        } else {
+            if let w = words.first, w.count == 3, w.first == "(", w.last == ")" {
+                let c = w[w.index(after: w.startIndex)]
+                if c.isASCII, c.isUppercase {
+                    letter = c
+                    words.removeFirst()
+                }
+            }
+            if let w = words.first, isDateWord(w) {
+                created = try date(w)
+                words.removeFirst()
+            }
+        }
+
+        var titleWords: [String] = []
+        var projects: [String] = []
+        var tags: [String] = []
+        var due: TaskDate?
+        var id: UUID?
+        var extras: [JSONMember] = []
+        for w in words {
+            if w.count > 1, w.hasPrefix("+") {
+                projects.append(String(w.dropFirst()))
+            } else if w.count > 1, w.hasPrefix("@") {
+                let tag = String(w.dropFirst())
+                if !tags.contains(tag) { tags.append(tag) }
+            } else if let colon = w.firstIndex(of: ":"), colon != w.startIndex {
+                let key = String(w[..<colon])
+                let value = String(w[w.index(after: colon)...])
+                let keyIsWord = key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
+                if value.isEmpty || !keyIsWord || value.hasPrefix("/") || value.contains(":") {
+                    titleWords.append(w)
+                } else if key == "due" {
+                    if let d = LocalDate(iso: value) {
+                        due = .day(d)
+                    } else if let t = Timestamp.parse(value) {
+                        due = .time(t)
+                    } else {
+                        throw fail("invalid due date \"\(value)\"; use due:YYYY-MM-DD")
+                    }
+                } else if key == idKey {
+                    guard let u = UUID(fastString: value) else { throw fail("invalid task id \"\(value)\" in tick:; expected a UUID") }
+                    id = u
+                } else {
+                    extras.append(JSONMember(key, .string(value)))
+                }
+            } else {
+                titleWords.append(w)
+            }
+        }
+        let title = titleWords.joined(separator: " ")
+        guard !title.isEmpty else { throw fail("the task has no text, only markers") }
+
+        let taskID = id ?? UUID(name: "todotxt:" + words.joined(separator: " "))
+        let createdAt = created?.startOfDay(in: context.timeZone) ?? context.now
+        var task = TaskItem(id: taskID, title: title, due: due, tags: tags, createdAt: createdAt, modifiedAt: context.now)
+        if done {
+            task.state = .done
+            task.completedAt = completed?.startOfDay(in: context.timeZone) ?? context.now
+        }
+        if let letter {
+            task.priority = letter == "A" ? .must : .flexible
+            if letter != "A" && letter != "B" {
+                task.extra.append(JSONMember(priorityKey, .string(String(letter))))
+            }
+        }
+        if projects.count > 1 {
+            task.extra.append(JSONMember(projectsKey, .array(projects.dropFirst().map { .string($0) })))
+        }
+        if !extras.isEmpty { task.extra.append(JSONMember(extraKey, .object(extras))) }
+        return (task, projects.first)
+    }
+
+    // MARK: Encode
+
+    public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
+        var out = ""
+        for file in files {
+            for task in file.tasks {
+                out += line(for: task, list: file.name, timeZone: context.timeZone) + "\n"
+            }
+        }
+        return Array(out.utf8)
+    }
+
+    /// One task as a todo.txt line.
+    public static func line(for task: TaskItem, list: String?, timeZone: TimeZone) -> String {
+        var parts: [String] = []
+        let created = LocalDate(date: task.createdAt, timeZone: timeZone).iso
+        if task.state == .done {
+            parts.append("x")
+            parts.append(LocalDate(date: task.completedAt ?? task.modifiedAt, timeZone: timeZone).iso)
+        } else if let p = task.priority {
+            var letter = p == .must ? "A" : "B"
+            if let stored = stringExtra(task, priorityKey), stored.count == 1,
+               let c = stored.first, c.isASCII, c.isUppercase, (c == "A") == (p == .must) {
+                letter = stored
+            }
+            parts.append("(\(letter))")
+        }
+        parts.append(created)
+        // Titles are one line; todo.txt has no escaping, so newlines become spaces.
+        parts.append(task.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
+        if let list { parts.append("+" + list.replacingOccurrences(of: " ", with: "_")) }
+        for member in task.extra where member.key == projectsKey {
+            if case .array(let items) = member.value.kind {
+                for item in items { if case .string(let s) = item.kind { parts.append("+" + s) } }
+            }
+        }
+        for tag in task.tags { parts.append("@" + tag) }
+        if let due = task.due {
+            switch due {
+            case .day(let d): parts.append("due:" + d.iso)
+            case .time(let t): parts.append("due:" + LocalDate(date: t, timeZone: timeZone).iso)
+            }
+        }
+        for member in task.extra where member.key == extraKey {
+            if case .object(let kvs) = member.value.kind {
+                for kv in kvs { if case .string(let v) = kv.value.kind { parts.append(kv.key + ":" + v) } }
+            }
+        }
+        parts.append("\(idKey):" + task.id.lowercased)
+        return parts.joined(separator: " ")
+    }
+
+    // MARK: Merge
+
+    /// todo.txt cannot hold every field, so a plain replace on re-import would
+    /// wipe notes, reminders and times. Callers that update an existing task
+    /// from a todo.txt line should store `merge(imported, onto: current)`:
+    /// fields the line cannot express keep the store's values, dates that only
+    /// lost their time of day keep it, and when nothing the line says differs
+    /// the result equals `current` (so the import counts it unchanged).
+    public static func merge(_ imported: TaskItem, onto current: TaskItem, timeZone: TimeZone) -> TaskItem {
+        var r = imported
+        r.scheduled = current.scheduled
+        r.remind = current.remind
+        r.repeatRule = current.repeatRule
+        r.energy = current.energy
+        r.notes = current.notes
+        func sameDay(_ a: Date, _ b: Date) -> Bool { LocalDate(date: a, timeZone: timeZone) == LocalDate(date: b, timeZone: timeZone) }
+        if sameDay(r.createdAt, current.createdAt) { r.createdAt = current.createdAt }
+        if case .day(let d)? = r.due, case .time(let t)? = current.due, LocalDate(date: t, timeZone: timeZone) == d { r.due = current.due }
+        if r.state == .done, current.state == .done, let a = r.completedAt, let b = current.completedAt, sameDay(a, b) { r.completedAt = b }
+        if r.state == .active || current.state == .active, r.state != .done { r.state = current.state }
+        if r.title == current.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ") { r.title = current.title }
+        let own: Set<String> = [priorityKey, projectsKey, extraKey]
+        r.extra = current.extra.filter { !own.contains($0.key) } + imported.extra
+        // Done lines carry no priority (tick writes none; `todo.sh do` removes it).
+        if r.state == .done, r.priority == nil {
+            r.priority = current.priority
+            r.extra = current.extra.filter { $0.key != projectsKey && $0.key != extraKey } + imported.extra
+        }
+        r.needsFill = current.needsFill
+        r.modifiedAt = current.modifiedAt
+        if r != current { r.modifiedAt = max(imported.modifiedAt, current.modifiedAt) }
+        return r
+    }
+
+    /// Applies ``merge(_:onto:timeZone:)`` to every decoded task whose id is
+    /// already in the store; call it between `decode` and `ImportPlan.make`.
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: TimeZone) -> [TaskFile] {
+        var current: [UUID: TaskItem] = [:]
+        for (_, task) in snapshot.allTasks { current[task.id] = task }
+        return files.map { file in
+            var f = file
+            f.tasks = file.tasks.map { t in current[t.id].map { merge(t, onto: $0, timeZone: timeZone) } ?? t }
+            return f
+        }
+    }
+
+    private static func stringExtra(_ task: TaskItem, _ key: String) -> String? {
+        for m in task.extra where m.key == key {
+            if case .string(let s) = m.value.kind { return s }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension InterchangeFormat {
+    /// Reads an import file in this format.
+    func decode(_ bytes: [UInt8], context: InterchangeContext) throws -> [TaskFile] {
+        switch self {
+        case .json: return try JSONExport.decode(bytes, path: context.path, fallbackDate: context.now)
+        case .markdown: throw CLIError("markdown is an export format only; import a json export instead", status: .usage)
+        case .taskwarrior: return try TaskwarriorCodec.decode(bytes, context: context)
+        case .todotxt: return try TodoTxtCodec.decode(bytes, context: context)
+        case .ics: return try ICalendarCodec.decode(bytes, context: context)
+        case .csv: return try CSVCodec.decode(bytes, context: context)
+        }
+    }
+
+    /// Writes files in this format.
+    func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
+        switch self {
+        case .json: return JSONExport.encode(files, exportedAt: context.now)
+        case .markdown: return Array(MarkdownExport.render(files, timeZone: context.timeZone).utf8)
+        case .taskwarrior: return TaskwarriorCodec.encode(files, context: context)
+        case .todotxt: return TodoTxtCodec.encode(files, context: context)
+        case .ics: return ICalendarCodec.encode(files, context: context)
+        case .csv: return CSVCodec.encode(files, context: context)
+        }
+    }
+}
+
+extension InterchangeFormat: ExpressibleByArgument {}
