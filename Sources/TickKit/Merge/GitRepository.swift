@@ -80,9 +80,14 @@ public enum GitRunner {
         init?() {
             let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
             var template = Array((dir + "/tick-git-XXXXXX").utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return -1 }
+                return mkstemp(base)
+            }
             guard fd >= 0 else { return nil }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            template.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { unlink(base) }
+            }
             self.fd = fd
             handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
