@@ -27,8 +27,9 @@ import Testing
 
     @Test func mapsFields() throws {
         let files = try decode(Self.sample)
-        #expect(files.map(\.displayName) == ["Home", "Inbox"])
-        let home = files[0], inbox = files[1]
+        // The inbox comes first, then lists in the order first seen.
+        #expect(files.map(\.displayName) == ["Inbox", "Home"])
+        let inbox = files[0], home = files[1]
         #expect(home.kind == .list(slug: "home"))
         #expect(home.tasks.map(\.title) == ["Buy milk", "Old thing"])
         #expect(inbox.tasks.map(\.title) == ["Write report", "Weekly"])  // deleted skipped

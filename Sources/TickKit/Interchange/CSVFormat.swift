@@ -126,7 +126,7 @@ public enum CSVCodec: InterchangeCodec {
         guard index["title"] != nil else {
             throw ImportError(path: context.path, line: header.line, message: "the header has no \"title\" column (found: \(header.fields.joined(separator: ",")))")
         }
-        var grouper = TWCSVListGrouper(now: context.now)
+        var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "tick-list:inbox"), listIDPrefix: "tick-import-list:")
         var occurrences: [String: Int] = [:]
         for row in rows.dropFirst() {
             func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: row.line, message: message) }

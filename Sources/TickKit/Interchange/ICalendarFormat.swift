@@ -235,9 +235,7 @@ public enum ICalendarCodec: InterchangeCodec {
         guard let first = lines.first, first.name == "BEGIN", first.value.uppercased() == "VCALENDAR" else {
             throw ImportError(path: context.path, line: lines.first?.line ?? 1, message: "not an iCalendar file: expected BEGIN:VCALENDAR")
         }
-        var inbox = TaskFile(kind: .inbox, id: UUID(name: "ical-inbox"), createdAt: context.now, modifiedAt: context.now)
-        var lists: [TaskFile] = []
-        var listIndex: [String: Int] = [:]
+        var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "ical-inbox"), listIDPrefix: "ical-list:")
         var seen: Set<UUID> = []
         var stack: [String] = []
         var todo: [ContentLine] = []
@@ -267,20 +265,7 @@ public enum ICalendarCodec: InterchangeCodec {
                         throw ImportError(path: context.path, line: todoStart, message: "UID of this VTODO appears twice")
                     }
                     seen.insert(task.id)
-                    if let list {
-                        let key = list.lowercased()
-                        if let i = listIndex[key] {
-                            lists[i].tasks.append(task)
-                        } else {
-                            var file = TaskFile(kind: .list(slug: Slug.make(from: list)), id: UUID(name: "ical-list:" + key),
-                                                name: list, createdAt: context.now, modifiedAt: context.now)
-                            file.tasks.append(task)
-                            listIndex[key] = lists.count
-                            lists.append(file)
-                        }
-                    } else {
-                        inbox.tasks.append(task)
-                    }
+                    grouper.add(task, list: list)
                 }
             default:
                 if stack.last == "VTODO" {
@@ -293,7 +278,7 @@ public enum ICalendarCodec: InterchangeCodec {
         if let open = stack.last {
             throw ImportError(path: context.path, line: lines.last?.line, message: "BEGIN:\(open) is never closed (truncated file?)")
         }
-        return (inbox.tasks.isEmpty ? [] : [inbox]) + lists
+        return grouper.files
     }
 
     static func makeTask(_ props: [ContentLine], alarms: [[ContentLine]], start: Int, context: InterchangeContext) throws(ImportError) -> (TaskItem, String?) {

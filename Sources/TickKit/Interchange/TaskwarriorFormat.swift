@@ -1,35 +1,5 @@
 import Foundation
 
-/// Groups imported tasks into the inbox and lists by list name, in first-seen
-/// order. Shared by the Taskwarrior and CSV codecs.
-struct TWCSVListGrouper {
-    private(set) var files: [TaskFile] = []
-    private var slot: [String: Int] = [:]
-    let now: Date
-
-    init(now: Date) { self.now = now }
-
-    /// Adds a task to the list named `name` (nil, empty or "inbox": the inbox).
-    mutating func add(_ task: TaskItem, list name: String?) {
-        let trimmed = name?.trimmingCharacters(in: .whitespaces) ?? ""
-        let isInbox = trimmed.isEmpty || trimmed.lowercased() == "inbox"
-        let key = isInbox ? "" : trimmed.lowercased()
-        if let i = slot[key] {
-            files[i].tasks.append(task)
-            return
-        }
-        var file: TaskFile
-        if isInbox {
-            file = TaskFile(kind: .inbox, id: UUID(name: "tick-list:inbox"), createdAt: now, modifiedAt: now)
-        } else {
-            let slug = Slug.make(from: trimmed)
-            file = TaskFile(kind: .list(slug: slug), id: UUID(name: "tick-import-list:\(trimmed.lowercased())"), name: trimmed, createdAt: now, modifiedAt: now)
-        }
-        file.tasks.append(task)
-        files.append(file)
-        slot[key] = files.count - 1
-    }
-}
 
 /// Taskwarrior's `task export` / `task import` JSON (see Docs/INTERCHANGE.md).
 ///
@@ -91,7 +61,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
             }
         }
 
-        var grouper = TWCSVListGrouper(now: context.now)
+        var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "tick-list:inbox"), listIDPrefix: "tick-import-list:")
         for (node, line) in records {
             func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: line, message: message) }
             guard case .object(let members) = node.kind else { throw fail("expected a task object, found \(node.typeName)") }

@@ -26,9 +26,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ImportError(path: context.path, line: nil, message: "the file is not valid UTF-8")
         }
-        var inbox = TaskFile(kind: .inbox, id: UUID(name: "todotxt-inbox"), createdAt: context.now, modifiedAt: context.now)
-        var lists: [TaskFile] = []
-        var listIndex: [String: Int] = [:]
+        var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "todotxt-inbox"), listIDPrefix: "todotxt-list:")
         var seen: Set<UUID> = []
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -42,22 +40,9 @@ public enum TodoTxtCodec: InterchangeCodec {
                 throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
             }
             seen.insert(task.id)
-            if let project {
-                let key = project.lowercased()
-                if let i = listIndex[key] {
-                    lists[i].tasks.append(task)
-                } else {
-                    var file = TaskFile(kind: .list(slug: Slug.make(from: project)), id: UUID(name: "todotxt-list:" + key),
-                                        name: project, createdAt: context.now, modifiedAt: context.now)
-                    file.tasks.append(task)
-                    listIndex[key] = lists.count
-                    lists.append(file)
-                }
-            } else {
-                inbox.tasks.append(task)
-            }
+            grouper.add(task, list: project)
         }
-        return (inbox.tasks.isEmpty ? [] : [inbox]) + lists
+        return grouper.files
     }
 
     /// Parses one non-blank line; returns the task and its list name.
