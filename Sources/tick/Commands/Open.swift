@@ -1,0 +1,40 @@
+import ArgumentParser
+import TickKit
+
+extension Tick {
+    struct Open: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a task, or open it in $VISUAL/$EDITOR (a click target for status bars).",
+            discussion: """
+            Without --edit this prints the task as `tick show ID` does; with --edit \
+            it opens the task's JSON in $VISUAL or $EDITOR as `tick edit ID` does.
+
+            EXAMPLES
+              tick open 3
+              tick open 3 --edit
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(name: .long, help: "Open the task in $VISUAL or $EDITOR, like `tick edit ID`.")
+        var edit = false
+
+        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.")
+        var id: String
+
+        func run() throws {
+            if edit {
+                let context = try Context(global)
+                let loaded = try context.load()
+                let item = try loaded.tasks.resolve(id)
+                try EditorSession(context: context, item: item).run()
+                return
+            }
+            var args: [String] = []
+            if let store = global.store { args += ["--store", store] }
+            if global.noColor { args.append("--no-color") }
+            let show = try Show.parse(args + ["--", id])
+            try show.run()
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct StatusLine: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status-line",
+            abstract: "A one-line summary of today for status bars (waybar, i3blocks, polybar, tmux).",
+            discussion: """
+            Counts the pending tasks due today (not yet overdue) and the overdue \
+            ones, and names the next one (--size small) or two (--size medium), \
+            overdue first, then soonest. Each format uses its program's own markup; \
+            none prints terminal color codes. See Docs/STATUS-LINE.md.
+
+            EXAMPLES
+              tick status-line
+              tick status-line --format waybar --size medium
+              tick status-line --format tmux
+            """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case plain, json, waybar, i3blocks, polybar, tmux
+        }
+
+        enum Size: String, ExpressibleByArgument, CaseIterable {
+            case small, medium
+        }
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("Output format: plain, json, waybar, i3blocks, polybar, tmux.", valueName: "format"))
+        var format: Format = .plain
+
+        @Option(name: .long, help: ArgumentHelp("small: counts and one title; medium: counts and two titles.", valueName: "size"))
+        var size: Size = .small
+
+        func run() throws {
+            let context = try Context(global)
+            let loaded = try context.load()
+            // Status bars show stderr badly or not at all: no warnings here.
+            let items = try loaded.index.run(.today, filter: TaskFilter(), query: context.query)
+            let summary = Summary(items: items, query: context.query)
+            context.terminal.outRaw(StatusLineFormatter(summary: summary, size: size).render(format))
+        }
+    }
+}
+
+/// What the status line says, computed once from the `today` view.
+struct Summary {
+    /// Pending tasks due today that are not overdue yet.
+    var due = 0
+    /// Pending overdue tasks.
+    var overdue = 0
+    /// Titles of the pending tasks of the view, overdue first, then soonest (one line each).
+    var titles: [String] = []
+
+    init(items: [ListedTask], query: TaskQuery) {
+        for item in items where item.task.state.isPending {
+            let task = item.task
+            if query.isOverdue(task) {
+                overdue += 1
+            } else if let d = task.due, d.localDay(in: query.timeZone) == query.today {
+                due += 1
+            }
+            titles.append(Summary.oneLine(task.title))
+        }
+    }
+
+    init(due: Int, overdue: Int, titles: [String]) {
+        self.due = due
+        self.overdue = overdue
+        self.titles = titles
+    }
+
+    static func oneLine(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
+    }
+
+    /// "overdue", "due" or "clear".
+    var level: String { overdue > 0 ? "overdue" : due > 0 ? "due" : "clear" }
+}
+
+/// Renders a ``Summary`` in each status bar's conventions.
+struct StatusLineFormatter {
+    let summary: Summary
+    let size: Tick.StatusLine.Size
+
+    static let red = "#ff5555"
+    static let yellow = "#f1fa8c"
+
+    var titleCount: Int { size == .small ? 1 : 2 }
+    var titleWidth: Int { size == .small ? 30 : 40 }
+
+    /// The next titles, as many as the size allows.
+    var next: [String] { Array(summary.titles.prefix(titleCount)) }
+
+    /// "2 due · 1 overdue" (zero counts left out), or "" when both are zero.
+    var counts: String {
+        var parts: [String] = []
+        if summary.due > 0 { parts.append("\(summary.due) due") }
+        if summary.overdue > 0 { parts.append("\(summary.overdue) overdue") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "2 due · 1 overdue · Call the bank", or "nothing due".
+    var text: String {
+        if summary.due == 0 && summary.overdue == 0 { return "nothing due" }
+        return ([counts] + next.map { truncate($0, to: titleWidth) }).joined(separator: " · ")
+    }
+
+    /// Counts only, for narrow bars ("nothing due" when clear).
+    var shortText: String { counts.isEmpty ? "nothing due" : counts }
+
+    var color: String? { summary.overdue > 0 ? Self.red : summary.due > 0 ? Self.yellow : nil }
+
+    func truncate(_ s: String, to width: Int) -> String {
+        s.count <= width ? s : String(s.prefix(width - 1)).trimmingCharacters(in: .whitespaces) + "…"
+    }
+
+    func render(_ format: Tick.StatusLine.Format) -> String {
+        switch format {
+        case .plain:
+            return text + "\n"
+        case .json:
+            let next = self.next.map(jsonString).joined(separator: ", ")
+            return "{\"due\": \(summary.due), \"overdue\": \(summary.overdue), \"next\": [\(next)]}\n"
+        case .waybar:
+            // Waybar reads text and tooltip as Pango markup.
+            let tooltip = summary.due == 0 && summary.overdue == 0 && summary.titles.isEmpty
+                ? "nothing due" : summary.titles.prefix(10).joined(separator: "\n")
+            return "{\"text\": \(jsonString(pango(text))), \"tooltip\": \(jsonString(pango(tooltip))), \"class\": \(jsonString(summary.level))}\n"
+        case .i3blocks:
+            // full_text, short_text, then color only when there is one.
+            var out = text + "\n" + shortText + "\n"
+            if let color { out += color + "\n" }
+            return out
+        case .polybar:
+            // A literal "%{" would start a polybar tag.
+            let body = text.replacingOccurrences(of: "%{", with: "% {")
+            guard let color else { return body + "\n" }
+            return "%{F\(color)}\(body)%{F-}\n"
+        case .tmux:
+            // tmux reads "#" as the start of a format or style; "##" is a literal one.
+            let body = text.replacingOccurrences(of: "#", with: "##")
+            let style = summary.overdue > 0 ? "red" : summary.due > 0 ? "yellow" : nil
+            guard let style else { return body + "\n" }
+            return "#[fg=\(style)]\(body)#[default]\n"
+        }
+    }
+
+    /// Escapes text for Pango markup.
+    func pango(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// A JSON string literal, on one line.
+    func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 || u.value == 0x7F || u.value == 0x2028 || u.value == 0x2029 {
+                    out += String(format: "\\u%04x", u.value)
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
