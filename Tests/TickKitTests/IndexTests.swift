@@ -42,6 +42,26 @@ import Testing
         #expect(try index.run(.list(nil), filter: TaskFilter(states: Set(TaskState.allCases)), query: query).count == 43)
     }
 
+    @Test func todaySummaryAgreesWithTheTodayView() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try index(store)
+        try index.refresh()
+        for hour in [0, 9, 17, 23] {
+            let at = LocalDate(iso: "2026-11-21")!.at(hour: hour, minute: 30, timeZone: berlin)
+            let query = TaskQuery(now: at, timeZone: berlin)
+            let view = try index.run(.today, filter: TaskFilter(), query: query)
+            let overdue = view.filter { query.isOverdue($0.task) }.count
+            let due = view.filter { !query.isOverdue($0.task) && $0.task.due?.localDay(in: berlin) == query.today }.count
+            for limit in [1, 2, 3, 10] {
+                let summary = try index.todaySummary(query: query, limit: limit)
+                #expect(summary.overdue == overdue, "\(hour)h")
+                #expect(summary.dueToday == due, "\(hour)h")
+                #expect(summary.first.map(\.task.id) == Array(view.prefix(limit)).map(\.task.id), "\(hour)h limit \(limit)")
+            }
+        }
+    }
+
     @Test func searchMatchesABruteForceSubstringScan() throws {
         let (store, dir) = try sampleStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }

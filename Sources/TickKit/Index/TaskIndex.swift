@@ -710,3 +710,42 @@ extension TaskIndex: ShortIDLookup {
         try? db.read { db in try Int.fetchOne(db, sql: "SELECT n FROM short_ids WHERE id = ?", arguments: [task.lowercased]) }
     }
 }
+
+extension TaskIndex {
+    /// What a status line needs: how many pending tasks are due today (and
+    /// not overdue yet), how many are overdue, and the first `limit` tasks of
+    /// today's view, without decoding the whole view.
+    ///
+    /// The counts are SQL counts over the pending-date indexes. For the first
+    /// tasks, each date index gives its earliest entries, every task tied
+    /// with the `limit`-th included, so their union holds the view's first
+    /// `limit` tasks; ``TaskQuery/select(_:filter:from:)`` then orders them
+    /// exactly as `tick today` would.
+    public func todaySummary(query: TaskQuery, limit: Int) throws -> (dueToday: Int, overdue: Int, first: [ListedTask]) {
+        let today = query.today.daysSinceEpoch
+        let now = query.now.timeIntervalSinceReferenceDate
+        let endOfToday = query.today.adding(days: 1).startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
+        let n = max(limit, 1)
+        return try db.read { db in
+            let pending = "state != 'done'"
+            func count(_ condition: String, _ args: StatementArguments) throws -> Int {
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE \(pending) AND \(condition)", arguments: args) ?? 0
+            }
+            let overdue = try count("due_day < ?", [today]) + count("due_ts < ?", [now])
+            let dueToday = try count("due_day = ?", [today]) + count("due_ts >= ? AND due_ts < ?", [now, endOfToday])
+            // Earliest entries of each date, ties at the cut included.
+            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible) -> String {
+                "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound.databaseValue.description), "
+                    + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound.databaseValue.description)))"
+            }
+            let clause = "t.rowid IN (" + [
+                earliest("due_day", upTo: today),
+                earliest("due_ts", upTo: now + 2 * 86_400),
+                earliest("scheduled_day", upTo: today),
+            ].joined(separator: " UNION ") + ")"
+            let candidates = try listed(db, where: clause)
+            let first = query.select(.today, filter: TaskFilter(), from: candidates)
+            return (dueToday, overdue, Array(first.prefix(limit)))
+        }
+    }
+}

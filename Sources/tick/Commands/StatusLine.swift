@@ -35,12 +35,17 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("small: counts and one title; medium: counts and two titles.", valueName: "size"))
         var size: Size = .small
 
+        /// The most titles any format shows (the waybar tooltip).
+        static let maxTitles = 10
+
         func run() throws {
             let context = try Context(global)
-            let loaded = try context.load()
+            // Brings the index up to date with the files.
+            _ = try context.load()
             // Status bars show stderr badly or not at all: no warnings here.
-            let items = try loaded.index.run(.today, filter: TaskFilter(), query: context.query)
-            let summary = Summary(items: items, query: context.query)
+            // Counts in SQL and only the first tasks of the view: a status bar runs this often.
+            let (due, overdue, first) = try context.index.todaySummary(query: context.query, limit: Self.maxTitles)
+            let summary = Summary(due: due, overdue: overdue, titles: first.map { Summary.oneLine($0.task.title) })
             context.terminal.outRaw(StatusLineFormatter(summary: summary, size: size).render(format))
         }
     }
