@@ -1,7 +1,10 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 5
+    static let version = 6
+
+    /// The tables a usable index has.
+    static let tableNames = ["files", "tasks", "tags", "fts", "short_ids"]
 
     /// Everything, in creation order (tables first, then indexes and triggers).
     static var statements: [String] { tables + indexes }
@@ -60,7 +63,6 @@ enum IndexSchema {
         )
         """,
         "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE)",
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)",
     ]
 
     /// Secondary indexes and the triggers that keep FTS in step.

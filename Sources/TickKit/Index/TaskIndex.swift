@@ -67,9 +67,9 @@ public final class TaskIndex {
 
     /// A cheap check that the database answers and has every table.
     private var isHealthy: Bool {
-        let names = ["files", "tasks", "tags", "fts", "short_ids", "meta"]
+        let names = IndexSchema.tableNames
         let found = try? db.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type IN ('table') AND name IN ('files', 'tasks', 'tags', 'fts', 'short_ids', 'meta')")
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (\(names.map { "'\($0)'" }.joined(separator: ", ")))")
         }
         return found == names.count
     }

@@ -50,7 +50,6 @@ struct Terminal {
     func boldRed(_ s: String) -> String { style(s, "1;31") }
     func yellow(_ s: String) -> String { style(s, "33") }
     func cyan(_ s: String) -> String { style(s, "36") }
-    func green(_ s: String) -> String { style(s, "32") }
     func magenta(_ s: String) -> String { style(s, "35") }
     func strike(_ s: String) -> String { style(s, "2;9") }
 

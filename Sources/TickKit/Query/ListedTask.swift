@@ -1,16 +1,5 @@
 import Foundation
 
-/// A task located in the store: which file, and its id.
-public struct TaskRef: Sendable, Hashable {
-    public var kind: FileKind
-    public var id: UUID
-
-    public init(kind: FileKind, id: UUID) {
-        self.kind = kind
-        self.id = id
-    }
-}
-
 /// A task together with the list it is in and its short id, ready to show.
 public struct ListedTask: Sendable {
     public var task: TaskItem
@@ -25,6 +14,4 @@ public struct ListedTask: Sendable {
         self.listName = listName
         self.shortID = shortID
     }
-
-    public var ref: TaskRef { TaskRef(kind: kind, id: task.id) }
 }
