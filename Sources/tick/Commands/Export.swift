@@ -37,7 +37,6 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let loaded = try context.load()
             let snapshot = try context.snapshot()
             if let broken = snapshot.problems.first, list == nil {
                 throw StoreError.invalidFile(broken)
@@ -46,7 +45,8 @@ extension Tick {
             let inboxExists = try context.store.kinds().contains(.inbox)
             var files = snapshot.files.filter { $0.kind != .inbox || inboxExists }
             if let list {
-                let kind = try loaded.lists.resolve(list)
+                // Export reads the files themselves; the index is not needed.
+                let kind = try ListResolver(snapshot: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug))).resolve(list)
                 if let problem = snapshot.broken[kind] {
                     throw StoreError.invalidFile(problem)
                 }
