@@ -1,6 +1,6 @@
 import Foundation
 
-/// A raw change seen by the inotify reader thread.
+/// A raw change seen by the inotify reader thread, or a notification's answer.
 enum RawChange: Sendable {
     /// Something happened to this store-relative path.
     case path(String)
@@ -12,6 +12,8 @@ enum RawChange: Sendable {
     case watching(Int)
     /// The reader failed and stopped.
     case failed(String)
+    /// The user answered a reminder's notification.
+    case answered(Reminder, NotifierResponse)
 }
 
 /// A small thread-safe queue between the inotify thread and the watcher loop.

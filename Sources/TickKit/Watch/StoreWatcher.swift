@@ -7,13 +7,32 @@ import Foundation
 /// debounce per path), reindexes changed files, retries a parse failure once
 /// after a short delay (editors that truncate then write), reports each
 /// failure once per change, and rescans everything on overflow or when the
-/// store comes back.
+/// store comes back. With ``Reminders`` it also fires reminders on time:
+/// after every reindex it asks the index for the next `remind`, so a change
+/// by any route reschedules at once.
 public final class StoreWatcher {
+    /// What firing reminders needs. The clock is the watcher's only notion of
+    /// "now" for reminders (tests pin and advance it).
+    public struct Reminders {
+        public var service: ReminderService
+        public var notifier: any Notifier
+        public var clock: @Sendable () -> Date
+
+        public init(service: ReminderService, notifier: any Notifier, clock: @escaping @Sendable () -> Date) {
+            self.service = service
+            self.notifier = notifier
+            self.clock = clock
+        }
+    }
+
     public struct Options: Sendable {
         /// Quiet time per path before reindexing.
         public var debounce: TimeInterval = 0.03
         /// Delay before a failed parse is retried.
         public var retryDelay: TimeInterval = 0.15
+        /// The longest the loop sleeps without looking at the clock (covers
+        /// suspend/resume and clock changes).
+        public var maxSleep: TimeInterval = 15
         public init() {}
     }
 
@@ -21,16 +40,19 @@ public final class StoreWatcher {
     private let index: TaskIndex
     private let options: Options
     private let log: (WatchEvent) -> Void
+    private let reminders: Reminders?
     private let queue = EventQueue()
     private var due: [String: Date] = [:]
     private var retried: Set<String> = []
     /// What was last reported broken, per path: the hash of its content.
     private var reportedBroken: [String: String] = [:]
 
-    public init(store: Store, index: TaskIndex, options: Options = Options(), log: @escaping (WatchEvent) -> Void) {
+    public init(store: Store, index: TaskIndex, options: Options = Options(), reminders: Reminders? = nil,
+                log: @escaping (WatchEvent) -> Void) {
         self.store = store
         self.index = index
         self.options = options
+        self.reminders = reminders
         self.log = log
     }
 
@@ -50,7 +72,8 @@ public final class StoreWatcher {
     public func run() throws -> String {
         InotifyReader(root: store.location.root, queue: queue).start()
         while true {
-            let deadline = due.values.min() ?? Date().addingTimeInterval(3600)
+            var deadline = min(due.values.min() ?? .distantFuture, Date().addingTimeInterval(options.maxSleep))
+            if let wake = nextReminderWake() { deadline = min(deadline, wake) }
             let (changes, stopReason) = queue.take(until: deadline)
             if let stopReason {
                 log(.stopping(signal: stopReason))
@@ -71,10 +94,66 @@ public final class StoreWatcher {
                     log(.watching(root: store.location.root, watches: n))
                 case .failed(let reason):
                     throw WatchError.inotify(reason)
+                case let .answered(reminder, response):
+                    carryOut(response, for: reminder)
                 }
             }
             if let rescan { fullRescan(rescan) }
             processDue()
+            fireReminders()
+        }
+    }
+
+    // MARK: Reminders
+
+    /// The real-clock instant at which the next reminder is due, if any.
+    private func nextReminderWake() -> Date? {
+        guard let reminders else { return nil }
+        let now = reminders.clock()
+        guard let next = try? reminders.service.nextWake(after: now) else { return nil }
+        return Date().addingTimeInterval(max(0, next.timeIntervalSince(now)))
+    }
+
+    /// Shows every reminder that is due. Each notification runs on its own
+    /// thread (notify-send --wait blocks until the user acts); the answer
+    /// comes back through the queue and is carried out on this loop.
+    private func fireReminders() {
+        guard let reminders else { return }
+        let due: [Reminder]
+        do {
+            due = try reminders.service.due(now: reminders.clock())
+        } catch {
+            log(.failure("checking reminders failed: \(error.localizedDescription)"))
+            return
+        }
+        let queue = self.queue
+        for reminder in due {
+            log(.reminderFired(taskID: reminder.taskID, late: reminder.late))
+            let notifier = reminders.notifier
+            Thread.detachNewThread {
+                queue.push(.answered(reminder, notifier.notify(reminder)))
+            }
+        }
+    }
+
+    private func carryOut(_ response: NotifierResponse, for reminder: Reminder) {
+        guard let reminders else { return }
+        if case .unavailable(let reason) = response {
+            log(.reminderFallback(reminder, reason: reason))
+            return
+        }
+        guard let action = ReminderAction(response) else {
+            log(.reminderAnswered(taskID: reminder.taskID, action: nil, changed: false))
+            return
+        }
+        do {
+            switch try reminders.service.perform(action, on: reminder, now: reminders.clock()) {
+            case .changed: log(.reminderAnswered(taskID: reminder.taskID, action: action, changed: true))
+            case .unchanged: log(.reminderAnswered(taskID: reminder.taskID, action: action, changed: false))
+            case .gone: log(.failure("task \(reminder.taskID.lowercased) is no longer in the store; \(action.rawValue) not applied"))
+            }
+        } catch {
+            log(.failure("\(action.rawValue) on task \(reminder.taskID.lowercased) failed: \(error.localizedDescription)"))
         }
     }
 

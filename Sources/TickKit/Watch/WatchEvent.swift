@@ -1,6 +1,7 @@
 import Foundation
 
-/// What the watcher reports. Never carries a task's title or notes.
+/// What the watcher reports. Never carries a task's title or notes, except the
+/// fallback reminder, which is the notification itself.
 public enum WatchEvent: Sendable {
     /// Watching began (or began again) with this many inotify watches.
     case watching(root: String, watches: Int)
@@ -18,6 +19,13 @@ public enum WatchEvent: Sendable {
     case failure(String)
     /// The watcher is shutting down.
     case stopping(signal: String)
+    /// A reminder was handed to the notifier (late: it fired after its time).
+    case reminderFired(taskID: UUID, late: Bool)
+    /// The user chose an action (nil: dismissed); `changed` when the task was written.
+    case reminderAnswered(taskID: UUID, action: ReminderAction?, changed: Bool)
+    /// No notification could be shown: the reminder itself, for the fallback
+    /// line (the one event that carries a title, because it *is* the notification).
+    case reminderFallback(Reminder, reason: String)
 }
 
 /// Why the watcher could not run.

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Watch the store and keep the index current (a foreground daemon).",
+            abstract: "Watch the store, keep the index current, and fire reminders (a foreground daemon).",
             discussion: """
             Watches the store with inotify and reindexes a file within milliseconds of
             any change to it, whoever made it: tick, an editor, sed -i, git or
@@ -14,25 +14,65 @@ extension Tick {
             is reported once per change, with file:line:column; its last good tasks
             stay listed, and tick never rewrites it.
 
+            REMINDERS
+            A pending task with remind:WHEN gets a desktop notification at that time
+            (notify-send --wait, with Mark done, Snooze and Tomorrow actions), showing
+            its title and due date. A changed remind, by any route, reschedules at
+            once. Mark done completes the task; Snooze sets remind 10 minutes later;
+            Tomorrow moves due (or scheduled) and remind to tomorrow at the same time
+            of day; closing the notification changes nothing. Reminders missed while
+            no watcher ran fire once when it starts, marked late, if they are less
+            than 24 hours old; older ones just show as overdue. What fired is recorded
+            in $XDG_STATE_HOME/tick/<store>/reminders.json, so a restart never fires
+            one twice. Every machine that runs a watcher notifies.
+            Without a notification service, the reminder is a line on stderr and a
+            terminal bell. Settings ([reminders] snooze, late-window, command,
+            fallback) live in ~/.config/tick/config.toml; see Docs/CLI.md.
+
             Logs one line per reindex to stderr (file, task count, milliseconds; never
             a title). Only one watcher runs per store. SIGINT and SIGTERM stop it
             cleanly. See Docs/tick-watch.service for a systemd user unit.
 
             Commands stay correct without a watcher: each one checks the files first.
 
-            EXAMPLE
+            EXAMPLES
               tick watch &
+              tick watch --no-reminders
             """)
 
         @OptionGroup var global: GlobalOptions
 
+        @Flag(help: "Only keep the index current; fire no reminders.")
+        var noReminders = false
+
         func run() throws {
             let context = try Context(global)
+            let config = try context.config()
             let lock = try WatchLock(location: context.store.location)
             defer { lock.release() }
             let t = context.terminal
             let formatter = ISO8601DateFormatter()
-            let watcher = StoreWatcher(store: context.store, index: context.index) { event in
+            var reminders: StoreWatcher.Reminders?
+            if !noReminders {
+                let settings = config.reminders
+                let service = ReminderService(
+                    store: context.store, index: context.index, settings: settings,
+                    timeZone: context.timeZone, fired: FiredReminders(location: context.store.location))
+                let notifier = CommandNotifier(
+                    command: settings.command, clock: context.clock, timeZone: context.timeZone,
+                    directory: context.store.location.root)
+                reminders = StoreWatcher.Reminders(service: service, notifier: notifier, clock: context.clock)
+            }
+            let fallback = config.reminders.fallback
+            let clock = context.clock
+            let zone = context.timeZone
+            let watcher = StoreWatcher(store: context.store, index: context.index, reminders: reminders) { event in
+                if case let .reminderFallback(reminder, reason) = event {
+                    guard fallback else { return }
+                    // The fallback *is* the notification: the title, then a bell.
+                    t.err("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]\u{07}")
+                    return
+                }
                 t.err("\(formatter.string(from: Date())) \(Self.describe(event))")
             }
             let stop = watcher.stopper
@@ -44,7 +84,7 @@ extension Tick {
                 source.resume()
                 sources.append(source)
             }
-            t.err("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))")
+            t.err("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
             try watcher.run()
             sources.forEach { $0.cancel() }
         }
@@ -59,6 +99,11 @@ extension Tick {
             case .storeGone(let root): return "store \(root) is gone; waiting for it to come back"
             case .failure(let message): return "error: \(message)"
             case .stopping(let signal): return "stopping (\(signal))"
+            case let .reminderFired(id, late): return "reminder \(id.lowercased.prefix(8))\(late ? " (late)" : "") fired"
+            case let .reminderAnswered(id, action, changed):
+                guard let action else { return "reminder \(id.lowercased.prefix(8)) dismissed" }
+                return "reminder \(id.lowercased.prefix(8)): \(action.rawValue)\(changed ? "" : " (nothing to change)")"
+            case let .reminderFallback(reminder, _): return "reminder \(reminder.taskID.lowercased.prefix(8)) fired without a notification"
             }
         }
     }

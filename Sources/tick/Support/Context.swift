@@ -50,6 +50,25 @@ struct Context {
         }
     }
 
+    /// A clock that runs: the real one, or, when TICK_NOW is pinned, the
+    /// pinned instant plus the time elapsed since the command started (so a
+    /// long-running `tick watch` under test still sees time pass).
+    var clock: @Sendable () -> Date {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let base = now
+        guard environment["TICK_NOW"].map({ !$0.isEmpty }) == true else { return Date.init }
+        return { base.addingTimeInterval(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+    }
+
+    /// The user's config.toml (defaults when there is none).
+    func config() throws -> TickConfig {
+        let config = try TickConfig.load(environment: environment)
+        for key in config.unknownKeys {
+            terminal.err("tick: warning: \(config.path ?? "config.toml"): unknown setting \(key) (ignored)")
+        }
+        return config
+    }
+
     var query: TaskQuery { TaskQuery(now: now, timeZone: timeZone) }
     var fields: FieldParser { FieldParser(now: now, timeZone: timeZone) }
     var quickAdd: QuickAddParser { QuickAddParser(fields: fields) }

@@ -24,7 +24,7 @@ enum ExitStatus: Int32 {
             case .taskInBrokenFile, .listInBrokenFile: return .badData
             default: return .notFound
             }
-        case is FormatError, is ImportError: return .badData
+        case is FormatError, is ImportError, is ConfigError: return .badData
         case let e as StoreError:
             if case .invalidFile = e { return .badData }
             return .failure

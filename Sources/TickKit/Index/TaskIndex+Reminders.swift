@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+extension TaskIndex {
+    /// Pending tasks whose `remind` lies in `window` (lower bound exclusive,
+    /// upper bound inclusive), earliest first. Uses the pending-reminder index.
+    public func reminders(in window: ClosedRange<Date>) throws -> [ListedTask] {
+        let from = window.lowerBound.timeIntervalSinceReferenceDate
+        let through = window.upperBound.timeIntervalSinceReferenceDate
+        let found = try db.read { db in
+            try listed(db, where: "t.state != 'done' AND t.remind_ts IS NOT NULL AND t.remind_ts > ? AND t.remind_ts <= ?",
+                       arguments: [from, through])
+        }
+        return found.sorted {
+            ($0.task.remind ?? .distantPast, $0.task.id.uuidString) < ($1.task.remind ?? .distantPast, $1.task.id.uuidString)
+        }
+    }
+
+    /// The earliest `remind` of a pending task that is later than `instant`, if any.
+    public func nextReminder(after instant: Date) throws -> Date? {
+        try db.read { db in
+            try Double.fetchOne(
+                db,
+                sql: "SELECT min(remind_ts) FROM tasks WHERE state != 'done' AND remind_ts IS NOT NULL AND remind_ts > ?",
+                arguments: [instant.timeIntervalSinceReferenceDate])
+        }.map { Date(timeIntervalSinceReferenceDate: $0) }
+    }
+
+    /// A task by its full id, wherever it lives now.
+    public func task(id: UUID) throws -> ListedTask? {
+        try db.read { db in
+            try listed(db, where: "t.id = ?", arguments: [id.lowercased]).first
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Decides which reminders fire, remembers what fired, and carries out the
+/// user's choice. Used by `tick watch`; knows nothing of threads or inotify.
+///
+/// Everything takes `now` from the caller, so tests drive it with a fixed clock.
+public final class ReminderService {
+    public let store: Store
+    public let index: TaskIndex
+    public let settings: ReminderSettings
+    public let timeZone: TimeZone
+    private let fired: FiredReminders
+
+    public init(store: Store, index: TaskIndex, settings: ReminderSettings, timeZone: TimeZone, fired: FiredReminders) {
+        self.store = store
+        self.index = index
+        self.settings = settings
+        self.timeZone = timeZone
+        self.fired = fired
+    }
+
+    /// The reminders to show now: pending tasks whose `remind` is at or before
+    /// `now` and within the late window, not yet fired on this machine. They
+    /// are recorded as fired (and the record saved) before they are returned,
+    /// so a crash or restart never shows them twice.
+    ///
+    /// The index is brought up to date first, so a task completed or deleted
+    /// a moment ago never fires.
+    public func due(now: Date) throws -> [Reminder] {
+        let from = now.addingTimeInterval(-settings.lateWindow)
+        guard try !index.reminders(in: from...now).isEmpty else { return [] }
+        try index.refresh()
+        var out: [Reminder] = []
+        for item in try index.reminders(in: from...now) {
+            guard let at = item.task.remind, !fired.hasFired(item.task.id, at: at) else { continue }
+            fired.record(item.task.id, at: at)
+            out.append(Reminder(
+                taskID: item.task.id, kind: item.kind, title: item.task.title, listName: item.listName,
+                remindAt: at, due: item.task.due, late: now.timeIntervalSince(at) > settings.lateAfter))
+        }
+        if !out.isEmpty {
+            try fired.save(keepAfter: from.addingTimeInterval(-7 * 86_400))
+        }
+        return out
+    }
+
+    /// When the next reminder after `now` is due, if any.
+    public func nextWake(after now: Date) throws -> Date? {
+        try index.nextReminder(after: now)
+    }
+
+    /// What carrying out an action did.
+    public enum Outcome: Sendable, Equatable {
+        /// The task changed and was written.
+        case changed(ReminderAction)
+        /// Nothing to do (already done, say).
+        case unchanged(ReminderAction)
+        /// The task is no longer in the store.
+        case gone
+    }
+
+    /// Carries out `action` on the reminder's task through the store's safe
+    /// write path (lock, re-read, atomic write). The task is looked up by id,
+    /// so it is found even if it moved to another list meanwhile.
+    public func perform(_ action: ReminderAction, on reminder: Reminder, now: Date) throws -> Outcome {
+        try index.refresh()
+        guard let current = try index.task(id: reminder.taskID) else { return .gone }
+        let settings = self.settings
+        let timeZone = self.timeZone
+        let changed = try store.withLock { writer in
+            try writer.update(current.kind) { file -> Bool in
+                guard file.index(of: reminder.taskID) != nil else { return false }
+                return try file.updateTask(reminder.taskID) { task in
+                    action.apply(to: &task, now: now, timeZone: timeZone, snooze: settings.snooze)
+                }
+            }
+        }
+        return changed ? .changed(action) : .unchanged(action)
+    }
+}
