@@ -33,6 +33,9 @@ public final class StoreWatcher {
         /// The longest the loop sleeps without looking at the clock (covers
         /// suspend/resume and clock changes).
         public var maxSleep: TimeInterval = 15
+        /// When set, a ``WatchEvent/heartbeat`` is reported at least this often
+        /// (for views that depend on the time of day, like a status line).
+        public var heartbeat: TimeInterval?
         public init() {}
     }
 
@@ -44,6 +47,7 @@ public final class StoreWatcher {
     private let queue = EventQueue()
     private var due: [String: Date] = [:]
     private var retried: Set<String> = []
+    private var lastBeat = Date()
     /// What was last reported broken, per path: the hash of its content.
     private var reportedBroken: [String: String] = [:]
 
@@ -74,6 +78,7 @@ public final class StoreWatcher {
         while true {
             var deadline = min(due.values.min() ?? .distantFuture, Date().addingTimeInterval(options.maxSleep))
             if let wake = nextReminderWake() { deadline = min(deadline, wake) }
+            if let beat = options.heartbeat { deadline = min(deadline, lastBeat.addingTimeInterval(beat)) }
             let (changes, stopReason) = queue.take(until: deadline)
             if let stopReason {
                 log(.stopping(signal: stopReason))
@@ -101,6 +106,10 @@ public final class StoreWatcher {
             if let rescan { fullRescan(rescan) }
             processDue()
             fireReminders()
+            if let beat = options.heartbeat, Date().timeIntervalSince(lastBeat) >= beat {
+                lastBeat = Date()
+                log(.heartbeat)
+            }
         }
     }
 

@@ -19,6 +19,8 @@ public enum WatchEvent: Sendable {
     case failure(String)
     /// The watcher is shutting down.
     case stopping(signal: String)
+    /// Time passed (only with ``StoreWatcher/Options/heartbeat``).
+    case heartbeat
     /// A reminder was handed to the notifier (late: it fired after its time).
     case reminderFired(taskID: UUID, late: Bool)
     /// The user chose an action (nil: dismissed); `changed` when the task was written.

@@ -62,44 +62,8 @@ extension Tick {
                 guard !words.isEmpty else { throw InputError.emptyTitle }
                 inputs = [(nil, words)]
             }
-            let loaded = try context.load()
-            var planned: [(kind: FileKind, task: TaskItem)] = []
-            for input in inputs {
-                let (title, tokenEdit): (String, TaskEdit)
-                do {
-                    (title, tokenEdit) = try context.quickAdd.parse(input.words)
-                    guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
-                } catch let error as InputError {
-                    guard let line = input.line else { throw error }
-                    throw InputError.invalid("stdin line \(line): \(error.errorDescription ?? "invalid")")
-                }
-                var edit = flagEdit
-                if let list { edit.list = list }
-                edit.merge(tokenEdit)
-                let kind: FileKind
-                do {
-                    kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox
-                } catch let error as LookupError where input.line != nil {
-                    throw CLIError("stdin line \(input.line ?? 0): \(error.errorDescription ?? "")", status: ExitStatus.of(error))
-                }
-                planned.append((kind, edit.makeTask(title: title, now: context.now)))
-            }
-            let now = context.now
-            try context.store.withLock { writer in
-                var order: [FileKind] = []
-                for p in planned where !order.contains(p.kind) { order.append(p.kind) }
-                for kind in order {
-                    let tasks = planned.filter { $0.kind == kind }.map(\.task)
-                    try writer.update(kind, create: kind == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
-                        file.tasks.append(contentsOf: tasks)
-                    }
-                }
-            }
-            let ids = try context.resyncIDs()
+            let items = try TaskAdder(context: context).add(inputs, flags: flagEdit, list: list)
             let t = context.terminal
-            let items = planned.map { p in
-                ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
-            }
             if json {
                 t.outRaw(JSONOutput.tasks(items))
                 return

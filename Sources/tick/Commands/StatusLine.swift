@@ -17,6 +17,13 @@ extension Tick {
               tick status-line
               tick status-line --format waybar --size medium
               tick status-line --format tmux
+              tick status-line --format waybar --follow   # one line per change
+
+            --follow keeps running and prints a new line whenever the store changes \
+            (inotify; within a second of any change, by any route) and when the time \
+            of day changes what is due or overdue (checked every 30 seconds). An \
+            unchanged summary is not printed again. It needs no `tick watch`; with \
+            one running, both keep the same index current.
             """)
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -35,6 +42,9 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("small: counts and one title; medium: counts and two titles.", valueName: "size"))
         var size: Size = .small
 
+        @Flag(help: "Keep running; print a new line each time the store changes (for bars that read a stream).")
+        var follow = false
+
         /// The most titles any format shows (the waybar tooltip).
         static let maxTitles = 10
 
@@ -43,10 +53,42 @@ extension Tick {
             // Brings the index up to date with the files.
             _ = try context.load()
             // Status bars show stderr badly or not at all: no warnings here.
-            // Counts in SQL and only the first tasks of the view: a status bar runs this often.
-            let (due, overdue, first) = try context.index.todaySummary(query: context.query, limit: Self.maxTitles)
+            guard follow else {
+                context.terminal.outRaw(try render(context, now: context.now))
+                return
+            }
+            try self.follow(context)
+        }
+
+        /// Counts in SQL and only the first tasks of the view: a status bar runs this often.
+        private func render(_ context: Context, now: Date) throws -> String {
+            let query = TaskQuery(now: now, timeZone: context.timeZone)
+            let (due, overdue, first) = try context.index.todaySummary(query: query, limit: Self.maxTitles)
             let summary = Summary(due: due, overdue: overdue, titles: first.map { Summary.oneLine($0.task.title) })
-            context.terminal.outRaw(StatusLineFormatter(summary: summary, size: size).render(format))
+            return StatusLineFormatter(summary: summary, size: size).render(format)
+        }
+
+        /// Prints a line now, then one per change of what the line says.
+        private func follow(_ context: Context) throws {
+            let clock = context.clock
+            var last = try render(context, now: clock())
+            context.terminal.outRaw(last)
+            var options = StoreWatcher.Options()
+            options.heartbeat = 30
+            let watcher = StoreWatcher(store: context.store, index: context.index, options: options) { event in
+                switch event {
+                case .reindexed, .removed, .rescanned, .heartbeat, .storeGone:
+                    guard let line = try? render(context, now: clock()), line != last else { return }
+                    last = line
+                    context.terminal.outRaw(line)
+                default:
+                    return
+                }
+            }
+            // A closed pipe (the bar went away) ends the process quietly, as SIGPIPE does.
+            let signals = StopSignals(watcher.stopper)
+            defer { signals.cancel() }
+            try watcher.run()
         }
     }
 }

@@ -75,18 +75,10 @@ extension Tick {
                 }
                 t.err("\(formatter.string(from: Date())) \(Self.describe(event))")
             }
-            let stop = watcher.stopper
-            var sources: [DispatchSourceSignal] = []
-            for (sig, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler { stop(name) }
-                source.resume()
-                sources.append(source)
-            }
+            let signals = StopSignals(watcher.stopper)
+            defer { signals.cancel() }
             t.err("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
             try watcher.run()
-            sources.forEach { $0.cancel() }
         }
 
         static func describe(_ event: WatchEvent) -> String {
@@ -99,6 +91,7 @@ extension Tick {
             case .storeGone(let root): return "store \(root) is gone; waiting for it to come back"
             case .failure(let message): return "error: \(message)"
             case .stopping(let signal): return "stopping (\(signal))"
+            case .heartbeat: return "heartbeat"
             case let .reminderFired(id, late): return "reminder \(id.lowercased.prefix(8))\(late ? " (late)" : "") fired"
             case let .reminderAnswered(id, action, changed):
                 guard let action else { return "reminder \(id.lowercased.prefix(8)) dismissed" }
