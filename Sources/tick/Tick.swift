@@ -137,11 +137,11 @@ struct Tick: ParsableCommand {
     /// Prints an error the way terminal users expect and exits with tick's code.
     static func exit(with error: Error) -> Never {
         if error is InputError || error is LookupError || error is StoreError || error is FormatError || error is CLIError
-            || error is DateError || error is WatchError || error is IndexError || error is ImportError {
+            || error is DateError || error is WatchError || error is IndexError || error is ImportError || error is ConfigError {
             let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
             // File errors start with `path:line:column: error:` so editors can jump there.
             let startsWithLocation: Bool
-            if case StoreError.invalidFile = error { startsWithLocation = true } else { startsWithLocation = error is FormatError || error is ImportError }
+            if case StoreError.invalidFile = error { startsWithLocation = true } else if case ConfigError.syntax = error { startsWithLocation = true } else { startsWithLocation = error is FormatError || error is ImportError }
             FileHandle.standardError.write(Data(((startsWithLocation ? "" : "tick: error: ") + message + "\n").utf8))
             Foundation.exit(ExitStatus.of(error).rawValue)
         }

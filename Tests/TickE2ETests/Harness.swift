@@ -507,8 +507,9 @@ extension Sandbox {
     /// Starts `tick watch` in the background with the sandbox environment and
     /// waits until its log says `watch established`. Stop it with
     /// ``Watcher/stop(signal:)`` (use `defer { watcher.stop() }`).
-    func startWatcher(timeout: TimeInterval = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> Watcher {
-        let w = Watcher(try start(TickBinary.path, ["watch"]))
+    func startWatcher(_ args: [String] = [], env: [String: String?] = [:], timeout: TimeInterval = 10,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> Watcher {
+        let w = Watcher(try start(TickBinary.path, ["watch"] + args, env: env))
         guard w.waitForMessage(timeout: timeout, where: { $0.hasPrefix("watch established on ") }) != nil else {
             let r = w.stop()
             Issue.record("tick watch did not establish its watch within \(timeout) s: \(r)", sourceLocation: sourceLocation)

@@ -13,7 +13,7 @@ public enum ConfigError: Error, LocalizedError, Sendable, Equatable {
         switch self {
         case let .syntax(path, line, column, message, lineText):
             let caret = String(repeating: " ", count: max(0, column - 1)) + "^"
-            return "\(path):\(line):\(column): \(message)\n  \(lineText)\n  \(caret)\nfix the file, or move it aside to use the defaults"
+            return "\(path):\(line):\(column): error: \(message)\n  \(lineText)\n  \(caret)\nfix the file, or move it aside to use the defaults"
         case let .badValue(path, key, found, expected):
             return "\(path): \(key) = \(found) is not valid; expected \(expected)"
         case let .unreadable(path, reason):

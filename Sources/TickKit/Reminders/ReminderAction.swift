@@ -41,8 +41,9 @@ public enum ReminderAction: String, Sendable, CaseIterable {
             func sameTime(_ instant: Date) -> Date {
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = timeZone
-                let parts = calendar.dateComponents([.hour, .minute], from: instant)
+                let parts = calendar.dateComponents([.hour, .minute, .second], from: instant)
                 return tomorrow.at(hour: parts.hour ?? 9, minute: parts.minute ?? 0, timeZone: timeZone)
+                    .addingTimeInterval(TimeInterval(parts.second ?? 0))
             }
             switch task.due {
             case .day?: task.due = .day(tomorrow)

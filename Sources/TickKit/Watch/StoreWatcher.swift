@@ -181,8 +181,11 @@ public final class StoreWatcher {
 
     private func processDue() {
         let now = Date()
+        var looked = false
+        defer { if looked { log(.settled) } }
         for (relative, when) in due where when <= now {
             due[relative] = nil
+            looked = true
             guard let kind = TaskIndex.kind(forRelativePath: relative) else { continue }
             do {
                 let report = try index.refresh(only: kind)

@@ -19,6 +19,10 @@ public enum WatchEvent: Sendable {
     case failure(String)
     /// The watcher is shutting down.
     case stopping(signal: String)
+    /// Changed paths were looked at and the index matches them (whether or
+    /// not this watcher was the one to reindex them: a tick command may have
+    /// been first).
+    case settled
     /// Time passed (only with ``StoreWatcher/Options/heartbeat``).
     case heartbeat
     /// A reminder was handed to the notifier (late: it fired after its time).

@@ -77,7 +77,7 @@ extension Tick {
             options.heartbeat = 30
             let watcher = StoreWatcher(store: context.store, index: context.index, options: options) { event in
                 switch event {
-                case .reindexed, .removed, .rescanned, .heartbeat, .storeGone:
+                case .settled, .rescanned, .heartbeat, .storeGone:
                     guard let line = try? render(context, now: clock()), line != last else { return }
                     last = line
                     context.terminal.outRaw(line)

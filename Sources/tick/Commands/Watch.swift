@@ -73,7 +73,8 @@ extension Tick {
                     t.err("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]\u{07}")
                     return
                 }
-                t.err("\(formatter.string(from: Date())) \(Self.describe(event))")
+                let line = Self.describe(event)
+                if !line.isEmpty { t.err("\(formatter.string(from: Date())) \(line)") }
             }
             let signals = StopSignals(watcher.stopper)
             defer { signals.cancel() }
@@ -91,7 +92,7 @@ extension Tick {
             case .storeGone(let root): return "store \(root) is gone; waiting for it to come back"
             case .failure(let message): return "error: \(message)"
             case .stopping(let signal): return "stopping (\(signal))"
-            case .heartbeat: return "heartbeat"
+            case .heartbeat, .settled: return ""
             case let .reminderFired(id, late): return "reminder \(id.lowercased.prefix(8))\(late ? " (late)" : "") fired"
             case let .reminderAnswered(id, action, changed):
                 guard let action else { return "reminder \(id.lowercased.prefix(8)) dismissed" }

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+/// `tick watch` fires reminders through a fake `notify-send` on PATH that
+/// records its argv (one file per notification) and answers with the action
+/// in `answer`. The watcher's clock starts at the pinned 09:00:00Z (10:00 in
+/// Berlin) and runs, so a reminder at 09:00:03Z fires three seconds in.
+@Suite struct ReminderE2ETests {
+    /// A sandbox with the fake notifier installed.
+    final class World {
+        let s: Sandbox
+        let notes: String
+        init() throws {
+            s = try Sandbox()
+            notes = s.root + "/notes"
+            try FileManager.default.createDirectory(atPath: s.root + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: notes, withIntermediateDirectories: true)
+            _ = try s.script("bin/notify-send", """
+                f=$(mktemp "$FAKE_NOTIFY_DIR/XXXXXXXX.argv")
+                for a in "$@"; do printf '%s\\0' "$a"; done > "$f"
+                [ -f "$FAKE_NOTIFY_DIR/answer" ] && cat "$FAKE_NOTIFY_DIR/answer"
+                exit 0
+                """)
+        }
+
+        var env: [String: String?] {
+            ["PATH": s.root + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+             "FAKE_NOTIFY_DIR": notes]
+        }
+
+        func answer(_ action: String) throws {
+            try Data((action + "\n").utf8).write(to: URL(fileURLWithPath: notes + "/answer"))
+        }
+
+        /// Every notification shown so far: its argv (without the program name), oldest first.
+        var shown: [[String]] {
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: notes)) ?? []).filter { $0.hasSuffix(".argv") }
+            return files.map { notes + "/" + $0 }
+                .sorted { mtimeNanoseconds($0) < mtimeNanoseconds($1) }
+                .map { path in
+                    let data = FileManager.default.contents(atPath: path) ?? Data()
+                    return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+                }
+        }
+
+        /// The summaries (titles) of the notifications shown so far.
+        var summaries: [String] { shown.map { argv in argv.firstIndex(of: "--").map { argv[$0 + 1] } ?? "?" } }
+
+        func watch(_ args: [String] = []) throws -> Watcher { try s.startWatcher(args, env: env) }
+
+        func inboxTask(_ title: String) throws -> [String: Any]? { try s.tasks("inbox.json").task(title) }
+    }
+
+    @Test func firesOnTimeWithTitleDueAndActions_andNeverForDoneOrDeletedTasks() throws {
+        let w = try World()
+        try w.s.ok("add", "Pay rent", "due:today", "remind:10:00:03")
+        let done = try w.s.add("Already paid", "remind:10:00:02")
+        try w.s.ok("done", done)
+        let deleted = try w.s.add("Cancelled", "remind:10:00:02")
+        try w.s.ok("rm", deleted)
+        let started = Date()
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { w.shown.count == 1 })
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= 2.5, "fired before its time (\(elapsed) s)")
+        #expect(elapsed <= 3 + 5, "fired more than 5 s late (\(elapsed) s)")
+        let argv = try #require(w.shown.first)
+        #expect(Array(argv.prefix(6)) == ["--app-name=tick", "--wait", "--action=done=Mark done",
+                                          "--action=snooze=Snooze", "--action=tomorrow=Tomorrow", "--"])
+        #expect(argv[6] == "Pay rent")
+        #expect(argv[7] == "Due today · Inbox")
+        // Nothing else fires, and nothing fires twice.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(w.summaries == ["Pay rent"])
+        #expect(watcher.messages.contains { $0.hasPrefix("reminder ") && $0.hasSuffix(" dismissed") })
+        #expect(!watcher.log.contains("Pay rent"), "the log never carries titles")
+    }
+
+    @Test func markDoneCompletesTheTaskInTheFile() throws {
+        let w = try World()
+        try w.answer("done")
+        try w.s.ok("add", "Water plants", "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { (try? w.inboxTask("Water plants"))?.string("state") == "done" })
+        let task = try #require(try w.inboxTask("Water plants"))
+        #expect(task.string("completedAt")?.hasPrefix("2026-11-21T09:00:0") == true)
+        #expect(w.shown.count == 1)
+    }
+
+    @Test func snoozeMovesRemindTenMinutesFromTheClick() throws {
+        let w = try World()
+        try w.answer("snooze")
+        try w.s.ok("add", "Call Ann", "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { (try? w.inboxTask("Call Ann"))?.string("remind") != "2026-11-21T09:00:01Z" })
+        let remind = try #require(try w.inboxTask("Call Ann")?.string("remind"))
+        // Snoozed at about 09:00:01Z (+ the run time): 10 minutes later.
+        #expect(remind >= "2026-11-21T09:10:01Z" && remind <= "2026-11-21T09:10:09Z", "\(remind)")
+        #expect(w.shown.count == 1)
+    }
+
+    @Test func snoozeLengthComesFromConfig() throws {
+        let w = try World()
+        try w.answer("snooze")
+        try FileManager.default.createDirectory(atPath: w.s.home + "/.config/tick", withIntermediateDirectories: true)
+        try Data("[reminders]\nsnooze = \"1h\"\n".utf8).write(to: URL(fileURLWithPath: w.s.home + "/.config/tick/config.toml"))
+        try w.s.ok("add", "Stretch", "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { (try? w.inboxTask("Stretch"))?.string("remind")?.hasPrefix("2026-11-21T10:00:0") == true })
+    }
+
+    @Test func tomorrowMovesDueAndRemindKeepingTheTime() throws {
+        let w = try World()
+        try w.answer("tomorrow")
+        try w.s.ok("add", "Report", "due:today@17:00", "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { (try? w.inboxTask("Report"))?.string("remind") == "2026-11-22T09:00:01Z" })
+        #expect(try w.inboxTask("Report")?.string("due") == "2026-11-22T16:00:00Z")
+    }
+
+    @Test func aHandEditOfRemindReschedulesAtOnce() throws {
+        let w = try World()
+        try w.s.ok("add", "Dentist", "remind:18:00")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(w.shown.isEmpty)
+        // Like an editor or a git pull: rewrite the file with an earlier remind.
+        let text = try w.s.text("inbox.json").replacingOccurrences(of: "\"remind\": \"2026-11-21T17:00:00Z\"",
+                                                                     with: "\"remind\": \"2026-11-21T09:00:03Z\"")
+        #expect(text.contains("09:00:03Z"))
+        try w.s.write("inbox.json", text)
+        #expect(eventually(timeout: 10) { w.summaries == ["Dentist"] })
+    }
+
+    @Test func missedRemindersFireOnceAfterARestartMarkedLate_oldOnesDoNot() throws {
+        let w = try World()
+        try w.s.ok("add", "Missed this morning", "remind:08:30")
+        try w.s.ok("add", "Missed last week", "remind:2026-11-14@08:30")
+        let first = try w.watch()
+        #expect(eventually(timeout: 10) { w.shown.count == 1 })
+        #expect(w.summaries == ["Late: Missed this morning"])
+        #expect(w.shown.first?.last?.contains("reminder was for today 08:30") == true)
+        first.stop()
+        let second = try w.watch()
+        defer { second.stop() }
+        second.waitUntilQuiet(1, timeout: 4)
+        #expect(w.summaries == ["Late: Missed this morning"], "a restart must not fire it again")
+        // The record lives outside the store.
+        #expect(FileManager.default.fileExists(atPath: w.s.stateHome + "/tick/" + w.s.storeKey + "/reminders.json"))
+        #expect(!w.s.storeFiles().contains { $0.contains("remind") })
+    }
+
+    @Test func titlesReachTheNotifierAsOneArgumentAndRunNothing() throws {
+        let w = try World()
+        let title = "\"; touch pwned; echo $(touch pwned2) `touch pwned3`"
+        try w.s.ok("add", "--", title, stdin: nil)
+        let id = try w.s.uuidPrefix(title)
+        try w.s.ok("edit", id, "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { w.shown.count == 1 })
+        #expect(w.summaries == [title])
+        for dir in [w.s.root, w.s.store, w.s.home, FileManager.default.currentDirectoryPath] {
+            for name in ["pwned", "pwned2", "pwned3"] {
+                #expect(!FileManager.default.fileExists(atPath: dir + "/" + name))
+            }
+        }
+    }
+
+    @Test func withoutANotifierTheReminderIsALineOnStderrWithABell() throws {
+        let w = try World()
+        try FileManager.default.createDirectory(atPath: w.s.home + "/.config/tick", withIntermediateDirectories: true)
+        try Data("[reminders]\ncommand = [\"no-such-notifier-for-tick\", \"{summary}\"]\n".utf8)
+            .write(to: URL(fileURLWithPath: w.s.home + "/.config/tick/config.toml"))
+        try w.s.ok("add", "Take out bins", "due:today", "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        let line = watcher.waitForMessage(timeout: 10) { $0.hasPrefix("reminder: ") }
+        #expect(line?.hasPrefix("reminder: Take out bins (Due today · Inbox) [no notification:") == true, "\(line ?? "none")")
+        #expect(line?.hasSuffix("\u{07}") == true)
+    }
+
+    @Test func aBrokenConfigStopsTheWatcherWithFileLineAndColumn() throws {
+        let w = try World()
+        try FileManager.default.createDirectory(atPath: w.s.home + "/.config/tick", withIntermediateDirectories: true)
+        try Data("[reminders]\nsnooze = \"10m\nfallback = true\n".utf8)
+            .write(to: URL(fileURLWithPath: w.s.home + "/.config/tick/config.toml"))
+        let r = try w.s.tick(["watch"], env: w.env)
+        #expect(r.status == 4)
+        #expect(r.stderr.contains(w.s.home + "/.config/tick/config.toml:2:"), "\(r.stderr)")
+        #expect(r.stderr.contains("^"))
+    }
+}
