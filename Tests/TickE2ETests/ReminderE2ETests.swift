@@ -25,7 +25,7 @@ import Testing
 
         var env: [String: String?] {
             ["PATH": s.root + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-             "FAKE_NOTIFY_DIR": notes]
+             "FAKE_NOTIFY_DIR": notes, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/tick-test-bus"]
         }
 
         func answer(_ action: String) throws {
@@ -184,6 +184,17 @@ import Testing
         let line = watcher.waitForMessage(timeout: 10) { $0.hasPrefix("reminder: ") }
         #expect(line?.hasPrefix("reminder: Take out bins (Due today · Inbox) [no notification:") == true, "\(line ?? "none")")
         #expect(line?.hasSuffix("\u{07}") == true)
+    }
+
+    @Test func withoutASessionBusNotifySendIsNotStartedAndTheFallbackShows() throws {
+        let w = try World()
+        try w.s.ok("add", "Headless", "remind:10:00:01")
+        let watcher = try w.s.startWatcher(env: w.env.merging(["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": nil]) { $1 })
+        defer { watcher.stop() }
+        let line = watcher.waitForMessage(timeout: 10) { $0.hasPrefix("reminder: ") }
+        #expect(line?.contains("Headless") == true)
+        #expect(line?.contains("no D-Bus session bus") == true)
+        #expect(w.shown.isEmpty, "notify-send --wait would hang without a bus; it must not be started")
     }
 
     @Test func aBrokenConfigStopsTheWatcherWithFileLineAndColumn() throws {

@@ -27,16 +27,31 @@ public struct CommandNotifier: Notifier {
     public let timeZone: TimeZone
     /// The directory the program runs in.
     public let directory: String
+    /// The environment, to tell whether a session bus exists.
+    public let environment: [String: String]
 
     public init(command: [String] = CommandNotifier.defaultCommand, clock: @escaping @Sendable () -> Date,
-                timeZone: TimeZone, directory: String = "/") {
+                timeZone: TimeZone, directory: String = "/", environment: [String: String]) {
         self.command = command
         self.clock = clock
         self.timeZone = timeZone
         self.directory = directory
+        self.environment = environment
+    }
+
+    /// Why notify-send cannot work here, if it cannot: without a D-Bus session
+    /// bus, `notify-send --wait` never returns (it prints a warning and waits
+    /// for an answer that cannot come), so it is not started at all.
+    public func missingSessionBus() -> String? {
+        guard let program = command.first, (program as NSString).lastPathComponent == "notify-send" else { return nil }
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return nil }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+           FileManager.default.fileExists(atPath: runtime + "/bus") { return nil }
+        return "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set), so no notification service can answer"
     }
 
     public func notify(_ reminder: Reminder) -> NotifierResponse {
+        if let reason = missingSessionBus() { return .unavailable(reason) }
         let dates = RelativeDateFormatter(now: clock(), timeZone: timeZone)
         let values = [
             "summary": reminder.summary,

@@ -60,7 +60,7 @@ extension Tick {
                     timeZone: context.timeZone, fired: FiredReminders(location: context.store.location))
                 let notifier = CommandNotifier(
                     command: settings.command, clock: context.clock, timeZone: context.timeZone,
-                    directory: context.store.location.root)
+                    directory: context.store.location.root, environment: context.environment)
                 reminders = StoreWatcher.Reminders(service: service, notifier: notifier, clock: context.clock)
             }
             let fallback = config.reminders.fallback
