@@ -56,7 +56,7 @@ struct Tick: ParsableCommand {
             Show.self, Edit.self, Start.self, Done.self, Reopen.self, Remove.self,
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Watch.self,
-            Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self,
+            Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
         ]
     )
 
