@@ -84,7 +84,7 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
         case .reappeared: return "\(task): was removed, and is back"
         case .fileMissing: return "\(where_): the file no longer exists"
         case .fileRecreated: return "\(where_): the file was deleted and created again (or exists again); move it aside to undo"
-        case .fileChanged: return "\(where_): the list's name or color changed since"
+        case .fileChanged: return "\(where_): the list's own fields (name, color, other keys) changed since"
         case .fileUnreadable(let why): return "\(where_): cannot be parsed (\(why)); fix it first"
         }
     }
