@@ -36,7 +36,7 @@ struct Tick: ParsableCommand {
         ENVIRONMENT
           TICK_STORE       store directory (overridden by --store)
           XDG_DATA_HOME    default store: $XDG_DATA_HOME/tick
-          XDG_STATE_HOME   store and watcher locks: $XDG_STATE_HOME/tick/<store-key>/
+          XDG_STATE_HOME   store and watcher locks, undo journal: $XDG_STATE_HOME/tick/<store-key>/
           XDG_CACHE_HOME   index and short ids: $XDG_CACHE_HOME/tick/<store-key>/
           NO_COLOR         disables color when set and not empty
           VISUAL, EDITOR   used by `tick edit ID` with no changes given

@@ -168,6 +168,15 @@ struct UndoTests {
         let none = try s.tick("undo")
         #expect(none.status == 1)
         #expect(none.stderr.contains("nothing to undo"))
+        // An alias and global options before the command are recorded under the command's name.
+        try s.add("X")
+        try s.ok("--store", s.store, "delete", "1")
+        let json = try s.tick("undo", "--json")
+        #expect(json.status == 0)
+        let undone = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])
+        #expect(undone.map { $0.string("command") } == ["rm"])
+        #expect(undone.first?.string("summary") == "1 task deleted from Inbox")
+        try s.ok("undo")
         // Asking for more than there is changes nothing.
         try s.add("E")
         let tooMany = try s.tick("undo", "5")

@@ -51,26 +51,21 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let journal = UndoJournal(location: context.store.location)
-            let contents: UndoJournal.Contents
-            do {
-                contents = try journal.read()
-            } catch {
-                throw CLIError(error.errorDescription ?? "\(error)")
-            }
-            contents.warnings.forEach(context.terminal.err)
-            let pending = UndoJournal.undoable(contents.entries)
             let ids = try? context.load().index
             if list {
+                let pending = UndoJournal.undoable(try read(journal, context: context).entries)
                 show(Array(pending.prefix(count ?? pending.count)), context: context, ids: ids)
                 return
             }
             let n = count ?? 1
-            guard n <= pending.count else {
-                throw CLIError(UndoError.nothingToUndo(available: pending.count).errorDescription ?? "nothing to undo")
-            }
             var undone: [JournalEntry] = []
             var failure: Error?
             try context.store.withLock { writer in
+                // Read under the lock: another tick may have just recorded a change.
+                let pending = UndoJournal.undoable(try read(journal, context: context).entries)
+                guard n <= pending.count else {
+                    throw CLIError(UndoError.nothingToUndo(available: pending.count).errorDescription ?? "nothing to undo")
+                }
                 for entry in pending.prefix(n) {
                     do {
                         try revert(entry, writer: writer, context: context)
@@ -97,6 +92,17 @@ extension Tick {
                 }
                 if let e = failure as? UndoError { throw CLIError(prefix + (e.errorDescription ?? "\(e)")) }
                 throw failure
+            }
+        }
+
+        /// The journal's entries; unreadable lines are reported on stderr and skipped.
+        func read(_ journal: UndoJournal, context: Context) throws -> UndoJournal.Contents {
+            do {
+                let contents = try journal.read()
+                contents.warnings.forEach(context.terminal.err)
+                return contents
+            } catch {
+                throw CLIError(error.errorDescription ?? "\(error)")
             }
         }
 
