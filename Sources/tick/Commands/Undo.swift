@@ -15,7 +15,7 @@ extension Tick {
             since to other tasks, even in the same file, are kept.
 
             If a task has changed since by another route (a hand edit, git pull, \
-            Syncthing, another machine), undo refuses and says which task and what \
+            Syncthing, another machine), undo refuses (exit status 1) and says which task and what \
             changed; --force puts the old state back anyway. A list file that was \
             deleted and created again is never overwritten.
 
