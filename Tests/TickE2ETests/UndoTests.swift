@@ -313,6 +313,29 @@ struct UndoTests {
         #expect(try s.tasks("inbox.json").titles == ["A"])
     }
 
+    @Test("concurrent adds each get their own entry; undo while another process adds loses nothing else")
+    func concurrentWriters() throws {
+        let s = try Sandbox()
+        var running: [Sandbox.Running] = []
+        for p in 1...4 {
+            running.append(try s.start("/bin/sh", ["-c", "for i in $(seq 10); do \"$TICK\" add c-\(p)-$i >/dev/null || exit 1; done"]))
+        }
+        for r in running { #expect(try r.wait().status == 0) }
+        #expect(try pending(s).count == 40)
+        // Undo 20 while another process keeps adding: the other process's tasks survive.
+        let adder = try s.start("/bin/sh", ["-c", "for i in $(seq 10); do \"$TICK\" add late-$i >/dev/null || exit 1; done"])
+        let undo = try s.tick("undo", "20")
+        #expect(undo.status == 0, "\(undo)")
+        #expect(try adder.wait().status == 0)
+        // Undo took the 20 newest entries at the moment it held the lock (some may
+        // be late adds); everything else is there, each task once.
+        let titles = try s.tasks("inbox.json").titles
+        #expect(titles.count == 30)
+        #expect(Set(titles).count == 30)
+        #expect(titles.filter { $0.hasPrefix("c-") }.count >= 20)
+        #expect(try pending(s).count == 30)
+    }
+
     @Test("read commands write no journal entry; --help documents undo")
     func readCommandsAndHelp() throws {
         let s = try Sandbox()
