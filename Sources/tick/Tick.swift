@@ -36,7 +36,7 @@ struct Tick: ParsableCommand {
         ENVIRONMENT
           TICK_STORE       store directory (overridden by --store)
           XDG_DATA_HOME    default store: $XDG_DATA_HOME/tick
-          XDG_STATE_HOME   store and watcher locks: $XDG_STATE_HOME/tick/<store-key>/
+          XDG_STATE_HOME   store and watcher locks, undo journal: $XDG_STATE_HOME/tick/<store-key>/
           XDG_CACHE_HOME   index and short ids: $XDG_CACHE_HOME/tick/<store-key>/
           NO_COLOR         disables color when set and not empty
           VISUAL, EDITOR   used by `tick edit ID` with no changes given
@@ -56,7 +56,7 @@ struct Tick: ParsableCommand {
             Show.self, Edit.self, Start.self, Done.self, Reopen.self, Remove.self,
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
-            Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self,
+            Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
         ]
     )
 

@@ -66,7 +66,7 @@ import Testing
             "lists/home.sync-conflict-20261121-093512-abcdefg.json",
             "lists/home.json",
         ]
-        for n in names { FileManager.default.createFile(atPath: root + "/" + n, contents: Data("{}".utf8)) }
+        for n in names { _ = FileManager.default.createFile(atPath: root + "/" + n, contents: Data("{}".utf8)) }
         let store = Store(location: StoreLocation(root: root, stateDirectory: dir + "/state", cacheDirectory: dir + "/cache"))
         let copies = store.conflictCopies()
         #expect(copies.map(\.relativePath) == [

@@ -149,7 +149,7 @@ import Testing
         // Complete the first work task by rewriting the file; others keep their ids.
         let work = FileKind.list(slug: "work")
         let victim = try #require(pending.first { $0.kind == work })
-        try store.withLock { writer in
+        _ = try store.withLock { writer in
             try writer.update(work) { file in
                 try file.updateTask(victim.task.id) { task in task.setState(.done, at: now) }
             }

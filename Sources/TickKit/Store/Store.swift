@@ -8,10 +8,13 @@ public struct Store: Sendable {
     public let location: StoreLocation
     /// When set, paths in messages are shown relative to this directory if they are below it.
     public let currentDirectory: String?
+    /// When set, every write made through ``withLock(timeout:_:)`` is recorded for `tick undo`.
+    public let journal: JournalSession?
 
-    public init(location: StoreLocation, currentDirectory: String? = nil) {
+    public init(location: StoreLocation, currentDirectory: String? = nil, journal: JournalSession? = nil) {
         self.location = location
         self.currentDirectory = currentDirectory
+        self.journal = journal
     }
 
     /// A file that was read, with what is needed to notice a later change.
@@ -90,10 +93,12 @@ public struct Store: Sendable {
         return StoreSnapshot(files: files, broken: broken)
     }
 
-    /// Runs `body` holding the store's write lock (outside the store).
+    /// Runs `body` holding the store's write lock (outside the store). The
+    /// journal, if any, is written before the lock is released, even when `body` throws.
     public func withLock<R>(timeout: Double = 15, _ body: (StoreWriter) throws -> R) throws -> R {
         let lock = try FileLock(path: (location.stateDirectory as NSString).appendingPathComponent("store.lock"), timeout: timeout)
         defer { lock.unlock() }
+        defer { journal?.flush() }
         return try body(StoreWriter(store: self))
     }
 }

@@ -38,6 +38,7 @@ public struct StoreWriter {
             // Re-check just before the rename: someone may have saved meanwhile.
             if FileStamp.of(path: path) != loaded?.stamp { continue }
             try AtomicFile.write(bytes, to: path, mode: loaded?.stamp.mode)
+            store.journal?.record(kind: kind, before: loaded?.file, after: file)
             return result
         }
         throw StoreError.keptChanging(path: store.displayPath(kind))
@@ -50,10 +51,34 @@ public struct StoreWriter {
             throw StoreError.writeFailed(path: path, reason: "it already exists")
         }
         try AtomicFile.write(TaskFileEncoder.encode(file), to: path, mode: nil)
+        store.journal?.record(kind: file.kind, before: nil, after: file)
+    }
+
+    /// Writes a new file with exactly these bytes (undo of a deleted list);
+    /// fails when it already exists or the bytes are not a valid file.
+    public func restore(_ bytes: [UInt8], as kind: FileKind, mode: UInt32?) throws {
+        let path = store.location.path(of: kind)
+        guard FileStamp.of(path: path) == nil else {
+            throw StoreError.writeFailed(path: path, reason: "it already exists")
+        }
+        let file: TaskFile
+        do {
+            file = try TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: Date()).decode()
+        } catch {
+            throw StoreError.invalidFile(error)
+        }
+        try AtomicFile.write(bytes, to: path, mode: mode)
+        store.journal?.record(kind: kind, before: nil, after: file)
     }
 
     /// Deletes a file.
     public func remove(_ kind: FileKind) throws {
-        try AtomicFile.remove(path: store.location.path(of: kind))
+        let path = store.location.path(of: kind)
+        // The journal keeps the whole file, so `tick undo` can put it back byte for byte.
+        let before = store.journal == nil ? nil : try? store.read(kind)
+        try AtomicFile.remove(path: path)
+        if let before {
+            store.journal?.record(kind: kind, before: before.file, after: nil, beforeBytes: before.bytes, beforeMode: before.stamp.mode)
+        }
     }
 }

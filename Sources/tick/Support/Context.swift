@@ -40,7 +40,12 @@ struct Context {
         let location = StoreLocation.resolve(
             explicit: options.store, environment: env,
             currentDirectory: FileManager.default.currentDirectoryPath)
-        store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath)
+        // Every write of this command goes into one undo-journal entry (see Undo.swift).
+        let command = CommandPath.of(CommandLine.arguments)
+        let journal = CommandPath.journaled(command) ? JournalSession(
+            journal: UndoJournal(location: location), command: command, now: now,
+            warn: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) : nil
+        store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath, journal: journal)
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
         let index = try TaskIndex.open(store: store, now: Date.init)
         indexBox = IndexBox(index)

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Records one command's writes for the undo journal.
+///
+/// A session is handed to a ``Store``; every ``StoreWriter`` write of that
+/// store reports its before and after images here, and ``Store/withLock(timeout:_:)``
+/// calls ``flush()`` before it releases the lock, so the journal is written
+/// under the store lock, in the order the changes happened. All writes of one
+/// process become one entry (a later flush supersedes the earlier line).
+public final class JournalSession: @unchecked Sendable {
+    /// The journal file.
+    public let journal: UndoJournal
+    /// The command path (`done`, `lists rm`).
+    public let command: String
+    public let id: String
+    private let now: Date
+    private let warn: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var steps: [FileStep] = []
+    private var undoes: [String]?
+    private var dirty = false
+
+    /// Entries whose JSON exceeds this size keep counts instead of images, and cannot be undone.
+    public let maxEntryBytes: Int
+
+    /// - Parameter warn: called with a message when the journal cannot be written
+    ///   (the change itself has been made; tick never fails a command for its journal).
+    public init(journal: UndoJournal, command: String, now: Date, maxEntryBytes: Int = 4 << 20, warn: @escaping @Sendable (String) -> Void) {
+        self.journal = journal
+        self.command = command
+        self.now = now
+        self.maxEntryBytes = maxEntryBytes
+        self.warn = warn
+        self.id = UUID().lowercased
+    }
+
+    /// Records one write (see ``FileStep/diff(kind:before:after:beforeBytes:beforeMode:)``).
+    public func record(kind: FileKind, before: TaskFile?, after: TaskFile?, beforeBytes: [UInt8]? = nil, beforeMode: UInt32? = nil) {
+        guard let step = FileStep.diff(kind: kind, before: before, after: after, beforeBytes: beforeBytes, beforeMode: beforeMode) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        steps.append(step)
+        dirty = true
+    }
+
+    /// Marks this session as the undo of these entries.
+    public func markUndoing(_ entryIDs: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        undoes = (undoes ?? []) + entryIDs
+        dirty = true
+    }
+
+    /// The entry as recorded so far, or nil when nothing was recorded.
+    public var entry: JournalEntry? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !steps.isEmpty || undoes != nil else { return nil }
+        return JournalEntry(id: id, at: now, command: command, undoes: undoes, files: steps)
+    }
+
+    /// Appends the entry to the journal when something new was recorded.
+    /// Failures are reported through `warn`, never thrown.
+    public func flush() {
+        lock.lock()
+        let needed = dirty
+        dirty = false
+        lock.unlock()
+        guard needed, var entry else { return }
+        do {
+            var line = try UndoJournal.encode(entry)
+            if line.count > maxEntryBytes {
+                entry.tooLarge = true
+                entry.files = entry.files.map { step in
+                    var stub = FileStep(path: step.path, name: step.name, fileID: step.fileID)
+                    stub.created = step.created
+                    stub.removed = step.removed
+                    stub.counts = step.taskCounts
+                    return stub
+                }
+                line = try UndoJournal.encode(entry)
+            }
+            try journal.append(line)
+        } catch {
+            warn("tick: warning: the change was made, but it could not be recorded for `tick undo`: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Undo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Undo the last changes tick made to this store on this machine.",
+            discussion: """
+            Every command that changes tasks or lists (add, edit, start, done, reopen, \
+            rm, mv, reorder, lists add/rename/rm, import, ...) records the before and \
+            after images of what it changed in a journal on this machine \
+            ($XDG_STATE_HOME/tick/<store-key>/undo.jsonl, the last 100 changes). \
+            `tick undo` puts the before images back, task by task, so changes made \
+            since to other tasks, even in the same file, are kept.
+
+            If a task has changed since by another route (a hand edit, git pull, \
+            Syncthing, another machine), undo refuses (exit status 1) and says which task and what \
+            changed; --force puts the old state back anyway. A list file that was \
+            deleted and created again is never overwritten.
+
+            Undo is not undoable: `tick undo` twice undoes the last two changes. \
+            The journal never leaves this machine: a change made on another machine \
+            cannot be undone here.
+
+            EXAMPLES
+              tick undo              undo the last change
+              tick undo 3            undo the last three changes, newest first
+              tick undo --list       show what undo would revert, newest first
+              tick undo --list 5 --json
+              tick undo --force      undo even though the task was edited since
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "How many changes to undo (with --list: how many to show).")
+        var count: Int?
+
+        @Flag(name: .long, help: "Only show what would be undone, newest first.")
+        var list = false
+
+        @Flag(name: .long, help: "Undo even when tasks or lists have changed since by another route.")
+        var force = false
+
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            if let count, count < 1 { throw ValidationError("the count must be 1 or more") }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let journal = UndoJournal(location: context.store.location)
+            let ids = try? context.load().index
+            if list {
+                let pending = UndoJournal.undoable(try read(journal, context: context).entries)
+                show(Array(pending.prefix(count ?? pending.count)), context: context, ids: ids)
+                return
+            }
+            let n = count ?? 1
+            var undone: [JournalEntry] = []
+            var failure: Error?
+            try context.store.withLock { writer in
+                // Read under the lock: another tick may have just recorded a change.
+                let pending = UndoJournal.undoable(try read(journal, context: context).entries)
+                guard n <= pending.count else {
+                    throw CLIError(UndoError.nothingToUndo(available: pending.count).errorDescription ?? "nothing to undo")
+                }
+                for entry in pending.prefix(n) {
+                    do {
+                        try revert(entry, writer: writer, context: context)
+                    } catch {
+                        failure = error
+                        break
+                    }
+                    context.store.journal?.markUndoing([entry.id])
+                    undone.append(entry)
+                }
+            }
+            let after = try? context.resyncIDs()
+            if output.json {
+                context.terminal.outRaw(JSONOutput.string(.array(undone.enumerated().map { node(for: $1, number: $0 + 1, ids: after) })))
+            } else {
+                for entry in undone {
+                    context.terminal.out("Undid \(context.terminal.bold(entry.command)): \(entry.summary)\(taskList(entry, ids: after))")
+                }
+            }
+            if let failure {
+                let prefix = undone.isEmpty ? "" : "undid \(undone.count) of \(n) change(s); then "
+                if case UndoError.conflicts(let command, let conflicts) = failure {
+                    throw CLIError(prefix + describe(command: command, conflicts, ids: ids))
+                }
+                if let e = failure as? UndoError { throw CLIError(prefix + (e.errorDescription ?? "\(e)")) }
+                throw failure
+            }
+        }
+
+        /// The journal's entries; unreadable lines are reported on stderr and skipped.
+        func read(_ journal: UndoJournal, context: Context) throws -> UndoJournal.Contents {
+            do {
+                let contents = try journal.read()
+                contents.warnings.forEach(context.terminal.err)
+                return contents
+            } catch {
+                throw CLIError(error.errorDescription ?? "\(error)")
+            }
+        }
+
+        /// Reverts one entry: checks every file first, then writes.
+        func revert(_ entry: JournalEntry, writer: StoreWriter, context: Context) throws {
+            if entry.tooLarge == true { throw UndoError.tooLarge(command: entry.command) }
+            let groups = UndoReverter.filesToRevert(entry)
+            var outcomes: [UndoReverter.Outcome] = []
+            var conflicts: [UndoConflict] = []
+            for (kind, steps) in groups {
+                let read = readFile(kind, context: context)
+                if let problem = read.problem {
+                    conflicts.append(UndoConflict(path: kind.relativePath, listName: steps.last?.name ?? "", reason: .fileUnreadable(problem)))
+                    outcomes.append(.keep)
+                    continue
+                }
+                let current = try read.result.get()
+                let (outcome, found) = try UndoReverter.revert(steps, kind: kind, current: current, force: force)
+                conflicts += found
+                outcomes.append(outcome)
+            }
+            if !conflicts.isEmpty && (!force || conflicts.contains { !$0.overridable }) {
+                throw UndoError.conflicts(command: entry.command, conflicts)
+            }
+            for ((kind, steps), outcome) in zip(groups, outcomes) {
+                switch outcome {
+                case .keep:
+                    continue
+                case .write:
+                    // Re-applied on the file as it is at write time (StoreWriter re-reads it).
+                    try writer.update(kind) { file in
+                        let (again, found) = try UndoReverter.revert(steps, kind: kind, current: file, force: force)
+                        if !found.isEmpty && (!force || found.contains { !$0.overridable }) {
+                            throw UndoError.conflicts(command: entry.command, found)
+                        }
+                        if case .write(let reverted) = again { file = reverted }
+                    }
+                case let .restore(bytes, mode):
+                    try writer.restore(bytes, as: kind, mode: mode)
+                case .delete:
+                    try writer.remove(kind)
+                }
+            }
+        }
+
+        /// The file now (nil when missing), or why it cannot be parsed.
+        func readFile(_ kind: FileKind, context: Context) -> (result: Result<TaskFile?, StoreError>, problem: String?) {
+            do {
+                return (.success(try context.store.read(kind)?.file), nil)
+            } catch {
+                if case .invalidFile(let problem) = error { return (.failure(error), problem.summary) }
+                return (.failure(error), nil)
+            }
+        }
+
+        /// `: 3, 7, 6f1c2a3b` — the tasks, by short id where they have one.
+        func taskList(_ entry: JournalEntry, ids: TaskIndex?) -> String {
+            let tasks = entry.taskIDs
+            guard !tasks.isEmpty else { return "" }
+            let shown = tasks.prefix(6).map { label($0, ids: ids) }
+            return " (" + shown.joined(separator: ", ") + (tasks.count > 6 ? ", …" : "") + ")"
+        }
+
+        func label(_ id: UUID, ids: TaskIndex?) -> String {
+            let prefix = String(id.lowercased.prefix(8))
+            return ids?.shortID(of: id).map { "\($0) [\(prefix)]" } ?? prefix
+        }
+
+        func describe(command: String, _ conflicts: [UndoConflict], ids: TaskIndex?) -> String {
+            let lines = conflicts.map { "  " + $0.describe { label($0, ids: ids) } }
+            let forceable = conflicts.allSatisfy(\.overridable)
+            return "cannot undo `\(command)`: changed since by another route (a hand edit, git, Syncthing, another machine):\n"
+                + lines.joined(separator: "\n") + "\n  "
+                + (forceable
+                    ? "nothing was undone; look with `tick show ID`, or pass --force to put back the state before `\(command)` anyway"
+                    : "nothing was undone")
+        }
+
+        func show(_ entries: [JournalEntry], context: Context, ids: TaskIndex?) {
+            let t = context.terminal
+            if output.json {
+                t.outRaw(JSONOutput.string(.array(entries.enumerated().map { node(for: $1, number: $0 + 1, ids: ids) })))
+                return
+            }
+            guard !entries.isEmpty else {
+                t.out("Nothing to undo.")
+                return
+            }
+            var lines: [String] = []
+            for (i, entry) in entries.enumerated() {
+                let when = entry.date.map { localTime($0, zone: context.timeZone) } ?? entry.at
+                lines.append("\(String(i + 1).leftPad(3))  \(t.dim(when))  \(t.bold(entry.command)): \(entry.summary)\(taskList(entry, ids: ids))")
+            }
+            t.outLines(lines)
+        }
+
+        func node(for entry: JournalEntry, number: Int, ids: TaskIndex?) -> JSONNode {
+            let files: [JSONNode] = UndoReverter.filesToRevert(entry).reversed().map { kind, steps in
+                let counts = steps.reduce(StepCounts()) { $0 + $1.taskCounts }
+                return .object([
+                    JSONMember("file", .string(kind.relativePath)),
+                    JSONMember("list", kind == .inbox ? JSONNode(.null) : .string(steps.last?.name ?? "")),
+                    JSONMember("created", JSONNode(.bool(steps.first?.isCreated == true))),
+                    JSONMember("deleted", JSONNode(.bool(steps.last?.isRemoved == true))),
+                    JSONMember("added", JSONOutput.number(counts.added)),
+                    JSONMember("changed", JSONOutput.number(counts.changed)),
+                    JSONMember("removed", JSONOutput.number(counts.removed)),
+                ])
+            }
+            let tasks: [JSONNode] = entry.taskIDs.map { id in
+                .object([
+                    JSONMember("id", .string(id.lowercased)),
+                    JSONMember("shortId", ids?.shortID(of: id).map { JSONOutput.number($0) } ?? JSONNode(.null)),
+                ])
+            }
+            return .object([
+                JSONMember("n", JSONOutput.number(number)),
+                JSONMember("id", .string(entry.id)),
+                JSONMember("at", .string(entry.at)),
+                JSONMember("command", .string(entry.command)),
+                JSONMember("summary", .string(entry.summary)),
+                JSONMember("undoable", JSONNode(.bool(entry.tooLarge != true))),
+                JSONMember("files", .array(files)),
+                JSONMember("tasks", .array(tasks)),
+            ])
+        }
+
+        func localTime(_ date: Date, zone: TimeZone) -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+        }
+    }
+}
+
+private extension String {
+    func leftPad(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
