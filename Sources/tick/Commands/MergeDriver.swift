@@ -119,7 +119,7 @@ extension Tick {
             let target = (ours as NSString).isAbsolutePath ? ours : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(ours)
             try AtomicFile.write(CommitmentFileCodec.encode(outcome.file), to: target, mode: FileStamp.of(path: target)?.mode)
             let r = outcome.report
-            Self.note("tick merge-driver: merged \(path)\(b == nil ? " (two-way)" : ""): \(r.added) blocks added, \(r.updated) updated, \(r.deleted) deleted, \(r.conflictsResolved) conflict\(r.conflictsResolved == 1 ? "" : "s") resolved")
+            Self.note("tick merge-driver: merged \(path)\(b == nil ? " (two-way)" : ""): \(r.added) block\(r.added == 1 ? "" : "s") added, \(r.updated) updated, \(r.deleted) deleted, \(r.conflictsResolved) conflict\(r.conflictsResolved == 1 ? "" : "s") resolved")
         }
 
         /// `blocks.json` at the top of the store (not inside `lists/`).
