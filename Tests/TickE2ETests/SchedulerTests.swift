@@ -322,7 +322,7 @@ struct SchedulerTests {
         let r = try s.tick("plan", "--auto", "tue", "--yes", "--all")
         #expect(r.status == 0)
         #expect(r.stderr == "")
-        #expect(r.stdout.contains("  10:45-11:05    20m  4 Someday  20m\n"))
+        #expect(r.stdout.contains("  10:45-11:05    20m  4 Someday  20m\n"), "\(r)")
         #expect(r.stdout.hasSuffix("Placed 3 tasks on Tue 2026-11-24.\n"))
         #expect((try s.showJSON("4")["slot"] as? [String: Any])?.string("start") == "2026-11-24T10:45")
 
@@ -360,16 +360,16 @@ struct SchedulerTests {
         let s = try Self.suggestFixture()
         #expect(try s.ok("suggest", "--minutes", "30", "--mood", "focused") == """
         For a 30m block, high energy (focused):
-          1. 1  Deep work  must-do · high energy · 2h, longer than 30m
-          2. 4  Tax form  must-do · needs low energy · overdue 1d · 30m fits
-          3. 3  Slides  high energy · due in 2d · 45m, longer than 30m
+          1. 1  Deep work     must-do · high energy · 2h, longer than 30m
+          2. 4  Tax form      must-do · needs low energy · overdue 1d · 30m fits
+          3. 3  Slides        high energy · due in 2d · 45m, longer than 30m
           4. 5  Water plants  no estimate
-          5. 2  Expenses  needs low energy · due tomorrow · 20m fits
+          5. 2  Expenses      needs low energy · due tomorrow · 20m fits
 
         """)
         #expect(try s.ok("suggest", "--minutes", "30", "--mood", "tired", "--limit", "2") == """
         For a 30m block, low energy (tired):
-          1. 4  Tax form  must-do · low energy · overdue 1d · 30m fits
+          1. 4  Tax form   must-do · low energy · overdue 1d · 30m fits
           2. 1  Deep work  must-do · needs high energy · 2h, longer than 30m
 
         """)

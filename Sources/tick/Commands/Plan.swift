@@ -111,13 +111,15 @@ extension Tick {
                 if proposal.placements.isEmpty {
                     t.out("  nothing to place" + (proposal.unplaced.isEmpty ? ": no open tasks are due, scheduled or must-do (try --all)" : ""))
                 }
-                for placement in proposal.placements {
-                    let item = byID[placement.task.id]
-                    let id = item?.shortID.map(String.init) ?? String(placement.task.id.lowercased.prefix(8))
+                let ids = proposal.placements.map { byID[$0.task.id]?.shortID.map(String.init) ?? String($0.task.id.lowercased.prefix(8)) }
+                let idWidth = ids.map(\.count).max() ?? 1
+                let titleWidth = min(proposal.placements.map(\.task.title.count).max() ?? 0, 40)
+                for (i, placement) in proposal.placements.enumerated() {
                     var reasons = ranker.suggestion(for: placement.task, position: 0).reasons
                     if placement.usedDefaultLength { reasons.append("no estimate: \(DurationText.format(AutoPlacer.defaultMinutes))") }
+                    let title = reasons.isEmpty ? placement.task.title : placement.task.title.fitted(to: titleWidth)
                     t.out("  \(placement.slot.start)-\(placement.slot.end) \(DurationText.format(placement.slot.minutes).leftPadded(to: 6))  "
-                          + t.bold(id) + " \(placement.task.title)" + (reasons.isEmpty ? "" : t.dim("  " + reasons.joined(separator: " · "))))
+                          + t.bold(ids[i].leftPadded(to: idWidth)) + " \(title)" + (reasons.isEmpty ? "" : t.dim("  " + reasons.joined(separator: " · "))))
                 }
                 for (task, minutes) in proposal.unplaced {
                     let id = byID[task.id]?.shortID.map(String.init) ?? String(task.id.lowercased.prefix(8))
@@ -225,6 +227,13 @@ enum PlanJSON {
 }
 
 extension String {
+    /// Cut to `width` characters (ending in …) or padded with spaces to it.
+    func fitted(to width: Int) -> String {
+        guard width > 0 else { return self }
+        if count > width { return String(prefix(width - 1)) + "…" }
+        return padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+
     /// Right-aligned in `width` columns.
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self

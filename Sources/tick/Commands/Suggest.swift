@@ -106,9 +106,11 @@ extension Tick {
             }
             let ids = suggestions.map { s in byID[s.task.id]?.shortID.map(String.init) ?? String(s.task.id.lowercased.prefix(8)) }
             let idWidth = ids.map(\.count).max() ?? 1
+            let titleWidth = min(suggestions.map(\.task.title.count).max() ?? 0, 40)
             for (i, s) in suggestions.enumerated() {
                 let id = ids[i].leftPadded(to: idWidth)
-                t.out("  \(i + 1). " + t.bold(id) + "  \(s.task.title)" + (s.reasons.isEmpty ? "" : t.dim("  " + s.explanation)))
+                let title = s.reasons.isEmpty ? s.task.title : s.task.title.fitted(to: titleWidth)
+                t.out("  \(i + 1). " + t.bold(id) + "  \(title)" + (s.reasons.isEmpty ? "" : t.dim("  " + s.explanation)))
             }
         }
     }
