@@ -464,4 +464,35 @@ struct SchedulerTests {
         #expect((t["slot"] as? [String: Any])?.string("start") == "2026-11-24T10:00")
         #expect((t["slot"] as? [String: Any])?.int("minutes") == 45)
     }
+
+    @Test("estimates and slots survive an iCalendar export and import")
+    func icsRoundTrip() throws {
+        let s = try Sandbox()
+        try s.add("Report", "estimate:45m", "at:2026-11-24@10:00", "for:1h")
+        let ics = try s.tick("export", "--format", "ics")
+        #expect(ics.status == 0)
+        #expect(ics.stdout.contains("X-TICK-ESTIMATE:45\r\n"))
+        #expect(ics.stdout.contains("X-TICK-SLOT:2026-11-24T10:00/60\r\n"))
+        try s.write("../tasks.ics", ics.stdout)
+        let copy = s.root + "/copy"
+        #expect(try s.tick("--store", copy, "import", s.root + "/tasks.ics").status == 0)
+        let t = try object(try s.tick("--store", copy, "show", "1", "--json"))
+        #expect(t.int("estimate") == 45)
+        #expect((t["slot"] as? [String: Any])?.string("start") == "2026-11-24T10:00")
+        #expect((t["slot"] as? [String: Any])?.int("minutes") == 60)
+    }
+
+    @Test("blocks.json and a conflict copy of it break nothing: listings, status, reindex, views")
+    func blocksFileIsNotAList() throws {
+        let s = try Self.withBlocks()
+        try s.add("Task", "at:2026-11-24@10:00")
+        try s.write("blocks.sync-conflict-20261121-093512-ABCDEF7.json", try s.text("blocks.json"))
+        #expect(try s.json("list").map { $0.string("title") } == ["Task"])
+        #expect(try s.ok("lists").contains("Inbox"))
+        #expect(!(try s.ok("lists")).contains("blocks"))
+        #expect(try s.tick("status").status == 0)
+        #expect(try s.tick("reindex").status == 0)
+        #expect(try s.ok("upcoming").contains("Task"))
+        #expect(try s.ok("list").contains("at Tue 24 Nov 10:00-10:30"))
+    }
 }

@@ -549,7 +549,7 @@ public final class TaskIndex {
 
     /// Tasks matching a WHERE clause (over `t` = tasks, `s` = short_ids), in
     /// display order: the inbox, then lists by name, each in manual order.
-    private func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
+    func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
         let infos = try listRows(db)
         var slot: [String: Int] = [:]
         for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }

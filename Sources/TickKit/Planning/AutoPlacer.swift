@@ -49,14 +49,19 @@ public struct AutoPlacer: Sendable {
     /// The proposal for `tasks` (all of the store's tasks, in listing order).
     public func propose(_ tasks: [TaskItem]) -> AutoPlan {
         let day = planner.day
-        let ordered = tasks.enumerated().filter { isCandidate($0.element) }.sorted { a, b in
-            key(a.element, a.offset, day).lexicographicallyPrecedes(key(b.element, b.offset, day))
-        }.map(\.element)
+        let ordered = tasks.enumerated().filter { isCandidate($0.element) }
+            .map { (key: key($0.element, $0.offset, day), task: $0.element) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+            .map(\.task)
         var free: [(Int, Int)] = planner.freeSlots(from: from.map { DayPlanner.roundUp($0, step: Self.step) }).map { ($0.start.minutes, $0.end.minutes) }
         var placements: [AutoPlan.Placement] = []
         var unplaced: [(task: TaskItem, minutes: Int)] = []
         for task in ordered {
             let minutes = task.estimate ?? Self.defaultMinutes
+            if free.isEmpty {
+                unplaced.append((task, minutes))
+                continue
+            }
             guard let i = free.firstIndex(where: { $0.1 - $0.0 >= minutes }),
                   let start = ClockTime(minutes: free[i].0) else {
                 unplaced.append((task, minutes))

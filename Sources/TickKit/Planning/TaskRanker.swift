@@ -37,62 +37,71 @@ public struct TaskRanker: Sendable {
         return true
     }
 
-    /// The candidates among `tasks`, best first.
-    public func rank(_ tasks: [TaskItem]) -> [Suggestion] {
-        tasks.enumerated()
-            .filter { isCandidate($0.element) }
-            .map { suggestion(for: $0.element, position: $0.offset) }
-            .sorted { $0.score.lexicographicallyPrecedes($1.score) }
+    /// The candidates among `tasks`, best first; at most `limit` when given.
+    public func rank(_ tasks: [TaskItem], limit: Int? = nil) -> [Suggestion] {
+        var scored: [(score: [Int], index: Int)] = []
+        scored.reserveCapacity(tasks.count)
+        for (i, task) in tasks.enumerated() where isCandidate(task) {
+            scored.append((score(for: task, position: i), i))
+        }
+        scored.sort { $0.score.lexicographicallyPrecedes($1.score) }
+        let top = limit.map { scored.prefix($0) } ?? scored[...]
+        return top.map { Suggestion(task: tasks[$0.index], reasons: reasons(for: tasks[$0.index]), score: $0.score) }
     }
 
     /// One task's ranking key and reasons; `position` breaks ties.
     public func suggestion(for task: TaskItem, position: Int) -> Suggestion {
-        var reasons: [String] = []
-        var score: [Int] = []
+        Suggestion(task: task, reasons: reasons(for: task), score: score(for: task, position: position))
+    }
 
-        let must = task.priority == .must
-        score.append(must ? 0 : 1)
-        if must { reasons.append("must-do") }
-
+    /// The ranking key, smaller first: must-do, energy match, due day, fit, position.
+    public func score(for task: TaskItem, position: Int) -> [Int] {
+        var score = [task.priority == .must ? 0 : 1]
         if let wanted = energy, wanted != .any {
             switch task.energy {
-            case wanted?:
-                score.append(0)
-                reasons.append("\(wanted.rawValue) energy")
-            case .any?, nil:
-                score.append(1)
-                if task.energy == .any { reasons.append("any energy") }
-            default:
-                score.append(2)
-                reasons.append("needs \(task.energy?.rawValue ?? "other") energy")
+            case wanted?: score.append(0)
+            case .any?, nil: score.append(1)
+            default: score.append(2)
             }
         } else {
             score.append(0)
         }
-
-        if let due = task.due?.localDay(in: timeZone) {
-            let days = today.days(until: due)
-            score.append(days)
-            reasons.append(Self.dueText(days))
-        } else {
-            score.append(Int.max)
-        }
-
+        score.append(task.due.map { today.days(until: $0.localDay(in: timeZone)) } ?? Int.max)
         if let estimate = task.estimate {
-            if let minutes, estimate > minutes {
-                score.append(2)
-                reasons.append("\(DurationText.format(estimate)), longer than \(DurationText.format(minutes))")
-            } else {
-                score.append(0)
-                reasons.append(minutes == nil ? DurationText.format(estimate) : "\(DurationText.format(estimate)) fits")
-            }
+            score.append(minutes.map { estimate > $0 ? 2 : 0 } ?? 0)
         } else {
             score.append(1)
-            if minutes != nil { reasons.append("no estimate") }
         }
-        if task.state == .active { reasons.insert("in progress", at: 0) }
         score.append(position)
-        return Suggestion(task: task, reasons: reasons, score: score)
+        return score
+    }
+
+    /// A few words on why the task ranks where it does.
+    public func reasons(for task: TaskItem) -> [String] {
+        var reasons: [String] = []
+        if task.state == .active { reasons.append("in progress") }
+        if task.priority == .must { reasons.append("must-do") }
+        if let wanted = energy, wanted != .any {
+            switch task.energy {
+            case wanted?: reasons.append("\(wanted.rawValue) energy")
+            case .any?: reasons.append("any energy")
+            case nil: break
+            case let other?: reasons.append("needs \(other.rawValue) energy")
+            }
+        }
+        if let due = task.due?.localDay(in: timeZone) {
+            reasons.append(Self.dueText(today.days(until: due)))
+        }
+        if let estimate = task.estimate {
+            if let minutes, estimate > minutes {
+                reasons.append("\(DurationText.format(estimate)), longer than \(DurationText.format(minutes))")
+            } else {
+                reasons.append(minutes == nil ? DurationText.format(estimate) : "\(DurationText.format(estimate)) fits")
+            }
+        } else if minutes != nil {
+            reasons.append("no estimate")
+        }
+        return reasons
     }
 
     /// "overdue 2d", "due today", "due tomorrow", "due in 3d".

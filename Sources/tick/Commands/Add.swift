@@ -95,7 +95,10 @@ extension Tick {
             let now = context.now
             var warnings: [String] = []
             let placing = planned.contains { $0.task.slot != nil }
-            let existing = placing ? try loaded.index.run(.list(nil), filter: TaskFilter(), query: context.query).map(\.task) : []
+            var existing: [TaskItem] = []
+            for day in Set(planned.compactMap(\.task.slot?.day)) {
+                existing += try loaded.index.placedTasks(on: day).map(\.task)
+            }
             try context.store.withLock { writer in
                 if placing {
                     let commitments = try context.store.commitments().blocks

@@ -107,7 +107,7 @@ extension Tick {
 /// Pending tasks placed over `block` (on any day it occurs, today or later).
 func overlappingTasks(_ block: Commitment, _ context: Context) throws -> [TaskItem] {
     let today = LocalDate(date: context.now, timeZone: context.timeZone)
-    let tasks = try context.load().index.run(.list(nil), filter: TaskFilter(), query: context.query).map(\.task)
+    let tasks = try context.load().index.pendingPlacedTasks(onOrAfter: today).map(\.task)
     return tasks.filter { task in
         guard let slot = task.slot, slot.day >= today, block.occurs(on: slot.day) else { return false }
         return DayPlanner.overlaps(slot.start, slot.end, block.start, block.end)

@@ -95,7 +95,9 @@ extension Tick {
             let now = context.now
             var warnings: [String] = []
             let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
-            let others = placing ? try loaded.index.run(.list(nil), filter: TaskFilter(), query: context.query).map(\.task) : []
+            var preview = item.task
+            edit.apply(to: &preview, now: now)
+            let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
             let (changed, after) = try context.store.withLock { writer in
                 let commitments = placing ? try context.store.commitments().blocks : []
                 return try writer.update(item.kind) { file in

@@ -55,11 +55,11 @@ extension Tick {
             let hours = try workingHours.resolve(context.environment)
             let p = try PlanningContext(context)
             let day = try p.day(self.day)
-            let listed = try p.allTasks()
+            let listed = try p.placed(on: day)
             let commitments = try p.commitments().blocks
             let planner = DayPlanner(day: day, hours: hours, commitments: commitments, tasks: listed.map(\.task))
             if auto {
-                try runAuto(p, planner: planner, listed: listed)
+                try runAuto(p, planner: planner, placed: listed)
                 return
             }
             let from = p.from(for: day)
@@ -94,15 +94,23 @@ extension Tick {
             t.out(t.dim("  free \(DurationText.format(planner.freeMinutes(from: from))) · \(planner.commitments.count) block\(planner.commitments.count == 1 ? "" : "s") · \(placedCount) task\(placedCount == 1 ? "" : "s") placed"))
         }
 
-        func runAuto(_ p: PlanningContext, planner: DayPlanner, listed: [ListedTask]) throws {
+        /// How many unplaced tasks the text output names.
+        static let unplacedShown = 10
+
+        func runAuto(_ p: PlanningContext, planner: DayPlanner, placed: [ListedTask]) throws {
             let context = p.context
             let t = context.terminal
             if planner.day < p.today {
                 throw InputError.invalid("\(planner.day.iso) is in the past; plan today or a later day")
             }
+            // SQL narrows the candidates down; AutoPlacer decides exactly.
+            let window = AutoPlacer.dueWindow
+            let candidates = all ? try p.pending() : try p.loaded.index.planCandidates(
+                day: planner.day, dueWithinDays: window,
+                dueBefore: planner.day.adding(days: window + 2).startOfDay(in: context.timeZone))
             let placer = AutoPlacer(planner: planner, timeZone: context.timeZone, from: p.from(for: planner.day), includeAll: all)
-            let proposal = placer.propose(listed.map(\.task))
-            let byID = Dictionary(listed.map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let proposal = placer.propose(candidates.map(\.task))
+            let byID = Dictionary((candidates + placed).map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
             let ranker = TaskRanker(today: planner.day, timeZone: context.timeZone, minutes: nil, energy: nil)
             if output.json {
                 t.outRaw(JSONOutput.string(PlanJSON.proposal(proposal, day: planner.day, byID: byID, written: yes && !proposal.placements.isEmpty)))
@@ -121,9 +129,12 @@ extension Tick {
                     t.out("  \(placement.slot.start)-\(placement.slot.end) \(DurationText.format(placement.slot.minutes).leftPadded(to: 6))  "
                           + t.bold(ids[i].leftPadded(to: idWidth)) + " \(title)" + (reasons.isEmpty ? "" : t.dim("  " + reasons.joined(separator: " · "))))
                 }
-                for (task, minutes) in proposal.unplaced {
+                for (task, minutes) in proposal.unplaced.prefix(Self.unplacedShown) {
                     let id = byID[task.id]?.shortID.map(String.init) ?? String(task.id.lowercased.prefix(8))
                     t.out(t.dim("  not placed: ") + t.bold(id) + " \(task.title)" + t.dim("  needs \(DurationText.format(minutes)), no free block that long"))
+                }
+                if proposal.unplaced.count > Self.unplacedShown {
+                    t.out(t.dim("  … and \(proposal.unplaced.count - Self.unplacedShown) more not placed (the day is full)"))
                 }
             }
             guard !proposal.placements.isEmpty else { return }

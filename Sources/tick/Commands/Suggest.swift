@@ -62,19 +62,20 @@ extension Tick {
             }
             let hours = try workingHours.resolve(context.environment)
             let p = try PlanningContext(context)
-            let listed = try p.allTasks()
+            let listed = try p.pending()
             var length: Int?
             var block: TimeRange?
             if let minutes {
                 length = try fields.slotLength(minutes, key: "--minutes")
             } else {
-                let planner = DayPlanner(day: p.today, hours: hours, commitments: try p.commitments().blocks, tasks: listed.map(\.task))
+                let planner = DayPlanner(day: p.today, hours: hours, commitments: try p.commitments().blocks, tasks: try p.placed(on: p.today).map(\.task))
                 block = planner.nextFreeBlock(at: p.clock)
                 length = block?.minutes
             }
             let ranker = TaskRanker(today: p.today, timeZone: context.timeZone, minutes: length, energy: wanted)
-            let suggestions = Array(ranker.rank(listed.map(\.task)).prefix(limit))
-            let byID = Dictionary(listed.map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let suggestions = ranker.rank(listed.map(\.task), limit: limit)
+            let chosen = Set(suggestions.map(\.task.id))
+            let byID = Dictionary(listed.filter { chosen.contains($0.task.id) }.map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
             let t = context.terminal
             if output.json {
                 let rows: [JSONNode] = suggestions.enumerated().compactMap { i, s in

@@ -52,10 +52,11 @@ struct PlanningContext {
     /// No slot before now on today; nothing for other days.
     func from(for day: LocalDate) -> ClockTime? { day == today ? clock : nil }
 
-    /// Every task of the store (done ones too), in listing order.
-    func allTasks() throws -> [ListedTask] {
-        try loaded.index.run(.list(nil), filter: TaskFilter(states: Set(TaskState.allCases)), query: context.query)
-    }
+    /// Tasks placed on `day` (done ones too), in listing order.
+    func placed(on day: LocalDate) throws -> [ListedTask] { try loaded.index.placedTasks(on: day) }
+
+    /// Open and active tasks, in listing order.
+    func pending() throws -> [ListedTask] { try loaded.index.pendingTasks() }
 
     /// The commitments in `blocks.json`.
     func commitments() throws -> CommitmentFile { try context.store.commitments() }
