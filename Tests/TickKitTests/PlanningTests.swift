@@ -283,4 +283,52 @@ import Testing
         let twoWay = CommitmentMerge.merge(base: nil, ours: ours, theirs: theirs)
         #expect(twoWay.file.blocks.map(\.title) == ["Standup", "Gym", "Dentist"])   // ours is later
     }
+
+    @Test func autoPlacementNeverOverlapsOnRandomDays() {
+        // A small deterministic LCG: the same 300 days every run.
+        var state: UInt64 = 0x5eed
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for round in 0..<300 {
+            let startHour = 6 + next(4)
+            let hours = WorkingHours(start: ClockTime(hour: startHour, minute: 0)!, end: ClockTime(hour: startHour + 6 + next(6), minute: 0)!)!
+            var blocks: [Commitment] = []
+            for i in 0..<next(5) {
+                let s = next(22 * 60 / 5) * 5
+                let range = TimeRange(start: ClockTime(minutes: s)!, end: ClockTime(minutes: min(s + 5 + next(24) * 5, 1440))!)!
+                blocks.append(Commitment(id: UUID(name: "r\(round)b\(i)"), title: "b\(i)", recurrence: .once(tuesday),
+                                         start: range.start, end: range.end, createdAt: created, modifiedAt: created))
+            }
+            var tasks: [TaskItem] = []
+            for i in 0..<(1 + next(12)) {
+                var t = TaskItem(id: UUID(name: "r\(round)t\(i)"), title: "t\(i)", createdAt: created, modifiedAt: created)
+                if next(3) == 0 { t.estimate = 5 + next(36) * 5 }
+                if next(2) == 0 { t.priority = .must } else { t.scheduled = tuesday }
+                if next(5) == 0 {
+                    let s = next(20 * 60 / 5) * 5
+                    t.slot = TaskSlot(day: tuesday, start: ClockTime(minutes: s)!, minutes: 15 + next(8) * 5)
+                }
+                tasks.append(t)
+            }
+            let from = next(2) == 0 ? ClockTime(minutes: next(24 * 60)) : nil
+            let planner = DayPlanner(day: tuesday, hours: hours, commitments: blocks, tasks: tasks)
+            let plan = AutoPlacer(planner: planner, timeZone: berlin, from: from).propose(tasks)
+            var busy = blocks.map { ($0.start.minutes, $0.end.minutes) }
+            busy += tasks.compactMap { $0.slot.map { ($0.start.minutes, $0.end.minutes) } }
+            for p in plan.placements {
+                let a = p.slot.start.minutes, b = p.slot.end.minutes
+                #expect(a >= hours.start.minutes && b <= hours.end.minutes, "round \(round): outside working hours")
+                if let from { #expect(a >= from.minutes, "round \(round): before now") }
+                #expect(p.slot.minutes == (p.task.estimate ?? AutoPlacer.defaultMinutes))
+                for (c, d) in busy { #expect(b <= c || d <= a, "round \(round): \(a)-\(b) overlaps \(c)-\(d)") }
+                busy.append((a, b))
+            }
+            // Every candidate is either placed or reported, never both.
+            let placed = Set(plan.placements.map(\.task.id)), unplaced = Set(plan.unplaced.map(\.task.id))
+            #expect(placed.isDisjoint(with: unplaced))
+            #expect(placed.count + unplaced.count == tasks.filter { $0.slot == nil }.count)
+        }
+    }
 }
