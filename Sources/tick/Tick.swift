@@ -42,6 +42,7 @@ struct Tick: ParsableCommand {
           VISUAL, EDITOR   used by `tick edit ID` with no changes given
           TZ               time zone for dates
           TICK_NOW         pin "now" (ISO 8601), for scripts and tests
+          TICK_WORK_HOURS  working hours for plan and suggest (default 09:00-18:00)
 
         EXIT STATUS
           0  success
@@ -57,6 +58,7 @@ struct Tick: ParsableCommand {
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
+            Block.self, Blocks.self, Plan.self, Suggest.self,
         ]
     )
 
@@ -131,7 +133,7 @@ struct Tick: ParsableCommand {
     /// Long options of `add` and `edit` that take a value.
     static let optionsTakingValues: Set<String> = [
         "--due", "--remind", "--sched", "--tag", "--pri", "--energy", "--repeat", "--note",
-        "--list", "--title", "--untag", "--store",
+        "--list", "--title", "--untag", "--store", "--estimate", "--at", "--for",
     ]
 
     /// Prints an error the way terminal users expect and exits with tick's code.

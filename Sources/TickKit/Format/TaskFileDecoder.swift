@@ -36,7 +36,7 @@ public struct TaskFileDecoder {
     static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks", "deleted"]
     static let taskKeys: Set<String> = [
         "id", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
-        "tags", "notes", "createdAt", "modifiedAt", "completedAt",
+        "estimate", "slot", "tags", "notes", "createdAt", "modifiedAt", "completedAt",
     ]
 
     /// Decodes the file, or throws a ``FormatError`` with line and column.
@@ -197,6 +197,8 @@ public struct TaskFileDecoder {
         var repeatRule: String?
         var priority: Priority?
         var energy: Energy?
+        var estimate: Int?
+        var slot: TaskSlot?
         var tags: [String] = []
         var notes: String?
         var createdAt: Date?
@@ -233,6 +235,8 @@ public struct TaskFileDecoder {
                 if !s.isEmpty { repeatRule = s }
             case "priority": priority = try enumValue(v, key: "priority")
             case "energy": energy = try enumValue(v, key: "energy")
+            case "estimate": estimate = try minutes(v, key: "estimate", max: TaskEstimate.maxMinutes)
+            case "slot": slot = try taskSlot(v)
             case "tags":
                 guard case .array(let items) = v.kind else {
                     throw error(at: v.offset, "\"tags\" must be an array of strings, found \(v.typeName)")
@@ -272,6 +276,8 @@ public struct TaskFileDecoder {
             repeatRule: repeatRule,
             priority: priority,
             energy: energy,
+            estimate: estimate,
+            slot: slot,
             tags: tags,
             notes: notes,
             createdAt: created,
@@ -280,6 +286,40 @@ public struct TaskFileDecoder {
             extra: extra,
             needsFill: needsFill
         )
+    }
+
+    /// A whole number of minutes in `1...max`.
+    private func minutes(_ v: JSONNode, key: String, max: Int) throws(FormatError) -> Int {
+        guard case .number(let text) = v.kind, let n = Int(text), (1...max).contains(n) else {
+            throw error(at: v.offset, "\"\(key)\" must be a whole number of minutes from 1 to \(max), like 45")
+        }
+        return n
+    }
+
+    /// `{"start": "YYYY-MM-DDTHH:MM", "minutes": N}`; other keys are kept.
+    private func taskSlot(_ v: JSONNode) throws(FormatError) -> TaskSlot {
+        let members = try members(of: v, what: "\"slot\"")
+        var start: (LocalDate, ClockTime)?
+        var length: Int?
+        var extra: [JSONMember] = []
+        for m in members {
+            switch m.key {
+            case "start":
+                let s = try string(m.value, key: "slot.start")
+                guard let parsed = TaskSlot.parseStart(s) else {
+                    throw error(at: m.value.offset, "\"slot.start\" must be a local date and time like \"2026-11-24T10:00\" (found \"\(s)\")")
+                }
+                start = parsed
+            case "minutes": length = try minutes(m.value, key: "slot.minutes", max: 1440)
+            default: extra.append(m)
+            }
+        }
+        guard let start else { throw error(at: v.offset, "\"slot\" needs a \"start\" like \"2026-11-24T10:00\"") }
+        guard let length else { throw error(at: v.offset, "\"slot\" needs \"minutes\", its length, like 45") }
+        guard TaskSlot.isValid(start: start.1, minutes: length) else {
+            throw error(at: v.offset, "the slot starting at \(start.1) with \(length) minutes runs past midnight; a slot must end by 24:00")
+        }
+        return TaskSlot(day: start.0, start: start.1, minutes: length, extra: extra)
     }
 
     private func string(_ v: JSONNode, key: String) throws(FormatError) -> String {

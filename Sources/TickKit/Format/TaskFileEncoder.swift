@@ -40,6 +40,8 @@ public enum TaskFileEncoder {
         if let r = task.repeatRule { m.append(JSONMember("repeat", .string(r))) }
         if let p = task.priority { m.append(JSONMember("priority", .string(p.rawValue))) }
         if let e = task.energy { m.append(JSONMember("energy", .string(e.rawValue))) }
+        if let e = task.estimate { m.append(JSONMember("estimate", JSONNode(.number(String(e))))) }
+        if let slot = task.slot { m.append(JSONMember("slot", slot.node)) }
         if !task.tags.isEmpty { m.append(JSONMember("tags", .array(task.tags.map { .string($0) }))) }
         if let notes = task.notes, !notes.isEmpty { m.append(JSONMember("notes", .string(notes))) }
         m.append(JSONMember("createdAt", .string(Timestamp.format(task.createdAt))))

@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 7
+    static let version = 8
 
     /// The tables a usable index has.
     static let tableNames = ["files", "tasks", "tags", "fts", "short_ids"]
@@ -52,7 +52,12 @@ enum IndexSchema {
             created_ts REAL NOT NULL,
             modified_ts REAL NOT NULL,
             completed_ts REAL,
-            extra TEXT                  -- unknown keys as a JSON object, or NULL
+            extra TEXT,                 -- unknown keys as a JSON object, or NULL
+            estimate INTEGER,           -- minutes
+            slot_day INTEGER,           -- the slot's day: days since 1970-01-01
+            slot_start INTEGER,         -- wall-clock minutes since midnight
+            slot_minutes INTEGER,
+            slot_extra TEXT             -- unknown keys of the slot object as JSON, or NULL
         )
         """,
         "CREATE TABLE tags (task_rowid INTEGER NOT NULL, tag TEXT NOT NULL)",
@@ -72,6 +77,7 @@ enum IndexSchema {
         "CREATE INDEX tasks_due_day ON tasks(due_day) WHERE due_day IS NOT NULL",
         "CREATE INDEX tasks_due_ts ON tasks(due_ts) WHERE due_ts IS NOT NULL",
         "CREATE INDEX tasks_sched ON tasks(scheduled_day) WHERE scheduled_day IS NOT NULL",
+        "CREATE INDEX tasks_slot ON tasks(slot_day) WHERE slot_day IS NOT NULL",
         "CREATE INDEX tasks_completed ON tasks(completed_ts) WHERE completed_ts IS NOT NULL",
         // Pending tasks only: the default date views never look at done ones.
         "CREATE INDEX pending_due_day ON tasks(due_day) WHERE state != 'done' AND due_day IS NOT NULL",

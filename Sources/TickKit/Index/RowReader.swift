@@ -6,7 +6,7 @@ import GRDBSQLite
 /// tasks must not pay for a generic row abstraction per column.
 struct RowReader {
     /// The columns every task query selects, in this order.
-    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position"
+    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.slot_extra"
 
     let statement: SQLiteStatement
 
@@ -52,6 +52,14 @@ struct RowReader {
             extra = members
         }
         let tagsText = text(9) ?? ""
+        var slot: TaskSlot?
+        if let day = int(19), let startMinutes = int(20), let start = ClockTime(minutes: startMinutes), let length = int(21) {
+            var slotExtra: [JSONMember] = []
+            if let json = text(22), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
+                slotExtra = members
+            }
+            slot = TaskSlot(day: LocalDate(daysSinceEpoch: day), start: start, minutes: length, extra: slotExtra)
+        }
         return TaskItem(
             id: id,
             title: title,
@@ -62,6 +70,8 @@ struct RowReader {
             repeatRule: text(6),
             priority: text(7).flatMap(Priority.init(rawValue:)),
             energy: text(8).flatMap(Energy.init(rawValue:)),
+            estimate: int(18),
+            slot: slot,
             tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
             notes: text(10),
             createdAt: Date(timeIntervalSinceReferenceDate: created),

@@ -7,8 +7,9 @@ import GRDBSQLite
 struct RowWriter {
     static let insertSQL = """
         INSERT INTO tasks (id, chash, path, position, title, state, due, due_day, due_ts, scheduled_day, remind_ts,
-                           repeat, priority, energy, tags, notes, created_ts, modified_ts, completed_ts, extra)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           repeat, priority, energy, tags, notes, created_ts, modified_ts, completed_ts, extra,
+                           estimate, slot_day, slot_start, slot_minutes, slot_extra)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -57,6 +58,15 @@ struct RowWriter {
         if let c = task.completedAt { sqlite3_bind_double(s, 19, c.timeIntervalSinceReferenceDate) }
         if !task.extra.isEmpty {
             bind(s, 20, String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self))
+        }
+        if let e = task.estimate { sqlite3_bind_int64(s, 21, Int64(e)) }
+        if let slot = task.slot {
+            sqlite3_bind_int64(s, 22, Int64(slot.day.daysSinceEpoch))
+            sqlite3_bind_int64(s, 23, Int64(slot.start.minutes))
+            sqlite3_bind_int64(s, 24, Int64(slot.minutes))
+            if !slot.extra.isEmpty {
+                bind(s, 25, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
+            }
         }
         try step(s, db)
         guard !task.tags.isEmpty else { return }

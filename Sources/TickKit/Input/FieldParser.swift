@@ -47,6 +47,42 @@ public struct FieldParser: Sendable {
         try enumValue(text, key: key)
     }
 
+    /// An estimate: `45m`, `1h30m`, `2h`, `90` (minutes).
+    public func estimate(_ text: String, key: String = "estimate") throws(InputError) -> Int {
+        try minutes(text, key: key, max: TaskEstimate.maxMinutes)
+    }
+
+    /// A slot length (`for:45m`), at most a day.
+    public func slotLength(_ text: String, key: String = "for") throws(InputError) -> Int {
+        try minutes(text, key: key, max: 1440)
+    }
+
+    private func minutes(_ text: String, key: String, max: Int) throws(InputError) -> Int {
+        guard let m = DurationText.parse(text) else {
+            throw .invalid("\(key): \"\(text)\" is not a duration; use minutes like 45m, 90 or hours like 1h30m")
+        }
+        guard m <= max else { throw .invalid("\(key): \(text) is too long (at most \(DurationText.format(max)))") }
+        return m
+    }
+
+    /// A slot start: `14:00`, `2pm`, `2026-11-24@14:00`, `tomorrow@9am`, `2026-11-24T14:00`.
+    public func slotStart(_ text: String, key: String = "at") throws(InputError) -> SlotRequest {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var day: LocalDate?
+        var timeText = trimmed
+        if let at = trimmed.firstIndex(of: "@") {
+            let dayText = String(trimmed[..<at])
+            timeText = String(trimmed[trimmed.index(after: at)...])
+            do { day = try when.parseDay(dayText) } catch { throw .badDate(key: key, error) }
+        } else if let (d, time) = TaskSlot.parseStart(trimmed) {
+            return SlotRequest(day: d, today: when.today, start: time)
+        }
+        guard let time = ClockTime(parsing: timeText), time.minutes < 1440 else {
+            throw .invalid("\(key): \"\(text)\" is not a start time; use at:14:00, at:2pm or at:2026-11-24@14:00")
+        }
+        return SlotRequest(day: day, today: when.today, start: time)
+    }
+
     /// A tag, with or without its leading `+`.
     public func tag(_ text: String) throws(InputError) -> String {
         let tag = text.hasPrefix("+") ? String(text.dropFirst()) : text

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Tokens: `due:WHEN`, `remind:WHEN`, `sched:WHEN` (or `scheduled:`),
 /// `list:NAME`, `+tag`, `pri:must|flexible` (or `priority:`),
-/// `energy:high|low|any`, `repeat:RULE`. With `allowRemoval`, `-tag` removes
+/// `energy:high|low|any`, `repeat:RULE`, `estimate:45m` (or `est:`),
+/// `at:14:00` / `at:DAY@14:00` (a slot) and `for:45m` (its length). With `allowRemoval`, `-tag` removes
 /// a tag and an empty value (`due:`) clears the field. Words after `--`, and
 /// words starting with a backslash (which is dropped), are title text. Every
 /// other word is title text.
@@ -16,7 +17,8 @@ public struct QuickAddParser: Sendable {
     }
 
     /// The keys recognized as tokens.
-    public static let keys: Set<String> = ["due", "remind", "sched", "scheduled", "list", "pri", "priority", "energy", "repeat"]
+    public static let keys: Set<String> = ["due", "remind", "sched", "scheduled", "list", "pri", "priority", "energy", "repeat",
+                                          "estimate", "est", "at", "for"]
 
     static let dateKeys: Set<String> = ["due", "remind", "sched", "scheduled"]
 
@@ -78,6 +80,9 @@ public struct QuickAddParser: Sendable {
             case "pri", "priority": edit.priority = .clear
             case "energy": edit.energy = .clear
             case "repeat": edit.repeatRule = .clear
+            case "estimate", "est": edit.estimate = .clear
+            case "at": edit.slot = .clear
+            case "for": throw .invalid("for: needs a length, e.g. for:45m (use at: to remove the slot)")
             default: throw .invalid("list: needs a list name, e.g. list:Work (use list:inbox for the inbox)")
             }
             return
@@ -90,6 +95,9 @@ public struct QuickAddParser: Sendable {
         case "pri", "priority": edit.priority = .set(try fields.priority(value, key: key))
         case "energy": edit.energy = .set(try fields.energy(value))
         case "repeat": edit.repeatRule = .set(value)
+        case "estimate", "est": edit.estimate = .set(try fields.estimate(value, key: key))
+        case "at": edit.slot = .set(try fields.slotStart(value))
+        case "for": edit.slotMinutes = try fields.slotLength(value)
         default: break
         }
     }
@@ -99,6 +107,8 @@ public struct QuickAddParser: Sendable {
         case "pri", "priority": return "must"
         case "energy": return "low"
         case "repeat": return "weekly"
+        case "estimate", "est", "for": return "45m"
+        case "at": return "14:00"
         default: return "tomorrow"
         }
     }

@@ -9,6 +9,12 @@ public struct TaskEdit: Sendable, Equatable {
     public var repeatRule: FieldChange<String> = .keep
     public var priority: FieldChange<Priority> = .keep
     public var energy: FieldChange<Energy> = .keep
+    /// The estimate in minutes (`estimate:45m`).
+    public var estimate: FieldChange<Int> = .keep
+    /// The slot's start (`at:14:00`); `.clear` removes the slot.
+    public var slot: FieldChange<SlotRequest> = .keep
+    /// The slot's length (`for:45m`).
+    public var slotMinutes: Int?
     public var notes: FieldChange<String> = .keep
     public var addTags: [String] = []
     public var removeTags: [String] = []
@@ -35,6 +41,19 @@ public struct TaskEdit: Sendable, Equatable {
         changed = repeatRule.apply(to: &task.repeatRule) || changed
         changed = priority.apply(to: &task.priority) || changed
         changed = energy.apply(to: &task.energy) || changed
+        changed = estimate.apply(to: &task.estimate) || changed
+        if let outcome = try? slotOutcome(for: task) {
+            switch outcome {
+            case .unchanged: break
+            case .cleared:
+                task.slot = nil
+                changed = true
+            case .set(let newSlot):
+                task.slot = newSlot
+                if task.scheduled != newSlot.day { task.scheduled = newSlot.day }
+                changed = true
+            }
+        }
         changed = notes.apply(to: &task.notes) || changed
         let tagsBefore = task.tags
         for tag in addTags where !task.tags.contains(tag) {
@@ -46,6 +65,52 @@ public struct TaskEdit: Sendable, Equatable {
         return changed
     }
 
+    /// What this edit does to the slot of `task`, where `task` already has
+    /// this edit's other fields (`scheduled`, `estimate`) applied.
+    ///
+    /// - `at:` places the task on its day (the given one, else the task's
+    ///   scheduled day, else today); the length is `for:`, else the slot's
+    ///   current length, else the estimate, else 30 minutes.
+    /// - `for:` alone changes the length of an existing slot.
+    /// - A changed scheduled day moves the slot to that day (same time); a
+    ///   cleared scheduled day clears the slot.
+    /// Throws when `for:` is given for a task without a slot, or the slot would
+    /// run past midnight.
+    public func slotOutcome(for task: TaskItem) throws(InputError) -> SlotOutcome {
+        var result: TaskSlot
+        switch slot {
+        case .clear:
+            return task.slot == nil ? .unchanged : .cleared
+        case .set(let request):
+            let day = request.day ?? task.scheduled ?? request.today
+            let minutes = slotMinutes ?? task.slot?.minutes ?? task.estimate ?? SlotRequest.defaultMinutes
+            result = TaskSlot(day: day, start: request.start, minutes: minutes, extra: task.slot?.extra ?? [])
+        case .keep:
+            guard let current = task.slot else {
+                if slotMinutes != nil {
+                    throw .invalid("for: sets the length of a slot, and this task has none; give a start too, e.g. at:14:00 for:45m")
+                }
+                return .unchanged
+            }
+            if case .clear = scheduled { return .cleared }
+            result = current
+            if let m = slotMinutes { result.minutes = m }
+            if case .set(let day) = scheduled { result.day = day }
+        }
+        guard TaskSlot.isValid(start: result.start, minutes: result.minutes) else {
+            throw .invalid("a slot at \(result.start) for \(DurationText.format(result.minutes)) would run past midnight; a slot must end by 24:00")
+        }
+        return result == task.slot ? .unchanged : .set(result)
+    }
+
+    /// Throws when this edit's slot change cannot be applied to `task` (see ``slotOutcome(for:)``).
+    public func checkSlot(on task: TaskItem) throws(InputError) {
+        var copy = task
+        _ = scheduled.apply(to: &copy.scheduled)
+        _ = estimate.apply(to: &copy.estimate)
+        _ = try slotOutcome(for: copy)
+    }
+
     /// Folds `other` into this edit; later values win.
     public mutating func merge(_ other: TaskEdit) {
         if let t = other.title { title = t }
@@ -55,6 +120,9 @@ public struct TaskEdit: Sendable, Equatable {
         if other.repeatRule != .keep { repeatRule = other.repeatRule }
         if other.priority != .keep { priority = other.priority }
         if other.energy != .keep { energy = other.energy }
+        if other.estimate != .keep { estimate = other.estimate }
+        if other.slot != .keep { slot = other.slot }
+        if let m = other.slotMinutes { slotMinutes = m }
         if other.notes != .keep { notes = other.notes }
         addTags += other.addTags.filter { !addTags.contains($0) }
         removeTags += other.removeTags.filter { !removeTags.contains($0) }

@@ -371,6 +371,15 @@ public enum ICalendarCodec: InterchangeCodec {
             task.repeatRule = unescape(r.value)
         }
         if let e = prop("X-TICK-ENERGY") { task.energy = Energy(rawValue: e.value.lowercased()) }
+        if let e = prop("X-TICK-ESTIMATE"), let n = Int(e.value), (1...TaskEstimate.maxMinutes).contains(n) { task.estimate = n }
+        if let s = prop("X-TICK-SLOT") {
+            // START/MINUTES, e.g. 2026-11-24T10:00/45 (local wall-clock time).
+            let parts = s.value.split(separator: "/")
+            if parts.count == 2, let (day, start) = TaskSlot.parseStart(String(parts[0])), let n = Int(parts[1]),
+               TaskSlot.isValid(start: start, minutes: n) {
+                task.slot = TaskSlot(day: day, start: start, minutes: n)
+            }
+        }
         for alarm in alarms {
             guard let trigger = alarm.first(where: { $0.name == "TRIGGER" }) else { continue }
             if trigger.params["VALUE"]?.uppercased() == "DATE-TIME" {
@@ -451,6 +460,8 @@ public enum ICalendarCodec: InterchangeCodec {
                 }
                 if let name = file.name { add("X-TICK-LIST:" + escape(name)) }
                 if let e = task.energy { add("X-TICK-ENERGY:" + e.rawValue) }
+                if let e = task.estimate { add("X-TICK-ESTIMATE:\(e)") }
+                if let slot = task.slot { add("X-TICK-SLOT:\(slot.startString)/\(slot.minutes)") }
                 let keep = task.extra.filter { !$0.key.hasPrefix("x-ical-") }
                 if !keep.isEmpty {
                     add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(keep)), as: UTF8.self)))

@@ -210,6 +210,8 @@ public enum TodoTxtCodec: InterchangeCodec {
         r.remind = current.remind
         r.repeatRule = current.repeatRule
         r.energy = current.energy
+        r.estimate = current.estimate
+        r.slot = current.slot
         r.notes = current.notes
         func sameDay(_ a: Date, _ b: Date) -> Bool { LocalDate(date: a, timeZone: timeZone) == LocalDate(date: b, timeZone: timeZone) }
         if sameDay(r.createdAt, current.createdAt) { r.createdAt = current.createdAt }

@@ -159,6 +159,8 @@ enum MergeTaskFields {
         r.repeatRule = p.pick(\.repeatRule) { MergeCanon.string($0) }
         r.priority = p.pick(\.priority) { MergeCanon.string($0?.rawValue) }
         r.energy = p.pick(\.energy) { MergeCanon.string($0?.rawValue) }
+        r.estimate = p.pick(\.estimate) { $0.map { JSONNode(.number(String($0))) } }
+        r.slot = p.pick(\.slot) { $0?.node }
         r.tags = p.pick(\.tags) { $0.isEmpty ? nil : .array($0.map { .string($0) }) }
         r.notes = p.pick(\.notes) { MergeCanon.string($0) }
         r.createdAt = p.pick(\.createdAt) { MergeCanon.date($0) }

@@ -15,6 +15,10 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
     public var repeatRule: String?
     public var priority: Priority?
     public var energy: Energy?
+    /// How long the task should take, in minutes (positive).
+    public var estimate: Int?
+    /// Where the task is placed on a day (a start time and a length).
+    public var slot: TaskSlot?
     public var tags: [String]
     public var notes: String?
     public var createdAt: Date
@@ -36,6 +40,8 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         repeatRule: String? = nil,
         priority: Priority? = nil,
         energy: Energy? = nil,
+        estimate: Int? = nil,
+        slot: TaskSlot? = nil,
         tags: [String] = [],
         notes: String? = nil,
         createdAt: Date,
@@ -53,6 +59,8 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         self.repeatRule = repeatRule
         self.priority = priority
         self.energy = energy
+        self.estimate = estimate
+        self.slot = slot
         self.tags = tags
         self.notes = notes
         self.createdAt = createdAt

@@ -10,10 +10,16 @@ extension Tick {
             Words form the title; these tokens set fields instead:
               due:WHEN  remind:WHEN  sched:WHEN  list:NAME  +tag
               pri:must|flexible  energy:high|low|any  repeat:RULE
+              estimate:45m  at:14:00 or at:DAY@14:00 (a time slot)  for:45m (its length)
             Every token also exists as a flag. Words after `--` are title text, as
             is a word starting with a backslash (`\\due:` gives "due:").
             The task goes to the inbox unless a list is given; the list must exist \
             (create it with `tick lists add NAME`). The store is created on first use.
+
+            A slot (`at:`) goes on the task's scheduled day (else today) unless a day \
+            is given, sets the scheduled day, and lasts `for:`, else the estimate, \
+            else 30 minutes. A slot over a commitment (`tick blocks`) is refused \
+            (exit 1); a slot over another placed task is kept with a warning.
 
             Prints the new task's short id: just the number when stdout is not a \
             terminal, so `id=$(tick add ...)` works.
@@ -25,6 +31,7 @@ extension Tick {
             EXAMPLES
               tick add Buy milk due:tomorrow +errand
               tick add Call the bank remind:fri@9am pri:must list:Home
+              tick add Write report estimate:1h30m at:tomorrow@10:00
               tick add --list Work --due 2026-12-01 -- Review due: dates in report
               printf 'Dune\\nHyperion\\n' | tick add - list:Reading
             """)

@@ -18,9 +18,16 @@ extension Tick {
 
             Every change bumps modifiedAt; an edit that changes nothing writes nothing.
 
+            `at:14:00` places the task in a time slot on its scheduled day (else today), \
+            `at:fri@14:00` on another day (which becomes the scheduled day), `for:45m` \
+            sets the slot's length and `at:` (empty) removes the slot. A slot over a \
+            commitment is refused (exit 1) and nothing is written.
+
             EXAMPLES
               tick edit 3 due:fri@17:00 +work -home
               tick edit 3 --title "Call the bank" --no-remind
+              tick edit 3 estimate:45m at:14:00
+              tick edit 3 at:
               tick edit 3
             """)
 
@@ -38,6 +45,12 @@ extension Tick {
 
         @Flag(name: .long, help: "Remove the scheduled day.")
         var noSched = false
+
+        @Flag(name: .long, help: "Remove the time slot (same as at:).")
+        var noSlot = false
+
+        @Flag(name: .long, help: "Remove the estimate (same as estimate:).")
+        var noEstimate = false
 
         @Option(name: .long, help: ArgumentHelp("Tag to remove (repeatable).", valueName: "tag"))
         var untag: [String] = []
@@ -70,18 +83,36 @@ extension Tick {
             if noDue { edit.due = .clear }
             if noRemind { edit.remind = .clear }
             if noSched { edit.scheduled = .clear }
+            if noSlot { edit.slot = .clear }
+            if noEstimate { edit.estimate = .clear }
             for t in untag { edit.removeTags.append(try context.fields.tag(t)) }
 
             if edit.isEmpty {
                 try EditorSession(context: context, item: item).run()
                 return
             }
+            try edit.checkSlot(on: item.task)
             let now = context.now
+            var warnings: [String] = []
+            let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
+            var preview = item.task
+            edit.apply(to: &preview, now: now)
+            let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
             let (changed, after) = try context.store.withLock { writer in
-                try writer.update(item.kind) { file in
-                    try file.updateTask(item.task.id) { task in (edit.apply(to: &task, now: now), task) }
+                let commitments = placing ? try context.store.commitments().blocks : []
+                return try writer.update(item.kind) { file in
+                    try file.updateTask(item.task.id) { task in
+                        let before = task
+                        let changed = edit.apply(to: &task, now: now)
+                        if placing {
+                            warnings = try SlotGuard.check(before: before, after: task, commitments: commitments, tasks: others,
+                                                           shortID: { loaded.index.shortID(of: $0) })
+                        }
+                        return (changed, task)
+                    }
                 }
             }
+            warnings.forEach(context.terminal.err)
             var updated = item
             updated.task = after
             TaskMutation(context: context).report([.init(item: updated, changed: changed)], verb: "Updated", unchanged: "unchanged")

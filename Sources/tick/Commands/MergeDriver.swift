@@ -20,6 +20,8 @@ extension Tick {
             exit status is 0. The work tree is never touched; git takes the result \
             from OURS.
 
+            blocks.json (fixed commitments) is merged the same way, block by block.
+
             When a version is not a valid tick file, tick falls back to git's text \
             merge (`git merge-file`), which writes conflict markers into OURS, and \
             exits non-zero so that git reports a conflict; run `tick resolve` once \
@@ -42,6 +44,10 @@ extension Tick {
         var path: String
 
         func run() throws {
+            if Self.isCommitmentFile(path) {
+                try mergeCommitments()
+                return
+            }
             let kind = Self.kind(of: path)
             guard let kind else {
                 // Not an inbox or list file (e.g. a conflict copy): git's text merge, as without the driver.
@@ -85,6 +91,42 @@ extension Tick {
             try AtomicFile.write(TaskFileEncoder.encode(outcome.file), to: target, mode: FileStamp.of(path: target)?.mode)
             let r = outcome.report
             Self.note("tick merge-driver: merged \(path)\(baseFile == nil ? " (two-way)" : ""): \(r.added) added, \(r.updated) updated, \(r.deleted) deleted, \(r.conflictsResolved) conflict\(r.conflictsResolved == 1 ? "" : "s") resolved")
+        }
+
+        /// `blocks.json`: merged block by block like tasks; git's text merge when a version does not parse.
+        func mergeCommitments() throws {
+            let fallback = Self.fallbackDate()
+            func decode(_ file: String, optional: Bool) throws -> CommitmentFile?? {
+                guard let (bytes, _) = try AtomicFile.read(path: file) else {
+                    if optional { return .some(nil) }
+                    throw CLIError("merge-driver: cannot read \(file)")
+                }
+                if optional && bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .some(nil) }
+                do {
+                    return .some(try CommitmentFileCodec.decode(bytes, path: path, fallbackDate: fallback))
+                } catch {
+                    Self.note("tick merge-driver: \(error.summary)")
+                    return nil
+                }
+            }
+            guard case .some(let o?) = try decode(ours, optional: false), case .some(let t?) = try decode(theirs, optional: false) else {
+                let status = try textMerge()
+                Self.note("tick merge-driver: \(path): not a valid blocks file on both sides; used git's text merge" + (status == 0 ? "" : " (conflict markers written)"))
+                throw ExitCode(status == 0 ? 1 : status)
+            }
+            let b = try decode(base, optional: true) ?? nil
+            let outcome = CommitmentMerge.merge(base: b, ours: o, theirs: t)
+            let target = (ours as NSString).isAbsolutePath ? ours : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(ours)
+            try AtomicFile.write(CommitmentFileCodec.encode(outcome.file), to: target, mode: FileStamp.of(path: target)?.mode)
+            let r = outcome.report
+            Self.note("tick merge-driver: merged \(path)\(b == nil ? " (two-way)" : ""): \(r.added) block\(r.added == 1 ? "" : "s") added, \(r.updated) updated, \(r.deleted) deleted, \(r.conflictsResolved) conflict\(r.conflictsResolved == 1 ? "" : "s") resolved")
+        }
+
+        /// `blocks.json` at the top of the store (not inside `lists/`).
+        static func isCommitmentFile(_ path: String) -> Bool {
+            let parts = path.split(separator: "/").map(String.init)
+            guard parts.last == CommitmentFile.relativePath else { return false }
+            return parts.count < 2 || parts[parts.count - 2] != "lists"
         }
 
         /// `git merge-file -L ours -L base -L theirs OURS BASE THEIRS`: conflict

@@ -20,6 +20,8 @@ extension Tick {
                 oldest first); tasks deleted on purpose (the file's "deleted"
                 entries) are not brought back. The file is written atomically, and
                 only then is the copy removed.
+              - the same for blocks.json (fixed commitments): markers and
+                blocks.sync-conflict-*.json copies are merged block by block.
 
             Prints what was merged, in counts per file. A version that cannot be \
             parsed is reported (path:line:column) and left alone; the exit status \
@@ -41,8 +43,16 @@ extension Tick {
             let markerFiles = store.filesWithConflictMarkers()
             let copies = store.conflictCopies()
             let t = context.terminal
-            if markerFiles.isEmpty && copies.isEmpty {
+            let blocks = CommitmentConflicts(context: context, dryRun: dryRun)
+            let blocksPending = blocks.pending
+            if markerFiles.isEmpty && copies.isEmpty && !blocksPending {
                 t.out("No conflicts to resolve")
+                return
+            }
+            if markerFiles.isEmpty && copies.isEmpty {
+                let failures = try blocks.resolve()
+                if dryRun { t.out("Dry run: nothing was changed") }
+                if failures > 0 { throw CLIError("a version of blocks.json could not be read and was left alone; fix it by hand and run `tick resolve` again", status: .badData) }
                 return
             }
             var resolver = ConflictResolver(context: context, dryRun: dryRun)
@@ -61,6 +71,7 @@ extension Tick {
                 try store.withLock { writer in try work(writer) }
                 if resolver.changedSomething { _ = try? context.resyncIDs() }
             }
+            if blocksPending { resolver.failures += try blocks.resolve() }
             if resolver.failures > 0 {
                 throw CLIError("\(resolver.failures) version\(resolver.failures == 1 ? "" : "s") could not be read and \(resolver.failures == 1 ? "was" : "were") left alone; fix \(resolver.failures == 1 ? "it" : "them") by hand and run `tick resolve` again", status: .badData)
             }

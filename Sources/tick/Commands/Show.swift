@@ -41,6 +41,10 @@ extension Tick {
             if let r = task.repeatRule { rows.append(("repeat", r)) }
             if let p = task.priority { rows.append(("priority", p.rawValue)) }
             if let e = task.energy { rows.append(("energy", e.rawValue)) }
+            if let e = task.estimate { rows.append(("estimate", DurationText.format(e))) }
+            if let slot = task.slot {
+                rows.append(("slot", "\(dates.label(.day(slot.day))) \(slot.start)-\(slot.end) (\(DurationText.format(slot.minutes)))  " + t.dim(slot.startString)))
+            }
             if !task.tags.isEmpty { rows.append(("tags", task.tags.map { "+" + $0 }.joined(separator: " "))) }
             rows.append(("created", "\(dates.label(.time(task.createdAt)))  " + t.dim(Timestamp.format(task.createdAt))))
             rows.append(("modified", "\(dates.label(.time(task.modifiedAt)))  " + t.dim(Timestamp.format(task.modifiedAt))))

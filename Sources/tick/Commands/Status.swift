@@ -32,6 +32,10 @@ extension Tick {
             let indexPath = context.index.path ?? "(in memory)"
             // A file with conflict markers never parses, so only unreadable files can have them.
             let conflicts = context.store.pendingConflicts(markerCandidates: loaded.broken.keys.sorted())
+            // blocks.json (commitments) is not a list file: its conflicts are listed separately.
+            let blocks = CommitmentConflicts(context: context, dryRun: true)
+            let blockConflicts = (blocks.hasMarkers ? [(CommitmentFile.relativePath, "git-conflict-markers")] : [])
+                + blocks.copies.map { ((($0.path as NSString).lastPathComponent), "sync-conflict-copy") }
             let t = context.terminal
             if output.json {
                 var members: [JSONMember] = [
@@ -53,6 +57,8 @@ extension Tick {
                         case .markers(let kind):
                             return .object([JSONMember("path", .string(kind.relativePath)), JSONMember("type", .string("git-conflict-markers")), JSONMember("file", .string(kind.relativePath))])
                         }
+                    } + blockConflicts.map { path, type in
+                        .object([JSONMember("path", .string(path)), JSONMember("type", .string(type)), JSONMember("file", .string(CommitmentFile.relativePath))])
                     })))
                 }
                 t.outRaw(JSONOutput.string(.object(members)))
@@ -69,13 +75,16 @@ extension Tick {
                 t.out("files     " + t.boldRed("\(broken.count) unreadable:"))
                 broken.forEach { t.out("          " + $0.summary) }
             }
-            if !conflicts.isEmpty {
-                t.out("conflicts " + t.boldRed("\(conflicts.count) pending (run `tick resolve`):"))
+            if !conflicts.isEmpty || !blockConflicts.isEmpty {
+                t.out("conflicts " + t.boldRed("\(conflicts.count + blockConflicts.count) pending (run `tick resolve`):"))
                 for c in conflicts {
                     switch c {
                     case .copy(let copy): t.out("          \(copy.relativePath) (Syncthing conflict copy of \(copy.kind.relativePath))")
                     case .markers(let kind): t.out("          \(kind.relativePath) (git conflict markers)")
                     }
+                }
+                for (path, type) in blockConflicts {
+                    t.out("          \(path) (" + (type == "sync-conflict-copy" ? "Syncthing conflict copy of \(CommitmentFile.relativePath)" : "git conflict markers") + ")")
                 }
             }
         }

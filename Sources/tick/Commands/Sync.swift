@@ -247,7 +247,8 @@ struct SyncRun {
     }
 
     func warnPendingConflicts() {
-        let copies = context.store.conflictCopies()
+        let copies = context.store.conflictCopies().map(\.relativePath)
+            + CommitmentConflicts(context: context, dryRun: true).copies.map(\.path)
         if !copies.isEmpty {
             t.err("tick: \(copies.count) Syncthing conflict cop\(copies.count == 1 ? "y" : "ies") pending; run `tick resolve`")
         }

@@ -49,11 +49,15 @@ struct TaskRenderer {
                 details.append(due.localDay(in: query.timeZone) == query.today && t.state.isPending ? terminal.yellow(text) : text)
             }
         }
-        if let s = t.scheduled { details.append("sched " + dates.label(.day(s))) }
+        if let slot = t.slot {
+            details.append("at " + dates.label(.day(slot.day)) + " \(slot.start)-\(slot.end)")
+        }
+        if let s = t.scheduled, s != t.slot?.day { details.append("sched " + dates.label(.day(s))) }
         if let r = t.remind { details.append("remind " + dates.label(.time(r))) }
         if let r = t.repeatRule { details.append("repeat:" + r) }
         if let p = t.priority { details.append(p == .must ? terminal.bold("pri:must") : "pri:flexible") }
         if let e = t.energy { details.append("energy:" + e.rawValue) }
+        if let e = t.estimate { details.append("est:" + DurationText.format(e)) }
         if !t.tags.isEmpty { details.append(terminal.cyan(t.tags.map { "+" + $0 }.joined(separator: " "))) }
         if t.notes != nil { details.append(terminal.dim("[note]")) }
         if t.state == .done, let c = t.completedAt { details.append(terminal.dim("done " + dates.label(.time(c)))) }

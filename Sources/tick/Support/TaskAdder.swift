@@ -32,10 +32,27 @@ struct TaskAdder {
             } catch let error as LookupError where input.line != nil {
                 throw CLIError("stdin line \(input.line ?? 0): \(error.errorDescription ?? "")", status: ExitStatus.of(error))
             }
+            try edit.checkSlot(on: TaskItem(id: UUID(), title: title, createdAt: context.now, modifiedAt: context.now))
             planned.append((kind, edit.makeTask(title: title, now: context.now)))
         }
         let now = context.now
+        var warnings: [String] = []
+        let placing = planned.contains { $0.task.slot != nil }
+        var existing: [TaskItem] = []
+        for day in Set(planned.compactMap(\.task.slot?.day)) {
+            existing += try loaded.index.placedTasks(on: day).map(\.task)
+        }
         try context.store.withLock { writer in
+            // A slot over a commitment is refused; over another placed task, a warning.
+            if placing {
+                let commitments = try context.store.commitments().blocks
+                var others = existing
+                for p in planned {
+                    warnings += try SlotGuard.check(before: nil, after: p.task, commitments: commitments, tasks: others,
+                                                    shortID: { loaded.index.shortID(of: $0) })
+                    others.append(p.task)
+                }
+            }
             var order: [FileKind] = []
             for p in planned where !order.contains(p.kind) { order.append(p.kind) }
             for kind in order {
@@ -46,6 +63,7 @@ struct TaskAdder {
             }
         }
         let ids = try context.resyncIDs()
+        warnings.forEach(context.terminal.err)
         return planned.map { p in
             ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
         }

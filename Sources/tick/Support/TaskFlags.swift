@@ -24,6 +24,15 @@ struct TaskFieldOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Recurrence rule, stored as given (same as repeat:).", valueName: "rule"))
     var `repeat`: String?
 
+    @Option(name: .long, help: ArgumentHelp("Estimate: 45m, 1h30m, 90 (same as estimate:).", valueName: "duration"))
+    var estimate: String?
+
+    @Option(name: .long, help: ArgumentHelp("Place the task in a slot starting at TIME or DAY@TIME (same as at:).", valueName: "time"))
+    var at: String?
+
+    @Option(name: .long, help: ArgumentHelp("The slot's length: 45m, 1h (same as for:; default: the estimate, else 30m).", valueName: "duration"))
+    var `for`: String?
+
     @Option(name: .long, help: ArgumentHelp("Notes text. Use $'line1\\nline2' for several lines.", valueName: "text"))
     var note: String?
 
@@ -37,6 +46,9 @@ struct TaskFieldOptions: ParsableArguments {
         if let pri { edit.priority = .set(try fields.priority(pri, key: "--pri")) }
         if let energy { edit.energy = .set(try fields.energy(energy, key: "--energy")) }
         if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(r) }
+        if let estimate { edit.estimate = .set(try fields.estimate(estimate, key: "--estimate")) }
+        if let at { edit.slot = .set(try fields.slotStart(at, key: "--at")) }
+        if let f = `for` { edit.slotMinutes = try fields.slotLength(f, key: "--for") }
         if let note { edit.notes = note.isEmpty ? .clear : .set(note) }
         return edit
     }

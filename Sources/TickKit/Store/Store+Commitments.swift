@@ -1,0 +1,60 @@
+import Foundation
+
+extension Store {
+    /// A `blocks.json` that was read, with what is needed to notice a later change.
+    public struct LoadedCommitments: Sendable {
+        public var file: CommitmentFile
+        public var bytes: [UInt8]
+        public var stamp: FileStamp
+    }
+
+    /// The absolute path of `blocks.json`.
+    public var commitmentsPath: String { location.path(CommitmentFile.relativePath) }
+
+    /// `blocks.json` as shown in messages (relative to the current directory when below it).
+    public var commitmentsDisplayPath: String {
+        let path = commitmentsPath
+        guard let cwd = currentDirectory, !cwd.isEmpty, cwd != "/" else { return path }
+        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// Reads and decodes `blocks.json`; nil when it does not exist.
+    public func readCommitments() throws(StoreError) -> LoadedCommitments? {
+        guard let (bytes, stamp) = try AtomicFile.read(path: commitmentsPath) else { return nil }
+        do {
+            let file = try CommitmentFileCodec.decode(bytes, path: commitmentsDisplayPath, fallbackDate: stamp.modificationDate)
+            return LoadedCommitments(file: file, bytes: bytes, stamp: stamp)
+        } catch {
+            throw .invalidFile(error)
+        }
+    }
+
+    /// The store's commitments; an empty file when `blocks.json` does not exist.
+    public func commitments() throws(StoreError) -> CommitmentFile {
+        try readCommitments()?.file ?? CommitmentFile()
+    }
+}
+
+extension StoreWriter {
+    /// Reads `blocks.json` (an empty file when missing), applies `change` and
+    /// writes the result atomically, like ``update(_:create:_:)``: nothing is
+    /// written when the bytes would not change, a file that does not parse is
+    /// never written, and a change on disk meanwhile makes it re-apply.
+    @discardableResult
+    public func updateCommitments<R>(_ change: (inout CommitmentFile) throws -> R) throws -> R {
+        let path = store.commitmentsPath
+        for _ in 0..<Self.maxAttempts {
+            let loaded = try store.readCommitments()
+            var file = loaded?.file ?? CommitmentFile()
+            let result = try change(&file)
+            let bytes = CommitmentFileCodec.encode(file)
+            if let loaded, bytes == loaded.bytes { return result }
+            if loaded == nil, file == CommitmentFile() { return result }
+            if FileStamp.of(path: path) != loaded?.stamp { continue }
+            try AtomicFile.write(bytes, to: path, mode: loaded?.stamp.mode)
+            return result
+        }
+        throw StoreError.keptChanging(path: store.commitmentsDisplayPath)
+    }
+}

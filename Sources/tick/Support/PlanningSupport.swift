@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+/// `--hours` of the planning commands.
+struct WorkingHoursOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Working hours, e.g. 08:30-17:00.",
+        discussion: "Default: $TICK_WORK_HOURS, else [plan] hours in ~/.config/tick/config.toml, else 09:00-18:00.",
+        valueName: "range"))
+    var hours: String?
+
+    /// `--hours`, else `TICK_WORK_HOURS`, else `[plan] hours` in config.toml, else 09:00-18:00.
+    func resolve(_ context: Context) throws -> WorkingHours {
+        let environment = context.environment
+        if let hours {
+            guard let h = WorkingHours(parsing: hours) else {
+                throw InputError.invalid("--hours: \"\(hours)\" is not a range like 08:30-17:00 (start before end)")
+            }
+            return h
+        }
+        if let env = environment["TICK_WORK_HOURS"], !env.isEmpty {
+            guard let h = WorkingHours(parsing: env) else {
+                throw InputError.invalid("TICK_WORK_HOURS=\(env) is not a range like 08:30-17:00 (start before end)")
+            }
+            return h
+        }
+        let config = try context.config()
+        if let configured = config.workHours {
+            guard let h = WorkingHours(parsing: configured) else {
+                throw ConfigError.badValue(path: config.path ?? "config.toml", key: "plan.hours", found: "\"\(configured)\"",
+                                           expected: "a range like \"08:30-17:00\" (start before end)")
+            }
+            return h
+        }
+        return .standard
+    }
+}
+
+/// What the planning commands share: today, wall-clock now, the tasks and commitments.
+struct PlanningContext {
+    let context: Context
+    let loaded: Context.Loaded
+
+    init(_ context: Context) throws {
+        self.context = context
+        self.loaded = try context.load()
+    }
+
+    var today: LocalDate { LocalDate(date: context.now, timeZone: context.timeZone) }
+    var clock: ClockTime { ClockTime(date: context.now, timeZone: context.timeZone) }
+
+    /// A DAY argument (any WHEN naming a day), else today.
+    func day(_ text: String?) throws -> LocalDate {
+        guard let text else { return today }
+        do { return try WhenParser(now: context.now, timeZone: context.timeZone).parseDay(text) } catch {
+            throw InputError.badDate(key: "DAY", error)
+        }
+    }
+
+    /// No slot before now on today; nothing for other days.
+    func from(for day: LocalDate) -> ClockTime? { day == today ? clock : nil }
+
+    /// Tasks placed on `day` (done ones too), in listing order.
+    func placed(on day: LocalDate) throws -> [ListedTask] { try loaded.index.placedTasks(on: day) }
+
+    /// Open and active tasks, in listing order.
+    func pending() throws -> [ListedTask] { try loaded.index.pendingTasks() }
+
+    /// The commitments in `blocks.json`.
+    func commitments() throws -> CommitmentFile { try context.store.commitments() }
+}
+
+/// Refuses slots over commitments and warns about slots over other tasks.
+enum SlotGuard {
+    /// Throws (exit 1) when `after` was given a new slot that overlaps a commitment.
+    /// Returns warnings for overlaps with other placed tasks.
+    static func check(before: TaskItem?, after: TaskItem, commitments: [Commitment], tasks: [TaskItem],
+                      shortID: (UUID) -> Int?) throws -> [String] {
+        guard let slot = after.slot, slot != before?.slot else { return [] }
+        let hits = DayPlanner.commitments(overlapping: slot, in: commitments)
+        if let first = hits.first {
+            let more = hits.count > 1 ? " (and \(hits.count - 1) more)" : ""
+            throw CLIError(
+                "refusing to place the task at \(slot.start)-\(slot.end) on \(dayName(slot.day)): it overlaps the commitment "
+                + "\"\(first.title)\" (\(first.start)-\(first.end), \(first.daysText))\(more); nothing was written. "
+                + "Pick a free time (`tick plan \(slot.day.iso)` shows them) or remove the block (`tick blocks`)",
+                status: .failure)
+        }
+        return DayPlanner.tasks(overlapping: slot, in: tasks, excluding: after.id).map { other in
+            let label = shortID(other.id).map { "task \($0)" } ?? "task \(other.id.lowercased.prefix(8))"
+            let s = other.slot.map { "\($0.start)-\($0.end)" } ?? ""
+            return "tick: warning: the slot \(slot.start)-\(slot.end) overlaps \(label) (\(s)); both are kept"
+        }
+    }
+
+    /// "Tue 2026-11-24".
+    static func dayName(_ day: LocalDate) -> String {
+        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.weekday - 1] + " " + day.iso
+    }
+}
+
+/// Asks a yes/no question on stderr and reads the answer from stdin (a pipe works).
+/// EOF or anything but y/yes is no.
+func askYesNo(_ question: String) -> Bool {
+    FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+    let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    return answer == "y" || answer == "yes"
+}
