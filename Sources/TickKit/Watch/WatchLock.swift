@@ -45,10 +45,10 @@ public final class WatchLock {
     }
 
     private static func readPID(_ fd: Int32) -> Int32? {
-        var buffer = [CChar](repeating: 0, count: 32)
+        var buffer = [UInt8](repeating: 0, count: 32)
         let n = pread(fd, &buffer, 31, 0)
         guard n > 0 else { return nil }
-        return Int32(String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Releases the lock.
