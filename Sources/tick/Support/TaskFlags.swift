@@ -21,7 +21,7 @@ struct TaskFieldOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Energy: high, low or any (same as energy:).", valueName: "energy"), completion: .list(["high", "low", "any"]))
     var energy: String?
 
-    @Option(name: .long, help: ArgumentHelp("Recurrence rule, stored as given (same as repeat:).", valueName: "rule"))
+    @Option(name: .long, help: ArgumentHelp("Recurrence rule (same as repeat:): daily, weekdays, weekly, monthly, yearly, \"every 2w\", mon,wed,fri, +3d.", valueName: "rule"))
     var `repeat`: String?
 
     @Option(name: .long, help: ArgumentHelp("Notes text. Use $'line1\\nline2' for several lines.", valueName: "text"))
@@ -36,7 +36,7 @@ struct TaskFieldOptions: ParsableArguments {
         for t in tag { edit.addTags.append(try fields.tag(t)) }
         if let pri { edit.priority = .set(try fields.priority(pri, key: "--pri")) }
         if let energy { edit.energy = .set(try fields.energy(energy, key: "--energy")) }
-        if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(r) }
+        if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(try fields.repeatRule(r, key: "--repeat")) }
         if let note { edit.notes = note.isEmpty ? .clear : .set(note) }
         return edit
     }
