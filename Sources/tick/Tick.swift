@@ -57,7 +57,7 @@ struct Tick: ParsableCommand {
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self,
-            Review.self,
+            Review.self, Stats.self,
         ]
     )
 
