@@ -66,10 +66,11 @@ struct StatsSVG {
         <text x="\(Self.n(w / 2))" y="52" text-anchor="middle" class="small">\(Self.escape(subtitle))</text>
 
         """
-        // Grid lines and y labels: five steps.
-        for i in 0...5 {
-            let value = Double(scale) * Double(i) / 5
-            let y = baseY - plotH * Double(i) / 5
+        // Grid lines and y labels: whole numbers, five steps at most.
+        let steps = min(scale, 5)
+        for i in 0...steps {
+            let value = Double(scale) * Double(i) / Double(steps)
+            let y = baseY - plotH * Double(i) / Double(steps)
             s += "<line class=\"grid\" x1=\"\(Self.n(Self.left))\" y1=\"\(Self.n(y))\" x2=\"\(Self.n(w - Self.right))\" y2=\"\(Self.n(y))\"/>\n"
             s += "<text class=\"small\" x=\"\(Self.n(Self.left - 8))\" y=\"\(Self.n(y + 4))\" text-anchor=\"end\">\(Self.n(value))</text>\n"
         }
@@ -90,7 +91,7 @@ struct StatsSVG {
         s += "<line class=\"axis\" x1=\"\(Self.n(Self.left))\" y1=\"\(Self.n(baseY))\" x2=\"\(Self.n(w - Self.right))\" y2=\"\(Self.n(baseY))\"/>\n"
         s += "<line class=\"axis\" x1=\"\(Self.n(Self.left))\" y1=\"\(Self.n(Self.top))\" x2=\"\(Self.n(Self.left))\" y2=\"\(Self.n(baseY))\"/>\n"
         let xTitle = stats.period == .week ? "week starting (Monday)" : stats.period.noun
-        s += "<text class=\"small\" x=\"\(Self.n(Self.left + plotW / 2))\" y=\"\(Self.n(h - 20))\" text-anchor=\"middle\">\(xTitle) · \(Self.escape(renderer.timeZone.identifier))</text>\n"
+        s += "<text class=\"small\" x=\"\(Self.n(Self.left + plotW / 2))\" y=\"\(Self.n(h - 20))\" text-anchor=\"middle\">\(xTitle) · \(Self.escape(renderer.timeZone.identifier)) · the lighter bar is the current \(stats.period.noun), so far</text>\n"
         s += "<text class=\"small\" x=\"20\" y=\"\(Self.n(Self.top + plotH / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 20 \(Self.n(Self.top + plotH / 2)))\">tasks completed</text>\n"
         s += "</svg>\n"
         return s
