@@ -92,6 +92,43 @@ struct StatsTests {
         #expect(try s.tick("stats", "--list", "Nope").status == 3)
     }
 
+    @Test("a streak longer than the chart is followed back day by day, across the DST change")
+    func longStreak() throws {
+        let s = try Sandbox()
+        // One completion a day, 23:30 local time, from Mon 12 Oct (before the 25 Oct change) to Sat 21 Nov 09:00;
+        // nothing on 11 Oct.
+        var tasks: [String] = []
+        var day = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "Europe/Berlin"), year: 2026, month: 10, day: 12, hour: 23, minute: 30)
+        var n = 0
+        while let date = day.date, date < Date(timeIntervalSince1970: 1_795_251_600) {   // 2026-11-21T09:00:00Z
+            let stamp = ISO8601DateFormatter().string(from: date)
+            tasks.append("""
+                {"id": "00000000-0000-4000-8000-\(String(format: "%012d", n))", "title": "t\(n)", "state": "done",
+                 "createdAt": "2026-10-01T00:00:00Z", "modifiedAt": "\(stamp)", "completedAt": "\(stamp)"}
+            """)
+            n += 1
+            day.day = (day.day ?? 0) + 1
+        }
+        tasks.append("""
+            {"id": "00000000-0000-4000-8000-999999999999", "title": "old", "state": "done",
+             "createdAt": "2026-10-01T00:00:00Z", "modifiedAt": "2026-10-10T10:00:00Z", "completedAt": "2026-10-10T10:00:00Z"}
+        """)
+        try s.write("inbox.json", """
+        {"version": 1, "id": "00000000-0000-4000-8000-aaaaaaaaaaaa", "createdAt": "2026-10-01T00:00:00Z",
+         "modifiedAt": "2026-10-01T00:00:00Z", "tasks": [\(tasks.joined(separator: ",\n"))]}
+        """)
+        #expect(n == 40)
+        let o = try object(try s.tick("stats", "--period", "day", "--json"))
+        let streak = try #require(o["streak"] as? [String: Any])
+        // Today (Sat 21 Nov) has nothing yet at 10:00 (the last one was Fri 20 Nov 23:30): the streak ends yesterday.
+        #expect(streak["days"] as? Int == 40 && streak["from"] as? String == "2026-10-12" && streak["through"] as? String == "2026-11-20")
+        #expect((o["buckets"] as? [[String: Any]])?.map { $0["count"] as? Int ?? -1 } == Array(repeating: 1, count: 13) + [0])
+        let week = try object(try s.tick("stats", "--period", "week", "--json"))
+        let counts = try #require((week["buckets"] as? [[String: Any]])?.map { $0["count"] as? Int ?? -1 })
+        // W41 (5-11 Oct): the 10 Oct one; W42-W46: 7 a day-late 23:30 each; W47 so far: Mon-Fri.
+        #expect(Array(counts.suffix(7)) == [1, 7, 7, 7, 7, 7, 5])
+    }
+
     /// The SVG chart: one `rect.bar` per bucket, heights proportional to the counts.
     /// An attribute's value (by name; `attribute(forName:)` misses attributes in a default namespace on Linux).
     static func attr(_ e: XMLElement, _ name: String) -> String? {

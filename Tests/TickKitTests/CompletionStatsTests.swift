@@ -8,9 +8,12 @@ import Testing
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     func d(_ iso: String) throws -> LocalDate { try #require(LocalDate(iso: iso)) }
     func t(_ text: String) throws -> Date { try #require(Timestamp.parse(text)) }
-    func counts(_ pairs: [(String, Int)], list: String = "inbox.json") throws -> [CompletionStats.DayCount] {
-        try pairs.map { CompletionStats.DayCount(day: try d($0.0), list: list, count: $0.1) }
+    func counts(_ pairs: [(String, Int)]) throws -> [LocalDate: Int] {
+        var out: [LocalDate: Int] = [:]
+        for (day, n) in pairs { out[try d(day), default: 0] += n }
+        return out
     }
+    let noStreak = CompletionStats.Streak(days: 0, from: nil, through: nil)
 
     @Test("instants map to local days across the DST changes (23- and 25-hour days)")
     func dstDays() throws {
@@ -37,12 +40,11 @@ import Testing
         #expect(CompletionStats.rangeStart(period: .month, today: try d("2026-11-21"), since: try d("2026-06-15")) == (try d("2026-06-01")))
     }
 
-    @Test("month buckets split exactly at month boundaries; per-list breakdown sorted by count")
+    @Test("month buckets split exactly at month boundaries; per-list breakdown sorted by count, empty lists dropped")
     func months() throws {
-        let c = try counts([("2026-01-31", 1), ("2026-02-01", 2), ("2026-02-28", 1), ("2026-03-01", 4)])
-            + (try counts([("2026-02-10", 5)], list: "lists/work.json"))
-        let s = CompletionStats.build(period: .month, today: try d("2026-03-01"), since: try d("2026-01-20"), counts: c,
-                                      streak: .init(days: 0, from: nil, through: nil))
+        let c = try counts([("2026-01-31", 1), ("2026-02-01", 2), ("2026-02-28", 1), ("2026-03-01", 4), ("2026-02-10", 5)])
+        let s = CompletionStats.build(period: .month, today: try d("2026-03-01"), since: try d("2026-01-20"), perDay: c,
+                                      perList: ["inbox.json": 8, "lists/work.json": 5, "lists/empty.json": 0], streak: noStreak)
         #expect(s.buckets.map(\.count) == [1, 8, 4])
         #expect(s.buckets.map(\.start.iso) == ["2026-01-01", "2026-02-01", "2026-03-01"])
         #expect(s.total == 13)
@@ -56,16 +58,16 @@ import Testing
     func trend() throws {
         // Today Wed 18 Nov: Mon-Wed this week against Mon-Wed last week (Thu of last week not counted).
         let c = try counts([("2026-11-09", 3), ("2026-11-10", 2), ("2026-11-12", 9), ("2026-11-16", 1), ("2026-11-18", 3)])
-        let s = CompletionStats.build(period: .week, today: try d("2026-11-18"), since: nil, counts: c, streak: .init(days: 0, from: nil, through: nil))
+        let s = CompletionStats.build(period: .week, today: try d("2026-11-18"), since: nil, perDay: c, perList: [:], streak: noStreak)
         #expect(s.trend == .init(current: 4, previous: 5, days: 3, percent: -20))
         #expect(s.trendText == "-20% vs last week")
         #expect(s.buckets.count == 12 && s.buckets.last?.count == 4 && s.buckets[10].count == 14)
-        let none = CompletionStats.build(period: .week, today: try d("2026-11-18"), since: nil, counts: try counts([("2026-11-17", 2)]), streak: .init(days: 0, from: nil, through: nil))
+        let none = CompletionStats.build(period: .week, today: try d("2026-11-18"), since: nil, perDay: try counts([("2026-11-17", 2)]), perList: [:], streak: noStreak)
         #expect(none.trend.percent == nil && none.trendText == "up from none last week")
-        let zero = CompletionStats.build(period: .day, today: try d("2026-11-18"), since: nil, counts: [], streak: .init(days: 0, from: nil, through: nil))
+        let zero = CompletionStats.build(period: .day, today: try d("2026-11-18"), since: nil, perDay: [:], perList: [:], streak: noStreak)
         #expect(zero.trendText == "no change vs yesterday (none either)")
         // Month trend on the 31st: clamped to the 28 days of February.
-        let m = CompletionStats.build(period: .month, today: try d("2026-03-31"), since: nil, counts: try counts([("2026-02-28", 2), ("2026-03-31", 3)]), streak: .init(days: 0, from: nil, through: nil))
+        let m = CompletionStats.build(period: .month, today: try d("2026-03-31"), since: nil, perDay: try counts([("2026-02-28", 2), ("2026-03-31", 3)]), perList: [:], streak: noStreak)
         #expect(m.trend == .init(current: 3, previous: 2, days: 28, percent: 50))
     }
 

@@ -47,19 +47,6 @@ public enum StatsPeriod: String, Sendable, CaseIterable {
 /// Completion statistics: counts per period, the trend, the streak and a
 /// per-list breakdown. Pure: built from per-day counts under a given "today".
 public struct CompletionStats: Sendable, Equatable {
-    /// Completions on one local day in one list (keyed by the list's file path).
-    public struct DayCount: Sendable, Equatable {
-        public var day: LocalDate
-        public var list: String
-        public var count: Int
-
-        public init(day: LocalDate, list: String, count: Int) {
-            self.day = day
-            self.list = list
-            self.count = count
-        }
-    }
-
     /// One bar: the period starting at `start` (inclusive) and ending before `end`.
     public struct Bucket: Sendable, Equatable {
         public var start: LocalDate
@@ -90,7 +77,7 @@ public struct CompletionStats: Sendable, Equatable {
     public var buckets: [Bucket]
     public var trend: Trend
     public var streak: Streak
-    /// Completions per list over the buckets, most first (ties by key).
+    /// Completions per list (file path) over the buckets, most first (ties by path).
     public var lists: [(list: String, count: Int)]
 
     /// The sum of all buckets.
@@ -116,13 +103,12 @@ public struct CompletionStats: Sendable, Equatable {
         min(rangeStart(period: period, today: today, since: since), period.previous(period.start(of: today)))
     }
 
-    /// Builds the statistics from per-day counts covering at least `fetchStart ... today`,
-    /// and the streak from `streak` (see ``streak(activeDays:today:)``).
+    /// Builds the statistics from completions per local day (covering at least
+    /// `fetchStart ... today`) and per list (over the chart's days), and the streak
+    /// (see ``streak(activeDays:today:)``).
     public static func build(period: StatsPeriod, today: LocalDate, since: LocalDate?,
-                             counts: [DayCount], streak: Streak) -> CompletionStats {
+                             perDay: [LocalDate: Int], perList: [String: Int], streak: Streak) -> CompletionStats {
         let first = rangeStart(period: period, today: today, since: since)
-        var perDay: [LocalDate: Int] = [:]
-        for c in counts { perDay[c.day, default: 0] += c.count }
         func sum(_ from: LocalDate, _ to: LocalDate) -> Int {
             // `to` exclusive. Iterate the smaller side.
             if perDay.count < from.days(until: to) {
@@ -149,9 +135,8 @@ public struct CompletionStats: Sendable, Equatable {
         let current = sum(currentStart, today.adding(days: 1))
         let previous = sum(previousStart, previousStart.adding(days: days))
         let percent: Int? = previous == 0 ? nil : Int((Double(current - previous) * 100 / Double(previous)).rounded())
-        var byList: [String: Int] = [:]
-        for c in counts where c.day >= first && c.day <= today { byList[c.list, default: 0] += c.count }
-        let lists = byList.map { (list: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.list < $1.list }
+        let lists = perList.filter { $0.value > 0 }.map { (list: $0.key, count: $0.value) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.list < $1.list }
         return CompletionStats(period: period, buckets: buckets,
                                trend: Trend(current: current, previous: previous, days: days, percent: percent),
                                streak: streak, lists: lists)

@@ -68,20 +68,20 @@ extension Tick {
             let index = loaded.index
             let zone = context.timeZone
 
-            // One query for the chart, the trend and (usually) the streak.
-            var first = CompletionStats.fetchStart(period: bucket, today: today, since: sinceDay)
+            // The chart, the trend and the streak's recent days from one index range scan.
+            let first = CompletionStats.fetchStart(period: bucket, today: today, since: sinceDay)
             let end = today.adding(days: 1)
-            let counts = try index.completionCounts(first: first, end: end, timeZone: zone, path: path)
-            var active = Set(counts.filter { $0.count > 0 }.map(\.day))
-            var streak = CompletionStats.streak(activeDays: active, today: today)
-            // A streak reaching back to the first day fetched may go on: fetch a year more at a time.
-            while streak.days > 0, streak.from == first {
-                let earlier = first.adding(days: -366)
-                active.formUnion(try index.completionCounts(first: earlier, end: first, timeZone: zone, path: path).filter { $0.count > 0 }.map(\.day))
-                first = earlier
-                streak = CompletionStats.streak(activeDays: active, today: today)
+            let perDay = try index.completionsPerDay(first: first, end: end, timeZone: zone, path: path)
+            let chartStart = CompletionStats.rangeStart(period: bucket, today: today, since: sinceDay)
+            let perList = try index.completionsPerList(first: chartStart, end: end, timeZone: zone, path: path)
+            var streak = CompletionStats.streak(activeDays: Set(perDay.filter { $0.value > 0 }.keys), today: today)
+            // A streak reaching back to the first day fetched goes on: probe the days before it.
+            if streak.days > 0, streak.from == first {
+                let more = try index.activeDays(before: first, timeZone: zone, path: path)
+                streak.days += more
+                streak.from = first.adding(days: -more)
             }
-            let stats = CompletionStats.build(period: bucket, today: today, since: sinceDay, counts: counts, streak: streak)
+            let stats = CompletionStats.build(period: bucket, today: today, since: sinceDay, perDay: perDay, perList: perList, streak: streak)
 
             var names: [String: String] = [:]
             for info in loaded.listInfos { names[info.kind.relativePath] = info.name }
