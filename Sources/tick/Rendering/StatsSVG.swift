@@ -14,11 +14,19 @@ struct StatsSVG {
     static let top = 70.0
     static let bottom = 80.0
 
-    /// The top of the y axis: 1, 2 or 5 times a power of ten, at least the largest count (and 1).
-    static func scaleMax(_ value: Int) -> Int {
+    /// The top of the y axis and its number of grid steps: the smallest "round" value
+    /// (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten, a whole number) at or above
+    /// the largest count, split into 2 to 6 whole-number steps, four when possible (one per unit up to 5).
+    static func scale(for value: Int) -> (top: Int, steps: Int) {
+        let v = max(value, 1)
+        if v <= 5 { return (v, v) }
         var unit = 1
         while true {
-            for m in [1, 2, 5] where m * unit >= max(value, 1) { return m * unit }
+            for m in [10, 12, 15, 20, 25, 30, 40, 50, 60, 80] where m * unit % 10 == 0 {
+                let top = m * unit / 10
+                guard top >= v else { continue }
+                for steps in [4, 5, 6, 3, 2] where top % steps == 0 { return (top, steps) }
+            }
             unit *= 10
         }
     }
@@ -51,7 +59,7 @@ struct StatsSVG {
         let plotH = h - Self.top - Self.bottom
         let baseY = Self.top + plotH
         let maxCount = stats.buckets.map(\.count).max() ?? 0
-        let scale = Self.scaleMax(maxCount)
+        let (scale, steps) = Self.scale(for: maxCount)
         let count = max(stats.buckets.count, 1)
         let slot = plotW / Double(count)
         let barW = slot * 0.7
@@ -67,7 +75,6 @@ struct StatsSVG {
 
         """
         // Grid lines and y labels: whole numbers, five steps at most.
-        let steps = min(scale, 5)
         for i in 0...steps {
             let value = Double(scale) * Double(i) / Double(steps)
             let y = baseY - plotH * Double(i) / Double(steps)
