@@ -83,6 +83,7 @@ def main():
         ("today", "`today`"),
         ("list", "`list LIST`"),
         ("search", "`search WORD`"),
+        ("stats", "`stats` (12 weeks, all lists)"),
         ("add", "`add` (to Bench 500)"),
         ("done", "`done ID` (in Bench 500)"),
     ]

@@ -237,6 +237,14 @@ hf search-grep -- "grep -ril $(sq "$WORD") $(sq "$STORE")"
 hf search-grepfull -- "grep -ri $(sq "$WORD") $(sq "$STORE")"
 note search "Taskwarrior: \`task /$WORD/ export\` (description and annotations, every status, case-insensitive). grep column: \`grep -ril\` (may stop reading a file at its first match: a floor); \`grep -ri\` (full scan) median: $(python3 -c 'import json,sys; print("%.2f ms" % (json.load(open(sys.argv[1]))["results"][0]["median"]*1000))' "$RES/hf-search-grepfull.json")."
 
+log "stats"
+if has_cmd stats; then
+  hf stats-tick -- "$TK stats"
+  note stats "tick only: \`tick stats\` (12 ISO weeks, trend, streak, per-list breakdown) from the warm index; Taskwarrior has no equivalent report."
+else
+  note stats "tick has no \`stats\` command yet: n/a."
+fi
+
 # --- 4. writes --------------------------------------------------------------------
 log "add to $BENCH_NAME"
 hf add-tick -- "$TK add bench task $(sq "list:$BENCH_NAME")"

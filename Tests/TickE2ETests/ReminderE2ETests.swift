@@ -16,8 +16,9 @@ import Testing
             try FileManager.default.createDirectory(atPath: s.root + "/bin", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: notes, withIntermediateDirectories: true)
             _ = try s.script("bin/notify-send", """
-                f=$(mktemp "$FAKE_NOTIFY_DIR/XXXXXXXX.argv")
+                f=$(mktemp "$FAKE_NOTIFY_DIR/XXXXXXXX.tmp")
                 for a in "$@"; do printf '%s\\0' "$a"; done > "$f"
+                mv "$f" "${f%.tmp}.argv"   # appears complete, never half-written
                 [ -f "$FAKE_NOTIFY_DIR/answer" ] && cat "$FAKE_NOTIFY_DIR/answer"
                 exit 0
                 """)
@@ -87,6 +88,20 @@ import Testing
         let task = try #require(try w.inboxTask("Water plants"))
         #expect(task.string("completedAt")?.hasPrefix("2026-11-21T09:00:0") == true)
         #expect(w.shown.count == 1)
+    }
+
+    @Test func markDoneOnARecurringTaskCreatesTheNextOccurrence() throws {
+        let w = try World()
+        try w.answer("done")
+        try w.s.ok("add", "Weekly review", "due:today", "repeat:weekly", "remind:10:00:01")
+        let watcher = try w.watch()
+        defer { watcher.stop() }
+        #expect(eventually(timeout: 10) { ((try? w.s.tasks("inbox.json")) ?? []).count == 2 })
+        let tasks = try w.s.tasks("inbox.json")
+        #expect(tasks.map { $0.string("state") } == ["done", "open"])
+        #expect(tasks[1].string("due") == "2026-11-28")
+        #expect(tasks[1].string("remind") == "2026-11-28T09:00:01Z")
+        #expect(tasks[1].string("title") == "Weekly review")
     }
 
     @Test func snoozeMovesRemindTenMinutesFromTheClick() throws {

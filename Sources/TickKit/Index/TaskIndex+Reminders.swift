@@ -32,4 +32,13 @@ extension TaskIndex {
             try listed(db, where: "t.id = ?", arguments: [id.lowercased]).first
         }
     }
+
+    /// True when a task with this id is in a file other than `kind` (it was moved there).
+    public func contains(_ id: UUID, outside kind: FileKind) -> Bool {
+        let found = try? db.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks WHERE id = ? AND path != ? LIMIT 1",
+                              arguments: [id.lowercased, kind.relativePath])
+        }
+        return found == true
+    }
 }

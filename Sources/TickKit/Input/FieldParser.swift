@@ -83,6 +83,13 @@ public struct FieldParser: Sendable {
         return SlotRequest(day: day, today: when.today, start: time)
     }
 
+    /// A `repeat:` rule: validated (see ``RecurrenceRule``), returned as typed.
+    public func repeatRule(_ text: String, key: String = "repeat") throws(InputError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        _ = try RecurrenceRule.parse(trimmed, key: key)
+        return trimmed
+    }
+
     /// A tag, with or without its leading `+`.
     public func tag(_ text: String) throws(InputError) -> String {
         let tag = text.hasPrefix("+") ? String(text.dropFirst()) : text

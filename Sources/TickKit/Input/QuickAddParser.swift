@@ -59,6 +59,15 @@ public struct QuickAddParser: Sendable {
                         value += " " + next
                         words = words.dropFirst()
                     }
+                    // `repeat:every 2w` and `repeat:every 3 days` arrive as two or three words.
+                    if key == "repeat", value.lowercased() == "every", let next = words.first {
+                        value += " " + next
+                        words = words.dropFirst()
+                        if next.allSatisfy({ $0.isASCII && $0.isNumber }), let unit = words.first {
+                            value += " " + unit
+                            words = words.dropFirst()
+                        }
+                    }
                     try apply(key: key, value: value, to: &edit, allowRemoval: allowRemoval)
                     continue
                 }
@@ -94,7 +103,7 @@ public struct QuickAddParser: Sendable {
         case "list": edit.list = value
         case "pri", "priority": edit.priority = .set(try fields.priority(value, key: key))
         case "energy": edit.energy = .set(try fields.energy(value))
-        case "repeat": edit.repeatRule = .set(value)
+        case "repeat": edit.repeatRule = .set(try fields.repeatRule(value))
         case "estimate", "est": edit.estimate = .set(try fields.estimate(value, key: key))
         case "at": edit.slot = .set(try fields.slotStart(value))
         case "for": edit.slotMinutes = try fields.slotLength(value)

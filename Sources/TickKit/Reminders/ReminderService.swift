@@ -61,15 +61,24 @@ public final class ReminderService {
 
     /// Carries out `action` on the reminder's task through the store's safe
     /// write path (lock, re-read, atomic write). The task is looked up by id,
-    /// so it is found even if it moved to another list meanwhile.
+    /// so it is found even if it moved to another list meanwhile. Done goes
+    /// through ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``, so a
+    /// recurring task gets its next occurrence exactly as with `tick done`.
     public func perform(_ action: ReminderAction, on reminder: Reminder, now: Date) throws -> Outcome {
         try index.refresh()
         guard let current = try index.task(id: reminder.taskID) else { return .gone }
         let settings = self.settings
         let timeZone = self.timeZone
+        let index = self.index
         let changed = try store.withLock { writer in
             try writer.update(current.kind) { file -> Bool in
                 guard file.index(of: reminder.taskID) != nil else { return false }
+                if action == .done {
+                    // The one completion path: a recurring task gets its next occurrence.
+                    return try file.complete(taskID: reminder.taskID, at: now, timeZone: timeZone) { id in
+                        index.contains(id, outside: current.kind)
+                    }.changed
+                }
                 return try file.updateTask(reminder.taskID) { task in
                     action.apply(to: &task, now: now, timeZone: timeZone, snooze: settings.snooze)
                 }

@@ -50,7 +50,7 @@ struct EditorSession {
         let now = context.now
         let changed: Bool = try context.store.withLock { writer in
             try writer.update(item.kind) { file in
-                try file.updateTask(original.id) { current in
+                let changed: Bool = try file.updateTask(original.id) { current in
                     guard current.sameContent(as: original) else {
                         throw CLIError("the task changed on disk while you were editing; nothing was saved. Your text is kept in \(keptPath); run `tick edit` again and copy your changes over", status: .failure)
                     }
@@ -62,6 +62,11 @@ struct EditorSession {
                     current = next
                     return true
                 }
+                // Done by editing the JSON is a completion too: a recurring task gets its next occurrence.
+                if changed, original.state != .done, edited.state == .done {
+                    _ = try? file.insertNextOccurrence(of: original.id, now: now, timeZone: context.timeZone)
+                }
+                return changed
             }
         }
         var updated = item

@@ -21,7 +21,7 @@ struct TaskFieldOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Energy: high, low or any (same as energy:).", valueName: "energy"), completion: .list(["high", "low", "any"]))
     var energy: String?
 
-    @Option(name: .long, help: ArgumentHelp("Recurrence rule, stored as given (same as repeat:).", valueName: "rule"))
+    @Option(name: .long, help: ArgumentHelp("Recurrence rule (same as repeat:): daily, weekdays, weekly, monthly, yearly, \"every 2w\", mon,wed,fri, +3d.", valueName: "rule"))
     var `repeat`: String?
 
     @Option(name: .long, help: ArgumentHelp("Estimate: 45m, 1h30m, 90 (same as estimate:).", valueName: "duration"))
@@ -45,7 +45,7 @@ struct TaskFieldOptions: ParsableArguments {
         for t in tag { edit.addTags.append(try fields.tag(t)) }
         if let pri { edit.priority = .set(try fields.priority(pri, key: "--pri")) }
         if let energy { edit.energy = .set(try fields.energy(energy, key: "--energy")) }
-        if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(r) }
+        if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(try fields.repeatRule(r, key: "--repeat")) }
         if let estimate { edit.estimate = .set(try fields.estimate(estimate, key: "--estimate")) }
         if let at { edit.slot = .set(try fields.slotStart(at, key: "--at")) }
         if let f = `for` { edit.slotMinutes = try fields.slotLength(f, key: "--for") }

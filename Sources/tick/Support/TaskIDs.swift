@@ -15,6 +15,15 @@ struct TaskIDs: ParsableArguments {
     /// so their line shows the id they had.
     func setState(_ state: TaskState, global: GlobalOptions, verb: String, unchanged: String) throws {
         let context = try Context(global)
+        if state == .done {
+            // Through the recurrence-aware path: a repeating task gets its next occurrence.
+            let loaded = try context.load()
+            let completion = Completion(context: context)
+            let items = TaskMutation(context: context).unique(try loaded.tasks.resolve(ids))
+            let results = try completion.complete(items, index: loaded.index)
+            completion.report(results, ids: try context.resyncIDs())
+            return
+        }
         let mutation = TaskMutation(context: context)
         let results = try mutation.apply(ids) { task, now in
             guard task.setState(state, at: now) else { return false }

@@ -1,0 +1,142 @@
+import Foundation
+
+/// What completing a task did.
+public struct CompletionOutcome: Sendable, Equatable {
+    /// The task as it is now (done).
+    public var task: TaskItem
+    /// False when it was already done (nothing was written for it).
+    public var changed: Bool
+    /// The next occurrence of a recurring task: created now, or found already there.
+    public var next: TaskItem?
+    /// True when `next` was created by this call.
+    public var nextCreated: Bool
+    /// Set when the task's `repeat` rule cannot be read (a hand-edited file): the
+    /// task is completed and no next occurrence is made.
+    public var ruleProblem: String?
+}
+
+extension TaskFile {
+    /// The unknown-key name under which a month/year series keeps its original day
+    /// while an occurrence is clamped (Jan 31 -> Feb 28); see Docs/RECURRENCE.md.
+    public static let repeatAnchorKey = "repeatAnchor"
+
+    /// The id of the occurrence that follows `id`: a UUIDv5 of the predecessor's id,
+    /// so every machine that completes the same occurrence makes the same next task.
+    public static func nextOccurrenceID(after id: UUID) -> UUID {
+        UUID(name: "next-occurrence:" + id.lowercased)
+    }
+
+    /// Marks a task done and, when it repeats, inserts its next occurrence right
+    /// after it in this file: the one completion path for every command.
+    ///
+    /// Nothing is created when a task with the next occurrence's id already exists
+    /// here, was deleted here (a tombstone), or `existsElsewhere` reports it (a task
+    /// moved to another list). Completing a task that is already done changes nothing.
+    @discardableResult
+    public mutating func complete(
+        taskID: UUID, at now: Date, timeZone: TimeZone,
+        existsElsewhere: (UUID) -> Bool = { _ in false }
+    ) throws -> CompletionOutcome {
+        guard let i = index(of: taskID) else { throw LookupError.taskNotFound(taskID.lowercased) }
+        guard tasks[i].state != .done else {
+            return CompletionOutcome(task: tasks[i], changed: false, next: nil, nextCreated: false, ruleProblem: nil)
+        }
+        tasks[i].setState(.done, at: now)
+        tasks[i].modifiedAt = now
+        var outcome = CompletionOutcome(task: tasks[i], changed: true, next: nil, nextCreated: false, ruleProblem: nil)
+        do {
+            let (next, created) = try insertNextOccurrence(of: taskID, now: now, timeZone: timeZone, existsElsewhere: existsElsewhere)
+            outcome.next = next
+            outcome.nextCreated = created
+        } catch {
+            outcome.ruleProblem = error.errorDescription
+        }
+        return outcome
+    }
+
+    /// Inserts the next occurrence of the (done) recurring task `taskID` right after
+    /// it, unless it already exists. Returns the next task (nil when the task does
+    /// not repeat) and whether it was created. For completion paths that set the
+    /// state themselves (editing the JSON).
+    @discardableResult
+    public mutating func insertNextOccurrence(
+        of taskID: UUID, now: Date, timeZone: TimeZone,
+        existsElsewhere: (UUID) -> Bool = { _ in false }
+    ) throws(InputError) -> (next: TaskItem?, created: Bool) {
+        guard let i = index(of: taskID), tasks[i].repeatRule != nil else { return (nil, false) }
+        let nextID = Self.nextOccurrenceID(after: taskID)
+        if let existing = tasks.first(where: { $0.id == nextID }) { return (existing, false) }
+        if deleted.contains(where: { $0.id == nextID }) || existsElsewhere(nextID) { return (nil, false) }
+        guard let next = try tasks[i].nextOccurrence(completedAt: tasks[i].completedAt ?? now, now: now, timeZone: timeZone) else {
+            return (nil, false)
+        }
+        tasks.insert(next, at: i + 1)
+        return (next, true)
+    }
+}
+
+extension TaskItem {
+    /// The next occurrence of this task, or nil when it does not repeat.
+    ///
+    /// Copies the list-independent content (title, tags, notes, priority, energy,
+    /// rule, unknown keys), gives it the deterministic id, and shifts the dates:
+    /// due moves to the next day keeping its wall-clock time in `timeZone`;
+    /// scheduled and remind move by the same number of days (remind keeps its
+    /// wall-clock offset from due). A rule with no dates to move schedules the
+    /// next occurrence on its day.
+    public func nextOccurrence(completedAt: Date, now: Date, timeZone: TimeZone) throws(InputError) -> TaskItem? {
+        guard let text = repeatRule else { return nil }
+        let rule = try RecurrenceRule.parse(text)
+        let completedDay = LocalDate(date: completedAt, timeZone: timeZone)
+        let anchor = due?.localDay(in: timeZone) ?? scheduled ?? completedDay
+        let stored = extra.first { $0.key == TaskFile.repeatAnchorKey }.flatMap { member -> LocalDate? in
+            if case .string(let s) = member.value.kind { return LocalDate(iso: s) }
+            return nil
+        }
+        let start = rule.seriesStart(stored: stored, current: anchor)
+        let day = rule.nextDay(after: anchor, seriesStart: start, completed: completedDay)
+        let delta = anchor.days(until: day)
+
+        var next = TaskItem(
+            id: TaskFile.nextOccurrenceID(after: id), title: title, state: .open,
+            repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, notes: notes,
+            createdAt: now, modifiedAt: now,
+            extra: extra.filter { $0.key != TaskFile.repeatAnchorKey })
+        switch due {
+        case .day?: next.due = .day(day)
+        case .time(let t)?: next.due = .time(Self.move(t, by: anchor.days(until: day), timeZone: timeZone))
+        case nil: break
+        }
+        if let s = scheduled { next.scheduled = due == nil ? day : s.adding(days: delta) }
+        if let r = remind {
+            if due != nil || scheduled != nil {
+                next.remind = Self.move(r, by: delta, timeZone: timeZone)
+            } else {
+                let remindDay = LocalDate(date: r, timeZone: timeZone)
+                next.remind = Self.move(r, by: remindDay.days(until: day), timeZone: timeZone)
+            }
+        }
+        if due == nil && scheduled == nil && remind == nil { next.scheduled = day }
+        // A clamped month/year occurrence remembers the series' day (Jan 31 -> Feb 28 -> Mar 31).
+        if rule.stepsByMonths {
+            let series = start ?? anchor
+            if series.day != day.day {
+                next.extra.append(JSONMember(TaskFile.repeatAnchorKey, .string(series.iso)))
+            }
+        }
+        return next
+    }
+
+    /// `instant` moved by `days` calendar days, keeping its wall-clock time in
+    /// `timeZone` (09:00 stays 09:00 across a DST change).
+    static func move(_ instant: Date, by days: Int, timeZone: TimeZone) -> Date {
+        guard days != 0 else { return instant }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.hour, .minute, .second], from: instant)
+        let day = LocalDate(date: instant, timeZone: timeZone).adding(days: days)
+        let seconds = instant.timeIntervalSince1970
+        let fraction = Double(c.second ?? 0) + (seconds - seconds.rounded(.down))
+        return day.at(hour: c.hour ?? 0, minute: c.minute ?? 0, timeZone: timeZone).addingTimeInterval(fraction)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TickKit
+
+/// Completes tasks through ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``,
+/// so a recurring task gets its next occurrence whichever command completes it.
+struct Completion {
+    let context: Context
+
+    /// One completed task and what happened to its series.
+    struct Result {
+        var item: ListedTask
+        var outcome: CompletionOutcome
+    }
+
+    /// Completes `items` (already resolved) under the store lock.
+    func complete(_ items: [ListedTask], index: TaskIndex) throws -> [Result] {
+        let now = context.now
+        let zone = context.timeZone
+        var results: [Result] = []
+        try context.store.withLock { writer in
+            for item in items {
+                let outcome = try writer.update(item.kind) { file in
+                    try file.complete(taskID: item.task.id, at: now, timeZone: zone) { id in
+                        index.contains(id, outside: item.kind)
+                    }
+                }
+                var updated = item
+                updated.task = outcome.task
+                results.append(Result(item: updated, outcome: outcome))
+            }
+        }
+        return results
+    }
+
+    /// Prints `Completed 12 (6f1c2a3b): title` and, for a recurring task,
+    /// `Next: 14 (ab12cd34) due Mon 23 Nov`. `ids` gives current short ids.
+    func report(_ results: [Result], ids: any ShortIDLookup) {
+        let t = context.terminal
+        TaskMutation(context: context).report(
+            results.map { .init(item: $0.item, changed: $0.outcome.changed) },
+            verb: "Completed", unchanged: "was already done")
+        for result in results {
+            if let problem = result.outcome.ruleProblem {
+                t.err("tick: warning: no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
+            }
+            guard let next = result.outcome.next, result.outcome.nextCreated else { continue }
+            t.out("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
+        }
+    }
+
+    /// `14 (ab12cd34) due Mon 23 Nov`: the short id, the UUID prefix and its first date.
+    static func describe(_ task: TaskItem, ids: any ShortIDLookup, dates: RelativeDateFormatter, terminal t: Terminal) -> String {
+        let prefix = String(task.id.lowercased.prefix(8))
+        var text = ids.shortID(of: task.id).map { "\(t.bold(String($0))) (\(prefix))" } ?? t.bold(prefix)
+        if let due = task.due {
+            text += " due " + dates.label(due)
+        } else if let s = task.scheduled {
+            text += " scheduled " + dates.label(.day(s))
+        } else if let r = task.remind {
+            text += " remind " + dates.label(.time(r))
+        }
+        return text
+    }
+}
