@@ -36,8 +36,9 @@ struct Tick: ParsableCommand {
         ENVIRONMENT
           TICK_STORE       store directory (overridden by --store)
           XDG_DATA_HOME    default store: $XDG_DATA_HOME/tick
-          XDG_STATE_HOME   store and watcher locks, undo journal: $XDG_STATE_HOME/tick/<store-key>/
+          XDG_STATE_HOME   locks, undo journal, fired reminders: …/tick/<store-key>/
           XDG_CACHE_HOME   index and short ids: $XDG_CACHE_HOME/tick/<store-key>/
+          XDG_CONFIG_HOME  settings: $XDG_CONFIG_HOME/tick/config.toml
           NO_COLOR         disables color when set and not empty
           VISUAL, EDITOR   used by `tick edit ID` with no changes given
           TZ               time zone for dates
