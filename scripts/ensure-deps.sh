@@ -4,7 +4,8 @@
 #   scripts/ensure-deps.sh          build dependencies
 #   scripts/ensure-deps.sh --test   also the real tools the tests run against
 #                                   (git, sqlite3, Taskwarrior, todo.txt-cli,
-#                                   Python's icalendar)
+#                                   Python's icalendar, script(1)), and, if it
+#                                   can, Chromium for the SVG render check
 set -eu
 missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
@@ -31,4 +32,11 @@ if [ "${1:-}" = "--test" ] && ! python3 -c 'import icalendar' >/dev/null 2>&1; t
     else
         python3 -m pip install --quiet --user icalendar
     fi
+fi
+# Chromium renders `tick stats --svg` in one test; that test skips itself when
+# Chromium is missing, so a failed install is only a warning.
+if [ "${1:-}" = "--test" ] && ! command -v chromium >/dev/null 2>&1; then
+    echo "installing: chromium (for the SVG render test)" >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null 2>&1 \
+        || echo "warning: chromium not installed; the SVG render test will be skipped" >&2
 fi
