@@ -163,3 +163,27 @@ import Testing
         #expect(try index.task(shortID: victim.shortID ?? 0) == nil)
     }
 }
+
+/// The ranking projection ranks exactly as the full tasks do.
+@Suite struct RankingProjectionTests {
+    @Test func projectionRanksLikeFullTasks() throws {
+        let base = IndexTests()
+        let (store, dir) = try base.sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try base.index(store)
+        try index.refresh()
+        let query = TaskQuery(now: base.now, timeZone: base.berlin)
+        let full = try index.run(.list(nil), filter: TaskFilter(), query: query).map(\.task)
+        let light = try index.pendingForRanking()
+        #expect(light.map(\.id) == full.map(\.id), "same tasks in the same display order")
+        #expect(light.allSatisfy { $0.title.isEmpty })
+        for energy in [nil, Energy.high, .low] {
+            for minutes in [nil, 15, 60] {
+                let ranker = TaskRanker(today: query.today, timeZone: base.berlin, minutes: minutes, energy: energy)
+                #expect(ranker.rank(light).map(\.task.id) == ranker.rank(full).map(\.task.id), "\(String(describing: energy)) \(String(describing: minutes))")
+            }
+        }
+        let some = Array(full.prefix(3).map(\.id).reversed())
+        #expect(try index.tasks(ids: some).map(\.task) == full.prefix(3).map { $0 })
+    }
+}

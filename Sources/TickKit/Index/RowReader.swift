@@ -8,6 +8,9 @@ struct RowReader {
     /// The columns every task query selects, in this order.
     static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.slot_extra"
 
+    /// The columns of ``rankingTask()``: what ranking and placing read.
+    static let rankingColumns = "t.id, t.state, t.due, t.scheduled_day, t.priority, t.energy, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.path, t.position"
+
     let statement: SQLiteStatement
 
     /// Steps through the statement, calling `body` with each decoded task, its
@@ -79,5 +82,25 @@ struct RowReader {
             completedAt: double(13).map(Date.init(timeIntervalSinceReferenceDate:)),
             extra: extra
         )
+    }
+
+    /// A task from ``rankingColumns``: id, state, due, scheduled, priority,
+    /// energy, estimate and slot only (empty title, no tags, notes or unknown
+    /// keys). For ranking; never shown or written.
+    func rankingTask() -> TaskItem? {
+        guard let idText = text(0), let id = UUID(fastString: idText),
+              let stateText = text(1), let state = TaskState(rawValue: stateText) else { return nil }
+        var slot: TaskSlot?
+        if let day = int(7), let startMinutes = int(8), let start = ClockTime(minutes: startMinutes), let length = int(9) {
+            slot = TaskSlot(day: LocalDate(daysSinceEpoch: day), start: start, minutes: length)
+        }
+        return TaskItem(
+            id: id, title: "", state: state,
+            due: text(2).flatMap(TaskDate.init(fileString:)),
+            scheduled: int(3).map(LocalDate.init(daysSinceEpoch:)),
+            priority: text(4).flatMap(Priority.init(rawValue:)),
+            energy: text(5).flatMap(Energy.init(rawValue:)),
+            estimate: int(6), slot: slot,
+            createdAt: .distantPast, modifiedAt: .distantPast)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension TaskIndex {
     /// Tasks placed in a slot on `day`, in any state, in display order.
@@ -12,19 +13,50 @@ extension TaskIndex {
         try db.read { db in try listed(db, where: "t.slot_day >= ? AND t.state != 'done'", arguments: [day.daysSinceEpoch]) }
     }
 
-    /// Open and active tasks, in display order.
-    public func pendingTasks() throws -> [ListedTask] {
-        try db.read { db in try listed(db, where: "t.state != 'done'") }
-    }
-
     /// Pending tasks that may be relevant to `day` for `tick plan --auto`: must-do,
     /// scheduled on or before the day, or due before `dueBefore` (a superset:
-    /// ``AutoPlacer/isCandidate(_:)`` decides exactly).
-    public func planCandidates(day: LocalDate, dueWithinDays: Int, dueBefore: Date) throws -> [ListedTask] {
+    /// ``AutoPlacer/isCandidate(_:)`` decides exactly). Ranking projections
+    /// (see ``pendingForRanking()``), in display order.
+    public func planCandidates(day: LocalDate, dueWithinDays: Int, dueBefore: Date) throws -> [TaskItem] {
+        try rankingRows(where: "t.state != 'done' AND (t.priority = 'must' OR t.scheduled_day <= ? OR t.due_day <= ? OR t.due_ts < ?)",
+                        arguments: [day.daysSinceEpoch, day.daysSinceEpoch + dueWithinDays, dueBefore.timeIntervalSinceReferenceDate])
+    }
+
+    /// Every pending task as a ranking projection, in display order: only id,
+    /// state, dates, priority, energy, estimate and slot are filled in (the
+    /// title is empty). Ranking and placing read nothing else, and skipping
+    /// titles, notes, tags and unknown keys makes a pass over 50,000 open tasks
+    /// several times cheaper. Fetch the few that are shown with ``tasks(ids:)``.
+    public func pendingForRanking() throws -> [TaskItem] {
+        try rankingRows(where: "t.state != 'done'", arguments: [])
+    }
+
+    /// Full tasks by id, in display order (ids not in the index are left out).
+    public func tasks(ids: [UUID]) throws -> [ListedTask] {
+        guard !ids.isEmpty else { return [] }
+        return try db.read { db in
+            try listed(db, where: "t.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))",
+                       arguments: StatementArguments(ids.map(\.lowercased)))
+        }
+    }
+
+    private func rankingRows(where clause: String, arguments: StatementArguments) throws -> [TaskItem] {
         try db.read { db in
-            try listed(db, where: """
-                t.state != 'done' AND (t.priority = 'must' OR t.scheduled_day <= ? OR t.due_day <= ? OR t.due_ts < ?)
-                """, arguments: [day.daysSinceEpoch, day.daysSinceEpoch + dueWithinDays, dueBefore.timeIntervalSinceReferenceDate])
+            let ranks = try fileRanks(db)
+            var rows: [(rank: Int, position: Int, task: TaskItem)] = []
+            let statement = try db.makeStatement(sql: "SELECT \(RowReader.rankingColumns) FROM tasks t WHERE \(clause)")
+            try statement.setArguments(arguments)
+            let raw = statement.sqliteStatement
+            let reader = RowReader(statement: raw)
+            while true {
+                let rc = sqlite3_step(raw)
+                if rc == SQLITE_DONE { break }
+                guard rc == SQLITE_ROW else { throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(raw)))) }
+                guard let task = reader.rankingTask(), let path = reader.text(10) else { continue }
+                rows.append((ranks[path] ?? ranks.count, reader.int(11) ?? 0, task))
+            }
+            rows.sort { ($0.rank, $0.position) < ($1.rank, $1.position) }
+            return rows.map(\.task)
         }
     }
 }

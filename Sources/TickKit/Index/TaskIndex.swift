@@ -488,7 +488,7 @@ public final class TaskIndex {
     // MARK: Lists
 
     /// Display rank of each file: the inbox first, then lists by name.
-    private func fileRanks(_ db: Database) throws -> [String: Int] {
+    func fileRanks(_ db: Database) throws -> [String: Int] {
         let infos = try listRows(db)
         var ranks: [String: Int] = [:]
         for (i, info) in infos.enumerated() { ranks[info.kind.relativePath] = i }

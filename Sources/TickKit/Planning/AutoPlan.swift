@@ -18,4 +18,15 @@ public struct AutoPlan: Sendable, Equatable {
     public static func == (a: AutoPlan, b: AutoPlan) -> Bool {
         a.placements == b.placements && a.unplaced.map(\.task) == b.unplaced.map(\.task) && a.unplaced.map(\.minutes) == b.unplaced.map(\.minutes)
     }
+
+    /// Replaces each task with its full version (from a ranking projection to
+    /// the task with its title and everything else), where `full` has one.
+    public mutating func hydrate(_ full: (UUID) -> TaskItem?) {
+        for i in placements.indices {
+            if let task = full(placements[i].task.id) { placements[i].task = task }
+        }
+        for i in unplaced.indices {
+            if let task = full(unplaced[i].task.id) { unplaced[i].task = task }
+        }
+    }
 }

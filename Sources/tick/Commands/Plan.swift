@@ -105,12 +105,17 @@ extension Tick {
             }
             // SQL narrows the candidates down; AutoPlacer decides exactly.
             let window = AutoPlacer.dueWindow
-            let candidates = all ? try p.pending() : try p.loaded.index.planCandidates(
+            // Ranking projections (no titles): only the tasks shown are read in full.
+            let index = p.loaded.index
+            let candidates = all ? try index.pendingForRanking() : try index.planCandidates(
                 day: planner.day, dueWithinDays: window,
                 dueBefore: planner.day.adding(days: window + 2).startOfDay(in: context.timeZone))
             let placer = AutoPlacer(planner: planner, timeZone: context.timeZone, from: p.from(for: planner.day), includeAll: all)
-            let proposal = placer.propose(candidates.map(\.task))
-            let byID = Dictionary((candidates + placed).map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
+            var proposal = placer.propose(candidates)
+            let shown = proposal.placements.map(\.task.id) + proposal.unplaced.map(\.task.id)
+            let full = try index.tasks(ids: shown)
+            let byID = Dictionary((full + placed).map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
+            proposal.hydrate { byID[$0]?.task }
             let ranker = TaskRanker(today: planner.day, timeZone: context.timeZone, minutes: nil, energy: nil)
             if output.json {
                 t.outRaw(JSONOutput.string(PlanJSON.proposal(proposal, day: planner.day, byID: byID, written: yes && !proposal.placements.isEmpty)))

@@ -62,7 +62,8 @@ extension Tick {
             }
             let hours = try workingHours.resolve(context)
             let p = try PlanningContext(context)
-            let listed = try p.pending()
+            // Ranking projections (no titles): only the suggestions are read in full.
+            let candidates = try p.loaded.index.pendingForRanking()
             var length: Int?
             var block: TimeRange?
             if let minutes {
@@ -73,9 +74,14 @@ extension Tick {
                 length = block?.minutes
             }
             let ranker = TaskRanker(today: p.today, timeZone: context.timeZone, minutes: length, energy: wanted)
-            let suggestions = ranker.rank(listed.map(\.task), limit: limit)
-            let chosen = Set(suggestions.map(\.task.id))
-            let byID = Dictionary(listed.filter { chosen.contains($0.task.id) }.map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let ranked = ranker.rank(candidates, limit: limit)
+            let full = try p.loaded.index.tasks(ids: ranked.map(\.task.id))
+            let byID = Dictionary(full.map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let suggestions = ranked.map { s in
+                var s = s
+                if let item = byID[s.task.id] { s.task = item.task }
+                return s
+            }
             let t = context.terminal
             if output.json {
                 let rows: [JSONNode] = suggestions.enumerated().compactMap { i, s in

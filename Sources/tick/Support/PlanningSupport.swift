@@ -64,8 +64,6 @@ struct PlanningContext {
     /// Tasks placed on `day` (done ones too), in listing order.
     func placed(on day: LocalDate) throws -> [ListedTask] { try loaded.index.placedTasks(on: day) }
 
-    /// Open and active tasks, in listing order.
-    func pending() throws -> [ListedTask] { try loaded.index.pendingTasks() }
 
     /// The commitments in `blocks.json`.
     func commitments() throws -> CommitmentFile { try context.store.commitments() }
