@@ -35,8 +35,9 @@ extension TaskIndex {
     public func tasks(ids: [UUID]) throws -> [ListedTask] {
         guard !ids.isEmpty else { return [] }
         return try db.read { db in
-            try listed(db, where: "t.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))",
-                       arguments: StatementArguments(ids.map(\.lowercased)))
+            // One JSON array parameter: no limit on the number of ids.
+            let list = "[" + ids.map { "\"\($0.lowercased)\"" }.joined(separator: ",") + "]"
+            return try listed(db, where: "t.id IN (SELECT value FROM json_each(?))", arguments: [list])
         }
     }
 

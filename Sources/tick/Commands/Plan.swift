@@ -112,7 +112,8 @@ extension Tick {
                 dueBefore: planner.day.adding(days: window + 2).startOfDay(in: context.timeZone))
             let placer = AutoPlacer(planner: planner, timeZone: context.timeZone, from: p.from(for: planner.day), includeAll: all)
             var proposal = placer.propose(candidates)
-            let shown = proposal.placements.map(\.task.id) + proposal.unplaced.map(\.task.id)
+            let unplacedShown = output.json ? proposal.unplaced[...] : proposal.unplaced.prefix(Self.unplacedShown)
+            let shown = proposal.placements.map(\.task.id) + unplacedShown.map(\.task.id)
             let full = try index.tasks(ids: shown)
             let byID = Dictionary((full + placed).map { ($0.task.id, $0) }, uniquingKeysWith: { a, _ in a })
             proposal.hydrate { byID[$0]?.task }
