@@ -263,7 +263,7 @@ struct IndexTests {
         let s = try Self.fixture()
         try s.ok("done", "1")
         let st = try s.statusJSON()
-        #expect(Set(st.keys) == ["store", "tasks", "lists", "index", "indexWasFresh", "staleFiles", "watcherPid", "unreadable", "conflicts"])
+        #expect(Set(st.keys) == ["store", "tasks", "lists", "index", "indexWasFresh", "staleFiles", "watcherPid", "nextReminder", "unreadable", "conflicts"])
         #expect((st["conflicts"] as? [Any])?.isEmpty == true)
         #expect(st.string("store") == s.store)
         #expect(st.int("tasks") == 5)

@@ -212,6 +212,17 @@ import Testing
         #expect(w.shown.isEmpty, "notify-send --wait would hang without a bus; it must not be started")
     }
 
+    @Test func statusShowsTheNextReminderAndThatItNeedsAWatcher() throws {
+        let w = try World()
+        try w.s.ok("add", "Later", "remind:18:00")
+        try w.s.ok("add", "Sooner", "remind:12:30")
+        let done = try w.s.add("Done already", "remind:11:00")
+        try w.s.ok("done", done)
+        let text = try w.s.ok("status")
+        #expect(text.contains("reminders next today 12:30 (fires only while `tick watch` runs)"))
+        #expect(try w.s.statusJSON()["nextReminder"] as? String == "2026-11-21T11:30:00Z")
+    }
+
     @Test func aBrokenConfigStopsTheWatcherWithFileLineAndColumn() throws {
         let w = try World()
         try FileManager.default.createDirectory(atPath: w.s.home + "/.config/tick", withIntermediateDirectories: true)

@@ -36,6 +36,7 @@ extension Tick {
             let blocks = CommitmentConflicts(context: context, dryRun: true)
             let blockConflicts = (blocks.hasMarkers ? [(CommitmentFile.relativePath, "git-conflict-markers")] : [])
                 + blocks.copies.map { ((($0.path as NSString).lastPathComponent), "sync-conflict-copy") }
+            let nextReminder = try context.index.nextReminder(after: context.now)
             let t = context.terminal
             if output.json {
                 var members: [JSONMember] = [
@@ -47,6 +48,7 @@ extension Tick {
                     JSONMember("indexWasFresh", JSONNode(.bool(stale.isEmpty))),
                     JSONMember("staleFiles", .array(stale.map { .string($0) })),
                     JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
+                    JSONMember("nextReminder", nextReminder.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
                     JSONMember("unreadable", .array(broken.map { .string($0.summary) })),
                 ]
                 do {
@@ -69,6 +71,10 @@ extension Tick {
             t.out("index     \(indexPath)")
             t.out("          " + (stale.isEmpty ? "was fresh" : "was stale (\(stale.count) file(s) changed); updated now: " + stale.prefix(5).joined(separator: ", ")))
             t.out("watcher   " + (watcher.map { "running (pid \($0))" } ?? "not running (commands still check the files themselves)"))
+            if let nextReminder {
+                let when = context.dates.label(.time(nextReminder))
+                t.out("reminders next \(when)" + (watcher == nil ? t.yellow(" (fires only while `tick watch` runs)") : ""))
+            }
             if broken.isEmpty {
                 t.out("files     all readable")
             } else {
