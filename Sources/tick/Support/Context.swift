@@ -6,6 +6,8 @@ import TickKit
 struct Context {
     let environment: [String: String]
     let now: Date
+    /// Monotonic time when the command started (for ``clock``).
+    private let startUptime = DispatchTime.now().uptimeNanoseconds
     let timeZone: TimeZone
     let store: Store
     private let indexBox: IndexBox
@@ -59,7 +61,7 @@ struct Context {
     /// pinned instant plus the time elapsed since the command started (so a
     /// long-running `tick watch` under test still sees time pass).
     var clock: @Sendable () -> Date {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = startUptime
         let base = now
         guard environment["TICK_NOW"].map({ !$0.isEmpty }) == true else { return Date.init }
         return { base.addingTimeInterval(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
