@@ -52,6 +52,27 @@ struct StatsTests {
         #expect(r.stdout.hasSuffix("By list:\n  Work   5\n  Inbox  3\n"))
     }
 
+    @Test("the per-list breakdown names the ten busiest lists and sums up the rest; --json has all")
+    func manyLists() throws {
+        let s = try Sandbox()
+        var lines: [String] = []
+        for i in 1...12 {
+            try s.ok("lists", "add", "L\(i)")
+            // List Li gets i completions, so the order is L12, L11, ... L1.
+            for n in 1...i { lines.append("t\(i)-\(n) list:L\(i)") }
+        }
+        try s.ok("add", "-", stdin: lines.joined(separator: "\n") + "\n")
+        let ids = try s.json("list", "--json").compactMap { $0.string("id") }
+        #expect(try s.tick(["done"] + ids).status == 0)
+        let r = try s.tick("stats")
+        #expect(r.status == 0, "\(r)")
+        let breakdown = r.stdout.components(separatedBy: "By list:\n").last ?? ""
+        #expect(breakdown.hasPrefix("  L12  12\n  L11  11\n"))
+        #expect(breakdown.hasSuffix("  L3    3\n  … 2 more lists with 3 (--json lists them all)\n"), "\(breakdown)")
+        let all = try object(try s.tick("stats", "--json"))["lists"] as? [[String: Any]]
+        #expect(all?.count == 12)
+    }
+
     @Test("--json has every figure; --period day and --since; --list limits everything")
     func json() throws {
         let s = try Self.store()

@@ -11,6 +11,8 @@ struct StatsRenderer {
     /// The list the statistics are limited to, if any.
     let listFilter: String?
 
+    /// How many lists the per-list breakdown names; the rest are summed up.
+    static let listsShown = 10
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
@@ -86,9 +88,13 @@ struct StatsRenderer {
             let names = stats.lists.map { listNames[$0.list] ?? $0.list }
             let nameWidth = names.map(\.count).max() ?? 0
             let cw = stats.lists.map { String($0.count).count }.max() ?? 1
-            for (entry, name) in zip(stats.lists, names) {
+            for (entry, name) in zip(stats.lists, names).prefix(Self.listsShown) {
                 let c = String(entry.count)
                 lines.append("  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: cw - c.count) + c)
+            }
+            if stats.lists.count > Self.listsShown {
+                let rest = stats.lists.dropFirst(Self.listsShown)
+                lines.append("  … \(rest.count) more lists with \(rest.reduce(0) { $0 + $1.count }) (--json lists them all)")
             }
         }
         return lines

@@ -16,7 +16,8 @@ struct StatsSVG {
 
     /// The top of the y axis and its number of grid steps: the smallest "round" value
     /// (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten, a whole number) at or above
-    /// the largest count, split into 2 to 6 whole-number steps, four when possible (one per unit up to 5).
+    /// the largest count, split into 2 to 6 whole-number steps, preferring round steps
+    /// (500 rather than 625), then four steps (one per unit up to 5).
     static func scale(for value: Int) -> (top: Int, steps: Int) {
         let v = max(value, 1)
         if v <= 5 { return (v, v) }
@@ -25,10 +26,19 @@ struct StatsSVG {
             for m in [10, 12, 15, 20, 25, 30, 40, 50, 60, 80] where m * unit % 10 == 0 {
                 let top = m * unit / 10
                 guard top >= v else { continue }
-                for steps in [4, 5, 6, 3, 2] where top % steps == 0 { return (top, steps) }
+                // Round step values (1, 2, 2.5 or 5 times a power of ten) first, then any.
+                let fitting = [4, 5, 6, 3, 2].filter { top % $0 == 0 }
+                if let steps = fitting.first(where: { isRound(top / $0) }) ?? fitting.first { return (top, steps) }
             }
             unit *= 10
         }
+    }
+
+    /// True for 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, ...
+    static func isRound(_ step: Int) -> Bool {
+        var n = step
+        while n >= 100, n % 10 == 0 { n /= 10 }
+        return [1, 2, 5, 10, 20, 25, 50].contains(n)
     }
 
     /// Escapes text for XML content and attribute values.
