@@ -40,3 +40,10 @@ if [ "${1:-}" = "--test" ] && ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null 2>&1 \
         || echo "warning: chromium not installed; the SVG render test will be skipped" >&2
 fi
+# The real-notification test (notify-send against dunst on a virtual display in
+# a private D-Bus session) skips itself when these are missing.
+if [ "${1:-}" = "--test" ] && ! { command -v notify-send && command -v dunst && command -v Xvfb && command -v dbus-run-session; } >/dev/null 2>&1; then
+    echo "installing: libnotify-bin dunst xvfb dbus-daemon (for the real-notification test)" >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libnotify-bin dunst xvfb dbus-daemon >/dev/null 2>&1 \
+        || echo "warning: could not install them; the real-notification test will be skipped" >&2
+fi
