@@ -44,20 +44,31 @@ extension TaskIndex {
     private func rankingRows(where clause: String, arguments: StatementArguments) throws -> [TaskItem] {
         try db.read { db in
             let ranks = try fileRanks(db)
-            var rows: [(rank: Int, position: Int, task: TaskItem)] = []
+            // Tasks are large values: collect them once, sort small keys, and
+            // reorder only when the rows did not arrive in display order.
+            var tasks: [TaskItem] = []
+            var keys: [(rank: Int, position: Int)] = []
             let statement = try db.makeStatement(sql: "SELECT \(RowReader.rankingColumns) FROM tasks t WHERE \(clause)")
             try statement.setArguments(arguments)
             let raw = statement.sqliteStatement
             let reader = RowReader(statement: raw)
+            var lastPath = ""
+            var lastRank = 0
             while true {
                 let rc = sqlite3_step(raw)
                 if rc == SQLITE_DONE { break }
                 guard rc == SQLITE_ROW else { throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(raw)))) }
                 guard let task = reader.rankingTask(), let path = reader.text(10) else { continue }
-                rows.append((ranks[path] ?? ranks.count, reader.int(11) ?? 0, task))
+                if path != lastPath {
+                    lastPath = path
+                    lastRank = ranks[path] ?? ranks.count
+                }
+                tasks.append(task)
+                keys.append((lastRank, reader.int(11) ?? 0))
             }
-            rows.sort { ($0.rank, $0.position) < ($1.rank, $1.position) }
-            return rows.map(\.task)
+            if zip(keys, keys.dropFirst()).allSatisfy({ ($0.rank, $0.position) < ($1.rank, $1.position) }) { return tasks }
+            let order = keys.indices.sorted { (keys[$0].rank, keys[$0].position) < (keys[$1].rank, keys[$1].position) }
+            return order.map { tasks[$0] }
         }
     }
 }
