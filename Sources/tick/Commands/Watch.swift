@@ -27,7 +27,7 @@ extension Tick {
             one twice. Every machine that runs a watcher notifies.
             Without a notification service, the reminder is a line on stderr and a
             terminal bell. Settings ([reminders] snooze, late-window, command,
-            fallback) live in ~/.config/tick/config.toml; see Docs/CLI.md.
+            fallback) live in ~/.config/tick/config.toml; set-up in Docs/DESKTOP.md.
 
             Logs one line per reindex to stderr (file, task count, milliseconds; never
             a title). Only one watcher runs per store. SIGINT and SIGTERM stop it
