@@ -346,4 +346,28 @@ struct UndoTests {
         #expect(help.stdout.contains("EXAMPLES"))
         #expect(help.stdout.contains("--force"))
     }
+
+    @Test("block add and block rm are undone byte for byte; a hand edit of blocks.json is refused unless --force")
+    func commitments() throws {
+        let s = try Sandbox()
+        try s.ok("block", "add", "Standup", "09:00-09:15", "--days", "weekdays")
+        let one = try s.text("blocks.json")
+        try s.ok("block", "add", "Lunch", "12:00-13:00", "--days", "daily")
+        #expect(try s.ok("undo", "--list").contains("block add: changed the commitments (blocks.json)"))
+        #expect(try s.ok("undo").contains("Undid block add"))
+        #expect(try s.text("blocks.json") == one)
+        try s.ok("block", "rm", "1")
+        #expect(!(try s.text("blocks.json")).contains("Standup"))
+        try s.ok("undo")
+        #expect(try s.text("blocks.json") == one)
+        // Changed by hand since the first `block add`: refused, then forced.
+        try s.write("blocks.json", one.replacingOccurrences(of: "Standup", with: "Daily standup"))
+        let refused = try s.tick("undo")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("commitments (blocks.json): changed since"), "\(refused.stderr)")
+        #expect(try s.text("blocks.json").contains("Daily standup"), "nothing written on refusal")
+        let forced = try s.tick("undo", "--force")
+        #expect(forced.status == 0, "\(forced)")
+        #expect(!s.exists("blocks.json"), "the first block add created the file; undo removes it")
+    }
 }

@@ -53,8 +53,27 @@ extension StoreWriter {
             if loaded == nil, file == CommitmentFile() { return result }
             if FileStamp.of(path: path) != loaded?.stamp { continue }
             try AtomicFile.write(bytes, to: path, mode: loaded?.stamp.mode)
+            store.journal?.recordCommitments(before: loaded?.bytes, after: bytes)
             return result
         }
         throw StoreError.keptChanging(path: store.commitmentsDisplayPath)
+    }
+
+    /// Puts `blocks.json` back to exactly these bytes, or removes it (nil);
+    /// for `tick undo`. Bytes that do not parse as a commitments file are refused.
+    public func restoreCommitments(_ bytes: [UInt8]?) throws {
+        let path = store.commitmentsPath
+        let before = try store.readCommitments()
+        if let bytes {
+            do {
+                _ = try CommitmentFileCodec.decode(bytes, path: store.commitmentsDisplayPath, fallbackDate: Date())
+            } catch {
+                throw StoreError.invalidFile(error)
+            }
+            try AtomicFile.write(bytes, to: path, mode: before?.stamp.mode)
+        } else if before != nil {
+            try AtomicFile.remove(path: path)
+        }
+        store.journal?.recordCommitments(before: before?.bytes, after: bytes)
     }
 }

@@ -64,6 +64,13 @@ extension JournalEntry {
             if c.removed > 0 { parts.append("\(Self.tasks(c.removed)) deleted from \(last.name)") }
             if c.total == 0 && steps.contains(where: { $0.orderBefore != nil }) { parts.append("reordered tasks in \(last.name)") }
         }
+        if let blocks {
+            switch (blocks.before, blocks.after) {
+            case (nil, .some): parts.append("created the commitments (blocks.json)")
+            case (.some, nil): parts.append("deleted the commitments (blocks.json)")
+            default: parts.append("changed the commitments (blocks.json)")
+            }
+        }
         if parts.isEmpty { parts.append(isUndo ? "no file changes" : "list details changed") }
         return parts.joined(separator: ", ")
     }

@@ -21,8 +21,11 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// True when the images were dropped because the entry was too large to keep; it cannot be undone.
     public var tooLarge: Bool?
     public var files: [FileStep]
+    /// `blocks.json` (the commitments) before and after, when the command changed it.
+    public var blocks: CommitmentStep?
 
-    public init(id: String, at: Date, command: String, undoes: [String]? = nil, tooLarge: Bool? = nil, files: [FileStep]) {
+    public init(id: String, at: Date, command: String, undoes: [String]? = nil, tooLarge: Bool? = nil, files: [FileStep],
+                blocks: CommitmentStep? = nil) {
         self.v = Self.formatVersion
         self.id = id
         self.at = Timestamp.format(at)
@@ -30,6 +33,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         self.undoes = undoes
         self.tooLarge = tooLarge
         self.files = files
+        self.blocks = blocks
     }
 
     /// When the command ran.
@@ -48,6 +52,18 @@ public struct JournalEntry: Codable, Sendable, Equatable {
             }
         }
         return result
+    }
+}
+
+/// A command's change to `blocks.json`: the whole file before and after
+/// (it is small), nil where the file did not exist.
+public struct CommitmentStep: Codable, Sendable, Equatable {
+    public var before: String?
+    public var after: String?
+
+    public init(before: String?, after: String?) {
+        self.before = before
+        self.after = after
     }
 }
 

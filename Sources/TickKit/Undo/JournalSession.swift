@@ -17,6 +17,7 @@ public final class JournalSession: @unchecked Sendable {
     private let warn: @Sendable (String) -> Void
     private let lock = NSLock()
     private var steps: [FileStep] = []
+    private var blocks: CommitmentStep?
     private var undoes: [String]?
     private var dirty = false
 
@@ -43,6 +44,16 @@ public final class JournalSession: @unchecked Sendable {
         dirty = true
     }
 
+    /// Records a write of `blocks.json` (nil: the file did not exist / was removed).
+    /// Several writes in one command keep the first before and the last after.
+    public func recordCommitments(before: [UInt8]?, after: [UInt8]?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let text = { (bytes: [UInt8]?) in bytes.map { String(decoding: $0, as: UTF8.self) } }
+        blocks = CommitmentStep(before: blocks.map(\.before) ?? text(before), after: text(after))
+        dirty = true
+    }
+
     /// Marks this session as the undo of these entries.
     public func markUndoing(_ entryIDs: [String]) {
         lock.lock()
@@ -55,8 +66,8 @@ public final class JournalSession: @unchecked Sendable {
     public var entry: JournalEntry? {
         lock.lock()
         defer { lock.unlock() }
-        guard !steps.isEmpty || undoes != nil else { return nil }
-        return JournalEntry(id: id, at: now, command: command, undoes: undoes, files: steps)
+        guard !steps.isEmpty || undoes != nil || blocks != nil else { return nil }
+        return JournalEntry(id: id, at: now, command: command, undoes: undoes, files: steps, blocks: blocks)
     }
 
     /// Appends the entry to the journal when something new was recorded.
@@ -78,6 +89,7 @@ public final class JournalSession: @unchecked Sendable {
                     stub.counts = step.taskCounts
                     return stub
                 }
+                entry.blocks = nil
                 line = try UndoJournal.encode(entry)
             }
             try journal.append(line)

@@ -52,6 +52,8 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
         case fileChanged
         /// The file cannot be parsed now.
         case fileUnreadable(String)
+        /// `blocks.json` differs from what the entry left.
+        case commitmentsChanged
     }
 
     public var path: String
@@ -69,7 +71,7 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
     /// True when `--force` may overwrite it (task and list fields), false when a file would be lost or is unreadable.
     public var overridable: Bool {
         switch reason {
-        case .changed, .gone, .reappeared, .fileChanged: return true
+        case .changed, .gone, .reappeared, .fileChanged, .commitmentsChanged: return true
         case .fileMissing, .fileRecreated, .fileUnreadable: return false
         }
     }
@@ -86,6 +88,7 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
         case .fileRecreated: return "\(where_): the file was deleted and created again (or exists again); move it aside to undo"
         case .fileChanged: return "\(where_): the list's own fields (name, color, other keys) changed since"
         case .fileUnreadable(let why): return "\(where_): cannot be parsed (\(why)); fix it first"
+        case .commitmentsChanged: return "\(where_): changed since (look with `tick blocks`)"
         }
     }
 

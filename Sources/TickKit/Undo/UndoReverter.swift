@@ -174,6 +174,8 @@ public enum UndoReverter {
         if a.repeatRule != b.repeatRule { fields.append("repeat") }
         if a.priority != b.priority { fields.append("priority") }
         if a.energy != b.energy { fields.append("energy") }
+        if a.estimate != b.estimate { fields.append("estimate") }
+        if a.slot != b.slot { fields.append("slot") }
         if a.tags != b.tags { fields.append("tags") }
         if a.notes != b.notes { fields.append("notes") }
         if a.createdAt != b.createdAt { fields.append("createdAt") }

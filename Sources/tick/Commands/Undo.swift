@@ -124,8 +124,26 @@ extension Tick {
                 conflicts += found
                 outcomes.append(outcome)
             }
+            // blocks.json: whole-file images; it must still be what the command left.
+            var blocksBefore: [UInt8]??
+            if let step = entry.blocks {
+                do {
+                    let now = try context.store.readCommitments().map { String(decoding: $0.bytes, as: UTF8.self) }
+                    if now != step.after {
+                        conflicts.append(UndoConflict(path: CommitmentFile.relativePath, listName: "commitments", reason: .commitmentsChanged))
+                    }
+                    blocksBefore = .some(step.before.map { Array($0.utf8) })
+                } catch {
+                    let problem: String
+                    if case .invalidFile(let e) = error { problem = e.summary } else { problem = error.localizedDescription }
+                    conflicts.append(UndoConflict(path: CommitmentFile.relativePath, listName: "commitments", reason: .fileUnreadable(problem)))
+                }
+            }
             if !conflicts.isEmpty && (!force || conflicts.contains { !$0.overridable }) {
                 throw UndoError.conflicts(command: entry.command, conflicts)
+            }
+            if case .some(let bytes) = blocksBefore {
+                try writer.restoreCommitments(bytes)
             }
             for ((kind, steps), outcome) in zip(groups, outcomes) {
                 switch outcome {
