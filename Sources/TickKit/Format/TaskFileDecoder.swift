@@ -10,6 +10,7 @@ public struct TaskFileDecoder {
     private let path: String
     private let kind: FileKind
     private let fallbackDate: Date
+    private let fields: JSONFieldReader
 
     /// - Parameters:
     ///   - path: the path shown in error messages.
@@ -19,6 +20,7 @@ public struct TaskFileDecoder {
         self.path = path
         self.kind = kind
         self.fallbackDate = fallbackDate
+        self.fields = JSONFieldReader(bytes: bytes, path: path)
     }
 
     /// True when the text has something besides whitespace (fast for ASCII).
@@ -67,23 +69,8 @@ public struct TaskFileDecoder {
         return try decodeTask(root, slug: kind.slug ?? "inbox", titleCounts: &counts)
     }
 
-    private func error(at offset: Int, _ message: String) -> FormatError {
-        FormatError(path: path, location: offset >= 0 ? SourceLocation(offset: offset, in: bytes) : nil, message: message)
-    }
-
-    private func members(of node: JSONNode, what: String) throws(FormatError) -> [JSONMember] {
-        guard case .object(let members) = node.kind else {
-            throw error(at: node.offset, "\(what) must be an object, found \(node.typeName)")
-        }
-        var seen = Set<String>()
-        for m in members where !seen.insert(m.key).inserted {
-            throw error(at: m.keyOffset, "duplicate key \"\(m.key)\" in \(what)")
-        }
-        return members
-    }
-
     private func decodeRoot(_ root: JSONNode) throws(FormatError) -> TaskFile {
-        let members = try members(of: root, what: "the file")
+        let members = try fields.members(of: root, what: "the file")
         let slugForIDs = kind.slug ?? "inbox"
         var version = TaskFile.currentVersion
         var id: UUID?
@@ -101,32 +88,32 @@ public struct TaskFileDecoder {
             switch m.key {
             case "version":
                 guard case .number(let text) = v.kind, let n = Int(text), n >= 1 else {
-                    throw error(at: v.offset, "\"version\" must be a positive integer")
+                    throw fields.error(at: v.offset, "\"version\" must be a positive integer")
                 }
                 guard n <= TaskFile.currentVersion else {
-                    throw error(at: v.offset, "this file has format version \(n), but this tick reads only up to version \(TaskFile.currentVersion); upgrade tick")
+                    throw fields.error(at: v.offset, "this file has format version \(n), but this tick reads only up to version \(TaskFile.currentVersion); upgrade tick")
                 }
                 version = n
-            case "id": id = try uuid(v, key: "id")
+            case "id": id = try fields.uuid(v, key: "id")
             case "name":
                 guard kind != .inbox else { extra.append(m); continue }
-                let s = try string(v, key: "name")
+                let s = try fields.string(v, key: "name")
                 guard Self.hasVisibleText(s) else {
-                    throw error(at: v.offset, "\"name\" must not be empty")
+                    throw fields.error(at: v.offset, "\"name\" must not be empty")
                 }
                 name = s
             case "color":
                 guard kind != .inbox else { extra.append(m); continue }
-                let s = try string(v, key: "color")
+                let s = try fields.string(v, key: "color")
                 guard let c = ColorCode.normalize(s) else {
-                    throw error(at: v.offset, "\"color\" must be 6 hex digits like \"#3b82f6\" (found \"\(s)\")")
+                    throw fields.error(at: v.offset, "\"color\" must be 6 hex digits like \"#3b82f6\" (found \"\(s)\")")
                 }
                 color = c
-            case "createdAt": createdAt = try timestamp(v, key: "createdAt")
-            case "modifiedAt": modifiedAt = try timestamp(v, key: "modifiedAt")
+            case "createdAt": createdAt = try fields.timestamp(v, key: "createdAt")
+            case "modifiedAt": modifiedAt = try fields.timestamp(v, key: "modifiedAt")
             case "tasks":
                 guard case .array(let items) = v.kind else {
-                    throw error(at: v.offset, "\"tasks\" must be an array, found \(v.typeName)")
+                    throw fields.error(at: v.offset, "\"tasks\" must be an array, found \(v.typeName)")
                 }
                 taskNodes = items
             case "deleted":
@@ -147,7 +134,7 @@ public struct TaskFileDecoder {
             let task = try decodeTask(node, slug: slugForIDs, titleCounts: &titleCounts)
             if let previous = idOffsets[task.id] {
                 let line = SourceLocation(offset: previous, in: bytes).line
-                throw error(at: node.offset, "duplicate task id \(task.id.lowercased) (also used by the task at line \(line))")
+                throw fields.error(at: node.offset, "duplicate task id \(task.id.lowercased) (also used by the task at line \(line))")
             }
             idOffsets[task.id] = node.offset
             if task.needsFill { needsFill = true }
@@ -170,24 +157,24 @@ public struct TaskFileDecoder {
 
     private func tombstones(_ v: JSONNode) throws(FormatError) -> [Tombstone] {
         guard case .array(let items) = v.kind else {
-            throw error(at: v.offset, "\"deleted\" must be an array of {\"id\": ..., \"at\": ...} objects, found \(v.typeName)")
+            throw fields.error(at: v.offset, "\"deleted\" must be an array of {\"id\": ..., \"at\": ...} objects, found \(v.typeName)")
         }
         var out: [Tombstone] = []
         for item in items {
-            let members = try members(of: item, what: "a \"deleted\" entry")
+            let members = try fields.members(of: item, what: "a \"deleted\" entry")
             guard let idNode = members.first(where: { $0.key == "id" })?.value else {
-                throw error(at: item.offset, "a \"deleted\" entry needs an \"id\"")
+                throw fields.error(at: item.offset, "a \"deleted\" entry needs an \"id\"")
             }
             guard let atNode = members.first(where: { $0.key == "at" })?.value else {
-                throw error(at: item.offset, "a \"deleted\" entry needs an \"at\" timestamp")
+                throw fields.error(at: item.offset, "a \"deleted\" entry needs an \"at\" timestamp")
             }
-            out.append(Tombstone(id: try uuid(idNode, key: "id"), at: try timestamp(atNode, key: "at")))
+            out.append(Tombstone(id: try fields.uuid(idNode, key: "id"), at: try fields.timestamp(atNode, key: "at")))
         }
         return out
     }
 
     private func decodeTask(_ node: JSONNode, slug: String, titleCounts: inout [String: Int]) throws(FormatError) -> TaskItem {
-        let members = try members(of: node, what: "a task")
+        let members = try fields.members(of: node, what: "a task")
         var id: UUID?
         var title: String?
         var state = TaskState.open
@@ -209,58 +196,58 @@ public struct TaskFileDecoder {
             let v = m.value
             if case .null = v.kind, Self.taskKeys.contains(m.key) { continue }
             switch m.key {
-            case "id": id = try uuid(v, key: "id")
+            case "id": id = try fields.uuid(v, key: "id")
             case "title":
-                let s = try string(v, key: "title")
+                let s = try fields.string(v, key: "title")
                 guard Self.hasVisibleText(s) else {
-                    throw error(at: v.offset, "\"title\" must not be empty")
+                    throw fields.error(at: v.offset, "\"title\" must not be empty")
                 }
                 title = s
-            case "state": state = try enumValue(v, key: "state")
+            case "state": state = try fields.enumValue(v, key: "state")
             case "due":
-                let s = try string(v, key: "due")
+                let s = try fields.string(v, key: "due")
                 guard let d = TaskDate(fileString: s) else {
-                    throw error(at: v.offset, "\"due\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
+                    throw fields.error(at: v.offset, "\"due\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
                 }
                 due = d
             case "scheduled":
-                let s = try string(v, key: "scheduled")
+                let s = try fields.string(v, key: "scheduled")
                 guard let d = LocalDate(iso: s) else {
-                    throw error(at: v.offset, "\"scheduled\" must be a date like \"2026-11-24\" (found \"\(s)\")")
+                    throw fields.error(at: v.offset, "\"scheduled\" must be a date like \"2026-11-24\" (found \"\(s)\")")
                 }
                 scheduled = d
-            case "remind": remind = try timestamp(v, key: "remind")
+            case "remind": remind = try fields.timestamp(v, key: "remind")
             case "repeat":
-                let s = try string(v, key: "repeat")
+                let s = try fields.string(v, key: "repeat")
                 if !s.isEmpty { repeatRule = s }
-            case "priority": priority = try enumValue(v, key: "priority")
-            case "energy": energy = try enumValue(v, key: "energy")
+            case "priority": priority = try fields.enumValue(v, key: "priority")
+            case "energy": energy = try fields.enumValue(v, key: "energy")
             case "estimate": estimate = try minutes(v, key: "estimate", max: TaskEstimate.maxMinutes)
             case "slot": slot = try taskSlot(v)
             case "tags":
                 guard case .array(let items) = v.kind else {
-                    throw error(at: v.offset, "\"tags\" must be an array of strings, found \(v.typeName)")
+                    throw fields.error(at: v.offset, "\"tags\" must be an array of strings, found \(v.typeName)")
                 }
                 for item in items {
                     guard case .string(let tag) = item.kind else {
-                        throw error(at: item.offset, "each tag must be a string, found \(item.typeName)")
+                        throw fields.error(at: item.offset, "each tag must be a string, found \(item.typeName)")
                     }
                     if let problem = TagRules.problem(with: tag) {
-                        throw error(at: item.offset, problem)
+                        throw fields.error(at: item.offset, problem)
                     }
                     if !tags.contains(tag) { tags.append(tag) }
                 }
             case "notes":
-                let s = try string(v, key: "notes")
+                let s = try fields.string(v, key: "notes")
                 if !s.isEmpty { notes = s }
-            case "createdAt": createdAt = try timestamp(v, key: "createdAt")
-            case "modifiedAt": modifiedAt = try timestamp(v, key: "modifiedAt")
-            case "completedAt": completedAt = try timestamp(v, key: "completedAt")
+            case "createdAt": createdAt = try fields.timestamp(v, key: "createdAt")
+            case "modifiedAt": modifiedAt = try fields.timestamp(v, key: "modifiedAt")
+            case "completedAt": completedAt = try fields.timestamp(v, key: "completedAt")
             default: extra.append(m)
             }
         }
         guard let title else {
-            throw error(at: node.offset, "a task needs a \"title\"")
+            throw fields.error(at: node.offset, "a task needs a \"title\"")
         }
         let occurrence = titleCounts[title, default: 0]
         titleCounts[title] = occurrence + 1
@@ -291,66 +278,35 @@ public struct TaskFileDecoder {
     /// A whole number of minutes in `1...max`.
     private func minutes(_ v: JSONNode, key: String, max: Int) throws(FormatError) -> Int {
         guard case .number(let text) = v.kind, let n = Int(text), (1...max).contains(n) else {
-            throw error(at: v.offset, "\"\(key)\" must be a whole number of minutes from 1 to \(max), like 45")
+            throw fields.error(at: v.offset, "\"\(key)\" must be a whole number of minutes from 1 to \(max), like 45")
         }
         return n
     }
 
     /// `{"start": "YYYY-MM-DDTHH:MM", "minutes": N}`; other keys are kept.
     private func taskSlot(_ v: JSONNode) throws(FormatError) -> TaskSlot {
-        let members = try members(of: v, what: "\"slot\"")
+        let members = try fields.members(of: v, what: "\"slot\"")
         var start: (LocalDate, ClockTime)?
         var length: Int?
         var extra: [JSONMember] = []
         for m in members {
             switch m.key {
             case "start":
-                let s = try string(m.value, key: "slot.start")
+                let s = try fields.string(m.value, key: "slot.start")
                 guard let parsed = TaskSlot.parseStart(s) else {
-                    throw error(at: m.value.offset, "\"slot.start\" must be a local date and time like \"2026-11-24T10:00\" (found \"\(s)\")")
+                    throw fields.error(at: m.value.offset, "\"slot.start\" must be a local date and time like \"2026-11-24T10:00\" (found \"\(s)\")")
                 }
                 start = parsed
             case "minutes": length = try minutes(m.value, key: "slot.minutes", max: 1440)
             default: extra.append(m)
             }
         }
-        guard let start else { throw error(at: v.offset, "\"slot\" needs a \"start\" like \"2026-11-24T10:00\"") }
-        guard let length else { throw error(at: v.offset, "\"slot\" needs \"minutes\", its length, like 45") }
+        guard let start else { throw fields.error(at: v.offset, "\"slot\" needs a \"start\" like \"2026-11-24T10:00\"") }
+        guard let length else { throw fields.error(at: v.offset, "\"slot\" needs \"minutes\", its length, like 45") }
         guard TaskSlot.isValid(start: start.1, minutes: length) else {
-            throw error(at: v.offset, "the slot starting at \(start.1) with \(length) minutes runs past midnight; a slot must end by 24:00")
+            throw fields.error(at: v.offset, "the slot starting at \(start.1) with \(length) minutes runs past midnight; a slot must end by 24:00")
         }
         return TaskSlot(day: start.0, start: start.1, minutes: length, extra: extra)
     }
 
-    private func string(_ v: JSONNode, key: String) throws(FormatError) -> String {
-        guard case .string(let s) = v.kind else {
-            throw error(at: v.offset, "\"\(key)\" must be a string, found \(v.typeName)")
-        }
-        return s
-    }
-
-    private func uuid(_ v: JSONNode, key: String) throws(FormatError) -> UUID {
-        let s = try string(v, key: key)
-        guard let u = UUID(fastString: s) ?? UUID(uuidString: s) else {
-            throw error(at: v.offset, "\"\(key)\" must be a UUID like \"6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4\" (found \"\(s)\")")
-        }
-        return u
-    }
-
-    private func timestamp(_ v: JSONNode, key: String) throws(FormatError) -> Date {
-        let s = try string(v, key: key)
-        guard let d = Timestamp.parse(s) else {
-            throw error(at: v.offset, "\"\(key)\" must be an ISO 8601 timestamp like \"2026-11-21T07:20:25Z\" (found \"\(s)\")")
-        }
-        return d
-    }
-
-    private func enumValue<E: RawRepresentable & CaseIterable>(_ v: JSONNode, key: String) throws(FormatError) -> E where E.RawValue == String {
-        let s = try string(v, key: key)
-        guard let e = E(rawValue: s) else {
-            let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-            throw error(at: v.offset, "\"\(key)\" must be one of \(allowed) (found \"\(s)\")")
-        }
-        return e
-    }
 }

@@ -45,74 +45,43 @@ public enum CommitmentFileCodec {
         } catch {
             throw FormatError(path: path, location: SourceLocation(offset: error.offset, in: bytes), message: error.message)
         }
-        return try Reader(bytes: bytes, path: path, fallbackDate: fallbackDate).file(root)
+        return try Reader(fields: JSONFieldReader(bytes: bytes, path: path), fallbackDate: fallbackDate).file(root)
     }
 
     /// Decodes a file object that sits inside a bigger document (an export).
     public static func decode(root: JSONNode, bytes: [UInt8], path: String, fallbackDate: Date) throws(FormatError) -> CommitmentFile {
-        try Reader(bytes: bytes, path: path, fallbackDate: fallbackDate).file(root)
+        try Reader(fields: JSONFieldReader(bytes: bytes, path: path), fallbackDate: fallbackDate).file(root)
     }
 
     private struct Reader {
-        let bytes: [UInt8]
-        let path: String
+        let fields: JSONFieldReader
         let fallbackDate: Date
 
-        func error(at offset: Int, _ message: String) -> FormatError {
-            FormatError(path: path, location: offset >= 0 ? SourceLocation(offset: offset, in: bytes) : nil, message: message)
-        }
-
-        func members(of node: JSONNode, what: String) throws(FormatError) -> [JSONMember] {
-            guard case .object(let members) = node.kind else {
-                throw error(at: node.offset, "\(what) must be an object, found \(node.typeName)")
-            }
-            var seen = Set<String>()
-            for m in members where !seen.insert(m.key).inserted {
-                throw error(at: m.keyOffset, "duplicate key \"\(m.key)\" in \(what)")
-            }
-            return members
-        }
-
-        func string(_ v: JSONNode, key: String) throws(FormatError) -> String {
-            guard case .string(let s) = v.kind else {
-                throw error(at: v.offset, "\"\(key)\" must be a string, found \(v.typeName)")
-            }
-            return s
-        }
-
         func time(_ v: JSONNode, key: String) throws(FormatError) -> ClockTime {
-            let s = try string(v, key: key)
+            let s = try fields.string(v, key: key)
             guard s.count == 5, let t = ClockTime(parsing: s) else {
-                throw error(at: v.offset, "\"\(key)\" must be a wall-clock time like \"09:30\" (found \"\(s)\")")
+                throw fields.error(at: v.offset, "\"\(key)\" must be a wall-clock time like \"09:30\" (found \"\(s)\")")
             }
             return t
-        }
-
-        func timestamp(_ v: JSONNode, key: String) throws(FormatError) -> Date {
-            let s = try string(v, key: key)
-            guard let d = Timestamp.parse(s) else {
-                throw error(at: v.offset, "\"\(key)\" must be an ISO 8601 timestamp like \"2026-11-21T07:20:25Z\" (found \"\(s)\")")
-            }
-            return d
         }
 
         func file(_ root: JSONNode) throws(FormatError) -> CommitmentFile {
             var file = CommitmentFile()
             var blockNodes: [JSONNode] = []
-            for m in try members(of: root, what: "blocks.json") {
+            for m in try fields.members(of: root, what: "blocks.json") {
                 let v = m.value
                 switch m.key {
                 case "version":
                     guard case .number(let text) = v.kind, let n = Int(text), n >= 1 else {
-                        throw error(at: v.offset, "\"version\" must be a positive integer")
+                        throw fields.error(at: v.offset, "\"version\" must be a positive integer")
                     }
                     guard n <= CommitmentFile.currentVersion else {
-                        throw error(at: v.offset, "this file has format version \(n), but this tick reads only up to version \(CommitmentFile.currentVersion); upgrade tick")
+                        throw fields.error(at: v.offset, "this file has format version \(n), but this tick reads only up to version \(CommitmentFile.currentVersion); upgrade tick")
                     }
                     file.version = n
                 case "blocks":
                     guard case .array(let items) = v.kind else {
-                        throw error(at: v.offset, "\"blocks\" must be an array, found \(v.typeName)")
+                        throw fields.error(at: v.offset, "\"blocks\" must be an array, found \(v.typeName)")
                     }
                     blockNodes = items
                 default:
@@ -124,8 +93,8 @@ public enum CommitmentFileCodec {
             for node in blockNodes {
                 let block = try self.block(node, titleCounts: &titleCounts)
                 if let previous = seen[block.id] {
-                    let line = SourceLocation(offset: previous, in: bytes).line
-                    throw error(at: node.offset, "duplicate block id \(block.id.lowercased) (also used by the block at line \(line))")
+                    let line = SourceLocation(offset: previous, in: fields.bytes).line
+                    throw fields.error(at: node.offset, "duplicate block id \(block.id.lowercased) (also used by the block at line \(line))")
                 }
                 seen[block.id] = node.offset
                 file.blocks.append(block)
@@ -144,34 +113,29 @@ public enum CommitmentFileCodec {
             var createdAt: Date?
             var modifiedAt: Date?
             var extra: [JSONMember] = []
-            for m in try members(of: node, what: "a block") {
+            for m in try fields.members(of: node, what: "a block") {
                 let v = m.value
                 if case .null = v.kind, CommitmentFileCodec.blockKeys.contains(m.key) { continue }
                 switch m.key {
-                case "id":
-                    let s = try string(v, key: "id")
-                    guard let u = UUID(fastString: s) ?? UUID(uuidString: s) else {
-                        throw error(at: v.offset, "\"id\" must be a UUID like \"6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4\" (found \"\(s)\")")
-                    }
-                    id = u
+                case "id": id = try fields.uuid(v, key: "id")
                 case "title":
-                    let s = try string(v, key: "title")
-                    guard TaskFileDecoder.hasVisibleText(s) else { throw error(at: v.offset, "\"title\" must not be empty") }
+                    let s = try fields.string(v, key: "title")
+                    guard TaskFileDecoder.hasVisibleText(s) else { throw fields.error(at: v.offset, "\"title\" must not be empty") }
                     title = s
                 case "date":
-                    let s = try string(v, key: "date")
+                    let s = try fields.string(v, key: "date")
                     guard let d = LocalDate(iso: s) else {
-                        throw error(at: v.offset, "\"date\" must be a date like \"2026-11-24\" (found \"\(s)\")")
+                        throw fields.error(at: v.offset, "\"date\" must be a date like \"2026-11-24\" (found \"\(s)\")")
                     }
                     date = d
                 case "days":
                     guard case .array(let items) = v.kind, !items.isEmpty else {
-                        throw error(at: v.offset, "\"days\" must be a non-empty array of weekdays like [\"mon\", \"wed\"]")
+                        throw fields.error(at: v.offset, "\"days\" must be a non-empty array of weekdays like [\"mon\", \"wed\"]")
                     }
                     var set = Set<Int>()
                     for item in items {
                         guard case .string(let s) = item.kind, let i = Commitment.weekdayNames.firstIndex(of: s.lowercased()) else {
-                            throw error(at: item.offset, "each of \"days\" must be one of \(Commitment.weekdayNames.joined(separator: ", "))")
+                            throw fields.error(at: item.offset, "each of \"days\" must be one of \(Commitment.weekdayNames.joined(separator: ", "))")
                         }
                         set.insert(i + 1)
                     }
@@ -180,22 +144,22 @@ public enum CommitmentFileCodec {
                 case "end":
                     end = try time(v, key: "end")
                     endOffset = v.offset
-                case "createdAt": createdAt = try timestamp(v, key: "createdAt")
-                case "modifiedAt": modifiedAt = try timestamp(v, key: "modifiedAt")
+                case "createdAt": createdAt = try fields.timestamp(v, key: "createdAt")
+                case "modifiedAt": modifiedAt = try fields.timestamp(v, key: "modifiedAt")
                 default: extra.append(m)
                 }
             }
-            guard let title else { throw error(at: node.offset, "a block needs a \"title\"") }
-            guard let start, let end else { throw error(at: node.offset, "a block needs a \"start\" and an \"end\" like \"09:00\" and \"09:15\"") }
+            guard let title else { throw fields.error(at: node.offset, "a block needs a \"title\"") }
+            guard let start, let end else { throw fields.error(at: node.offset, "a block needs a \"start\" and an \"end\" like \"09:00\" and \"09:15\"") }
             guard start.minutes < 1440, end > start else {
-                throw error(at: endOffset, "\"end\" (\(end)) must be later than \"start\" (\(start)) on the same day")
+                throw fields.error(at: endOffset, "\"end\" (\(end)) must be later than \"start\" (\(start)) on the same day")
             }
             let recurrence: Commitment.Recurrence
             switch (date, days) {
             case (let d?, nil): recurrence = .once(d)
             case (nil, let w?): recurrence = .weekly(w)
-            case (nil, nil): throw error(at: node.offset, "a block needs a \"date\" (one-off) or \"days\" (weekly)")
-            case (_?, _?): throw error(at: node.offset, "a block has either a \"date\" (one-off) or \"days\" (weekly), not both")
+            case (nil, nil): throw fields.error(at: node.offset, "a block needs a \"date\" (one-off) or \"days\" (weekly)")
+            case (_?, _?): throw fields.error(at: node.offset, "a block has either a \"date\" (one-off) or \"days\" (weekly), not both")
             }
             let n = titleCounts[title, default: 0]
             titleCounts[title] = n + 1
