@@ -50,17 +50,7 @@ public enum AtomicFile {
         if let mode, fchmod(fd, mode_t(mode & 0o7777)) != 0 {
             throw fail(String(cString: strerror(errno)))
         }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in
-                Glibc.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail(String(cString: strerror(errno)))
-            }
-            written += n
-        }
+        if let error = writeAll(bytes, to: fd) { throw fail(String(cString: strerror(error))) }
         guard fsync(fd) == 0 else { throw fail(String(cString: strerror(errno))) }
         guard close(fd) == 0 else {
             unlink(tmp)
@@ -72,6 +62,23 @@ public enum AtomicFile {
             throw .writeFailed(path: path, reason: reason)
         }
         syncDirectory(dir)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
+    /// Returns nil, or the errno of the failure.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in
+                Glibc.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += n
+        }
+        return nil
     }
 
     /// Removes a file and syncs its directory.

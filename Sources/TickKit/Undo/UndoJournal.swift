@@ -87,18 +87,9 @@ public struct UndoJournal: Sendable {
         guard fd >= 0 else { throw .journalFailed(path: path, reason: String(cString: strerror(errno))) }
         // A journal made by an older tick or by hand may be readable by others.
         fchmod(fd, 0o600)
-        var written = 0
-        while written < line.count {
-            let n = line.withUnsafeBytes { buf in
-                Glibc.write(fd, buf.baseAddress.map { $0 + written }, buf.count - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw .journalFailed(path: path, reason: reason)
-            }
-            written += n
+        if let error = AtomicFile.writeAll(line, to: fd) {
+            close(fd)
+            throw .journalFailed(path: path, reason: String(cString: strerror(error)))
         }
         close(fd)
         try trim()
