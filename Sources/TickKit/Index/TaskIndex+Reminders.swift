@@ -28,9 +28,7 @@ extension TaskIndex {
 
     /// A task by its full id, wherever it lives now.
     public func task(id: UUID) throws -> ListedTask? {
-        try db.read { db in
-            try listed(db, where: "t.id = ?", arguments: [id.lowercased]).first
-        }
+        try tasks(ids: [id]).first
     }
 
     /// True when a task with this id is in a file other than `kind` (it was moved there).

@@ -42,14 +42,12 @@ public enum CommitmentMerge {
             out.append(t)
             report.added += 1
         }
-        var conflicts = 0
         var p = MergeFieldPicker(base: base, ours: ours, theirs: theirs, later: nil)
         let file = CommitmentFile(
             version: max(ours.version, theirs.version),
             extra: p.extra(\.extra),
             blocks: out)
-        conflicts += p.conflicts
-        report.conflictsResolved += conflicts
+        report.conflictsResolved += p.conflicts
         return (file, report)
     }
 

@@ -20,20 +20,24 @@ extension Tick {
             """)
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var output: JSONOption
-
-        @Argument(help: ArgumentHelp("Only blocks on this day.", valueName: "day"))
-        var day: String?
+        @OptionGroup var listing: BlockListing
 
         func run() throws {
-            try BlockListing.run(global: global, json: output.json, day: day)
+            try listing.run(global: global)
         }
     }
 }
 
-/// `tick block ls` and `tick blocks`.
-enum BlockListing {
-    static func run(global: GlobalOptions, json: Bool, day dayText: String?) throws {
+/// The arguments and the work of `tick block ls` and `tick blocks`.
+struct BlockListing: ParsableArguments {
+    @OptionGroup var output: JSONOption
+
+    @Argument(help: ArgumentHelp("Only blocks on this day.", valueName: "day"))
+    var day: String?
+
+    func run(global: GlobalOptions) throws {
+        let json = output.json
+        let dayText = day
         let context = try Context(global)
         let file = try context.store.commitments()
         var numbered = Array(file.blocks.enumerated().map { (number: $0.offset + 1, block: $0.element) })

@@ -16,13 +16,10 @@ extension Tick {
             """)
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var output: JSONOption
-
-        @Argument(help: ArgumentHelp("Only blocks on this day.", valueName: "day"))
-        var day: String?
+        @OptionGroup var listing: BlockListing
 
         func run() throws {
-            try BlockListing.run(global: global, json: output.json, day: day)
+            try listing.run(global: global)
         }
     }
 }
