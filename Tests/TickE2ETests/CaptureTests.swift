@@ -6,36 +6,23 @@ import Testing
 @Suite struct CaptureTests {
     final class World {
         let s: Sandbox
-        let log: String
+        let fakes: FakePrograms
         init() throws {
             s = try Sandbox()
-            log = s.root + "/calls"
-            try FileManager.default.createDirectory(atPath: s.root + "/bin", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: log, withIntermediateDirectories: true)
-            try fake("notify-send", answer: "")
+            fakes = try FakePrograms(in: s)
+            try fakes.install("notify-send")
         }
 
         /// Installs a fake program that records its argv and prints `answer` (exit `status`).
         func fake(_ name: String, answer: String, status: Int = 0) throws {
-            _ = try s.script("bin/\(name)", """
-                f=$(mktemp "\(log)/\(name).XXXXXX")
-                for a in "$@"; do printf '%s\\0' "$a"; done > "$f"
-                printf '%s\\n' '\(answer.replacingOccurrences(of: "'", with: "'\\''"))'
-                exit \(status)
-                """)
+            try fakes.install(name)
+            try fakes.answer(name, answer, status: status)
         }
 
         /// The argv of every call to `name`.
-        func calls(_ name: String) -> [[String]] {
-            let files = ((try? FileManager.default.contentsOfDirectory(atPath: log)) ?? []).filter { $0.hasPrefix(name + ".") }
-            return files.sorted().map { file in
-                (FileManager.default.contents(atPath: log + "/" + file) ?? Data())
-                    .split(separator: 0, omittingEmptySubsequences: false).dropLast()
-                    .map { String(decoding: $0, as: UTF8.self) }
-            }
-        }
+        func calls(_ name: String) -> [[String]] { fakes.argv(name) }
 
-        var env: [String: String?] { ["PATH": s.root + "/bin:/usr/bin:/bin", "DISPLAY": ":0", "WAYLAND_DISPLAY": nil] }
+        var env: [String: String?] { ["PATH": fakes.path(then: "/usr/bin:/bin"), "DISPLAY": ":0", "WAYLAND_DISPLAY": nil] }
 
         func capture(_ args: String...) throws -> RunResult { try s.tick(["capture"] + args, env: env) }
     }
@@ -104,7 +91,7 @@ import Testing
     @Test func withoutDisplayOrTerminalItSaysWhatToInstall() throws {
         let w = try World()
         try w.fake("zenity", answer: "never asked")
-        let r = try w.s.tick(["capture"], env: ["PATH": w.s.root + "/bin:/usr/bin:/bin", "DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        let r = try w.s.tick(["capture"], env: ["PATH": w.fakes.path(then: "/usr/bin:/bin"), "DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         #expect(r.status == 1)
         #expect(r.stderr.contains("no prompt found: install zenity, kdialog, rofi or dmenu"))
         #expect(w.calls("zenity").isEmpty)
@@ -115,7 +102,7 @@ import Testing
         // script(1) gives tick a pseudo-terminal; its stdin is typed into it.
         let r = try w.s.run("/usr/bin/script", ["-qec", "\(TickBinary.path) capture", "/dev/null"],
                             stdin: "Read Dune +books\n",
-                            env: ["PATH": w.s.root + "/bin:/usr/bin:/bin", "DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+                            env: ["PATH": w.fakes.path(then: "/usr/bin:/bin"), "DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("New task: "))
         #expect(r.stdout.contains("Added 1 to Inbox: Read Dune"))

@@ -656,3 +656,57 @@ final class GitMachines {
         if setUpB { try b.ok("git", "setup") }
     }
 }
+
+// MARK: - Fake programs on PATH
+
+/// Stand-ins for desktop programs (notify-send, zenity, rofi, ...) in a
+/// sandbox's `bin/`, to put first on PATH. Each call records its argv in a
+/// file of its own (NUL-separated; the file appears complete, never
+/// half-written), prints the answer set for that program and exits with its
+/// status.
+final class FakePrograms {
+    let bin: String
+    let calls: String
+
+    init(in s: Sandbox) throws {
+        bin = s.root + "/bin"
+        calls = s.root + "/calls"
+        for d in [bin, calls] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+    }
+
+    /// PATH with the fakes first.
+    func path(then rest: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") -> String { bin + ":" + rest }
+
+    /// Installs `name`; it answers nothing and exits 0 until ``answer(_:_:status:)`` says otherwise.
+    func install(_ name: String) throws {
+        let script = bin + "/" + name
+        try Data("""
+            #!/bin/sh
+            f=$(mktemp "\(calls)/\(name).XXXXXX.tmp")
+            for a in "$@"; do printf '%s\\0' "$a"; done > "$f"
+            mv "$f" "${f%.tmp}.argv"
+            [ -f "\(calls)/\(name).answer" ] && cat "\(calls)/\(name).answer"
+            exit $(cat "\(calls)/\(name).status" 2>/dev/null || echo 0)
+
+            """.utf8).write(to: URL(fileURLWithPath: script))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+    }
+
+    /// What `name` prints (a line) and its exit status from now on.
+    func answer(_ name: String, _ line: String, status: Int = 0) throws {
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: calls + "/\(name).answer"))
+        try Data("\(status)\n".utf8).write(to: URL(fileURLWithPath: calls + "/\(name).status"))
+    }
+
+    /// The argv (without the program name) of every call to `name`, oldest first.
+    func argv(_ name: String) -> [[String]] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: calls)) ?? [])
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
+            .map { calls + "/" + $0 }
+        return files.sorted { (mtimeNanoseconds($0), $0) < (mtimeNanoseconds($1), $1) }.map { path in
+            (FileManager.default.contents(atPath: path) ?? Data())
+                .split(separator: 0, omittingEmptySubsequences: false).dropLast()
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+}

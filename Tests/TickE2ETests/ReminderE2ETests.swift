@@ -1,48 +1,28 @@
 import Foundation
 import Testing
 
-/// `tick watch` fires reminders through a fake `notify-send` on PATH that
-/// records its argv (one file per notification) and answers with the action
-/// in `answer`. The watcher's clock starts at the pinned 09:00:00Z (10:00 in
+/// `tick watch` fires reminders through a fake `notify-send` on PATH
+/// (``FakePrograms``) that records its argv and answers with an action. The watcher's clock starts at the pinned 09:00:00Z (10:00 in
 /// Berlin) and runs, so a reminder at 09:00:03Z fires three seconds in.
 @Suite struct ReminderE2ETests {
     /// A sandbox with the fake notifier installed.
     final class World {
         let s: Sandbox
-        let notes: String
+        let fakes: FakePrograms
         init() throws {
             s = try Sandbox()
-            notes = s.root + "/notes"
-            try FileManager.default.createDirectory(atPath: s.root + "/bin", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: notes, withIntermediateDirectories: true)
-            _ = try s.script("bin/notify-send", """
-                f=$(mktemp "$FAKE_NOTIFY_DIR/XXXXXXXX.tmp")
-                for a in "$@"; do printf '%s\\0' "$a"; done > "$f"
-                mv "$f" "${f%.tmp}.argv"   # appears complete, never half-written
-                [ -f "$FAKE_NOTIFY_DIR/answer" ] && cat "$FAKE_NOTIFY_DIR/answer"
-                exit 0
-                """)
+            fakes = try FakePrograms(in: s)
+            try fakes.install("notify-send")
         }
 
         var env: [String: String?] {
-            ["PATH": s.root + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-             "FAKE_NOTIFY_DIR": notes, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/tick-test-bus"]
+            ["PATH": fakes.path(), "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/tick-test-bus"]
         }
 
-        func answer(_ action: String) throws {
-            try Data((action + "\n").utf8).write(to: URL(fileURLWithPath: notes + "/answer"))
-        }
+        func answer(_ action: String) throws { try fakes.answer("notify-send", action) }
 
         /// Every notification shown so far: its argv (without the program name), oldest first.
-        var shown: [[String]] {
-            let files = ((try? FileManager.default.contentsOfDirectory(atPath: notes)) ?? []).filter { $0.hasSuffix(".argv") }
-            return files.map { notes + "/" + $0 }
-                .sorted { mtimeNanoseconds($0) < mtimeNanoseconds($1) }
-                .map { path in
-                    let data = FileManager.default.contents(atPath: path) ?? Data()
-                    return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
-                }
-        }
+        var shown: [[String]] { fakes.argv("notify-send") }
 
         /// The summaries (titles) of the notifications shown so far.
         var summaries: [String] { shown.map { argv in argv.firstIndex(of: "--").map { argv[$0 + 1] } ?? "?" } }
