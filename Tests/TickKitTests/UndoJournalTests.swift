@@ -36,6 +36,14 @@ import Testing
         try #require(try store.read(kind ?? work)).file
     }
 
+    /// Completes task `title` of the Work list through the store's session; returns its entry.
+    func complete(_ title: String, in store: Store) throws -> JournalEntry {
+        try store.withLock { writer in
+            try writer.update(work) { file in try file.updateTask(UUID(name: title)) { $0.setState(.done, at: later) } }
+        }
+        return try lastEntry(store)
+    }
+
     /// The only entry the store's session wrote.
     func lastEntry(_ store: Store) throws -> JournalEntry {
         let contents = try UndoJournal(location: store.location).read()
@@ -182,10 +190,7 @@ import Testing
         let (store, dir) = try makeStore(command: "done")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try write(listFile(["a", "b"]), in: store)
-        try store.withLock { writer in
-            try writer.update(work) { file in try file.updateTask(UUID(name: "a")) { $0.setState(.done, at: later) } }
-        }
-        let entry = try lastEntry(store)
+        let entry = try complete("a", in: store)
         // Another machine (git pull) edits b and adds c.
         var pulled = try read(store)
         try pulled.updateTask(UUID(name: "b")) { $0.title = "b from elsewhere" }
@@ -204,10 +209,7 @@ import Testing
         let (store, dir) = try makeStore(command: "done")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try write(listFile(["a"]), in: store)
-        try store.withLock { writer in
-            try writer.update(work) { file in try file.updateTask(UUID(name: "a")) { $0.setState(.done, at: later) } }
-        }
-        let entry = try lastEntry(store)
+        let entry = try complete("a", in: store)
         var edited = try read(store)
         edited.tasks[0].title = "a, edited by hand"
         try write(edited, in: store)
@@ -303,10 +305,7 @@ import Testing
         let (store, dir) = try makeStore(command: "done")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try write(listFile(["a"]), in: store)
-        try store.withLock { writer in
-            try writer.update(work) { file in try file.updateTask(UUID(name: "a")) { $0.setState(.done, at: later) } }
-        }
-        let entry = try lastEntry(store)
+        let entry = try complete("a", in: store)
         var recreated = try read(store)
         recreated.id = UUID(name: "another list")
         try write(recreated, in: store)
