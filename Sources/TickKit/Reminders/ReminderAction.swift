@@ -39,11 +39,7 @@ public enum ReminderAction: String, Sendable, CaseIterable {
         case .tomorrow:
             let tomorrow = LocalDate(date: now, timeZone: timeZone).adding(days: 1)
             func sameTime(_ instant: Date) -> Date {
-                var calendar = Calendar(identifier: .gregorian)
-                calendar.timeZone = timeZone
-                let parts = calendar.dateComponents([.hour, .minute, .second], from: instant)
-                return tomorrow.at(hour: parts.hour ?? 9, minute: parts.minute ?? 0, timeZone: timeZone)
-                    .addingTimeInterval(TimeInterval(parts.second ?? 0))
+                TaskItem.move(instant, by: LocalDate(date: instant, timeZone: timeZone).days(until: tomorrow), timeZone: timeZone)
             }
             switch task.due {
             case .day?: task.due = .day(tomorrow)
