@@ -208,7 +208,10 @@ struct MergeHistoryGenerator {
             #expect(o[r.id] != nil || t[r.id] != nil, "seed \(seed): invented task")
             check("title", r, \.title); check("state", r, \.state); check("due", r, \.due)
             check("scheduled", r, \.scheduled); check("remind", r, \.remind); check("repeat", r, \.repeatRule)
-            check("priority", r, \.priority); check("energy", r, \.energy); check("tags", r, \.tags)
+            check("priority", r, \.priority); check("energy", r, \.energy)
+            // Tags merge as a set: each one comes from a side.
+            let tagOptions = Set([o[r.id], t[r.id]].compactMap { $0?.tags }.joined())
+            #expect(r.tags.allSatisfy(tagOptions.contains), "seed \(seed): tag invented")
             check("notes", r, \.notes); check("createdAt", r, \.createdAt); check("modifiedAt", r, \.modifiedAt)
             check("completedAt", r, \.completedAt)
             let sides = [o[r.id], t[r.id]].compactMap { $0 }
@@ -244,7 +247,11 @@ struct MergeHistoryGenerator {
             if o[id] != nil, t[id] != nil { keep.insert(id); continue }
             let otherStone = o[id] == nil ? od[id] : td[id]
             if let baseTask = b?[id] {
-                if !task.sameContent(as: baseTask) { keep.insert(id) }
+                // Deleted on the other side: kept when edited, unless the
+                // deletion was recorded after the edit.
+                guard !task.sameIgnoringOrder(as: baseTask) else { continue }
+                if let at = otherStone, !(bd?[id].map { $0 >= at } ?? false), !(task.modifiedAt > at) { continue }
+                keep.insert(id)
             } else if let at = otherStone, !(bd?[id].map { $0 >= at } ?? false) {
                 if task.modifiedAt > at { keep.insert(id) }
             } else {

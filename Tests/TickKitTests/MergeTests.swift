@@ -23,12 +23,13 @@ enum MergeFixture {
     static func task(
         _ letter: String, _ title: String, _ modified: String = "08:00",
         state: TaskState = .open, completed: String? = nil, due: String? = nil,
-        priority: Priority? = nil, tags: [String] = [], notes: String? = nil, extra: [JSONMember] = []
+        priority: Priority? = nil, tags: [String] = [], notes: String? = nil, extra: [JSONMember] = [],
+        changed: [String: String] = [:]
     ) -> TaskItem {
         TaskItem(
             id: id(letter), title: title, state: state, due: due.flatMap(TaskDate.init(fileString:)),
             priority: priority, tags: tags, notes: notes, createdAt: at("08:00"), modifiedAt: at(modified),
-            completedAt: completed.map(at), extra: extra)
+            completedAt: completed.map(at), extra: extra, changed: changed.mapValues(at))
     }
 
     static func list(
@@ -98,13 +99,48 @@ enum MergeFixture {
 
     // MARK: Conflicts
 
-    @Test func theSameFieldChangedOnBothSidesGoesToTheLaterTask() {
+    @Test func theSameFieldChangedOnBothSidesGoesToTheLaterChange() {
         let base = F.list([F.task("a", "Book flights")])
-        let ours = F.list([F.task("a", "Book flights to Lisbon", "09:10", due: "2026-12-01")])
-        let theirs = F.list([F.task("a", "Book the train", "09:20", priority: .must)])
+        let ours = F.list([F.task("a", "Book flights to Lisbon", "09:10", due: "2026-12-01", changed: ["title": "09:10", "due": "09:10"])])
+        let theirs = F.list([F.task("a", "Book the train", "09:20", priority: .must, changed: ["title": "09:20", "priority": "09:20"])])
         let out = F.merge(base, ours, theirs)
-        #expect(out.file.tasks == [F.task("a", "Book the train", "09:20", due: "2026-12-01", priority: .must)])
-        #expect(out.report == MergeReport(added: 0, updated: 1, deleted: 0, conflicts: 1))
+        #expect(out.file.tasks == [F.task("a", "Book the train", "09:20", due: "2026-12-01", priority: .must,
+                                          changed: ["title": "09:20", "due": "09:10", "priority": "09:20"])])
+        #expect(out.report.counts == MergeReport(added: 0, updated: 1, deleted: 0, conflicts: 1))
+        #expect(out.report.overrides == [FieldOverride(task: F.id("a"), field: "title")])
+    }
+
+    @Test func aFieldChangedEarlierOnTheOlderTaskStillWins() {
+        // Ours renamed at 09:30; theirs set a due date at 09:40 and, earlier, the title at 09:20.
+        let base = F.list([F.task("a", "Book flights")])
+        let ours = F.list([F.task("a", "Book flights to Lisbon", "09:30", changed: ["title": "09:30"])])
+        let theirs = F.list([F.task("a", "Book the train", "09:40", due: "2026-12-01", changed: ["title": "09:20", "due": "09:40"])])
+        for b in [base, nil] {
+            let out = F.merge(b, ours, theirs)
+            #expect(out.file.tasks == [F.task("a", "Book flights to Lisbon", "09:40", due: "2026-12-01", changed: ["title": "09:30", "due": "09:40"])])
+        }
+    }
+
+    @Test func withoutABaseDifferentFieldsChangedOnEachSideAreBothKept() {
+        let ours = F.list([F.task("a", "Call Anna today", "09:10", changed: ["title": "09:10"])])
+        let theirs = F.list([F.task("a", "Call Anna", "09:20", due: "2026-11-21", changed: ["due": "09:20"])])
+        let out = F.merge(nil, ours, theirs)
+        #expect(out.file.tasks == [F.task("a", "Call Anna today", "09:20", due: "2026-11-21", changed: ["title": "09:10", "due": "09:20"])])
+        #expect(out.report.overrides.isEmpty)
+    }
+
+    @Test func tagsMergeAsASet() {
+        let base = F.list([F.task("a", "Fix bike", tags: ["errand"])])
+        let ours = F.list([F.task("a", "Fix bike", "09:10", tags: ["errand", "home"], changed: ["+home": "09:10"])])
+        let theirs = F.list([F.task("a", "Fix bike", "09:20", tags: ["urgent"], changed: ["+errand": "09:20", "+urgent": "09:20"])])
+        for b in [base, nil] {
+            let out = F.merge(b, ours, theirs)
+            #expect(out.file.tasks.first?.tags == ["home", "urgent"])
+            #expect(out.file.tasks.first?.changed == ["+home": F.at("09:10"), "+errand": F.at("09:20"), "+urgent": F.at("09:20")])
+        }
+        // Removed on one side after the other added it back: the later one wins.
+        let readded = F.list([F.task("a", "Fix bike", "09:30", tags: ["errand"], changed: ["+errand": "09:30"])])
+        #expect(F.merge(nil, readded, theirs).file.tasks.first?.tags == ["urgent", "errand"])
     }
 
     @Test func aTieIsBrokenByCanonicalJSON() {
@@ -113,19 +149,32 @@ enum MergeFixture {
         let theirs = F.list([F.task("a", "Beta", "09:10", notes: "outline, then intro")])
         let out = F.merge(base, ours, theirs)
         // "Beta" sorts after "Alpha"; a value sorts after an absent one.
-        #expect(out.file.tasks == [F.task("a", "Beta", "09:10", notes: "outline, then intro")])
+        #expect(out.file.tasks == [F.task("a", "Beta", "09:10", notes: "outline, then intro", changed: ["title": "09:10", "notes": "09:10"])])
         #expect(out.report.conflictsResolved == 2)
     }
 
     // MARK: State
 
-    @Test func completionIsAdditive() {
+    @Test func aCompletionKeepsTheOtherSidesEdits() {
         let base = F.list([F.task("a", "File taxes")])
-        let ours = F.list([F.task("a", "File taxes", "09:10", state: .done, completed: "09:10")])
-        let theirs = F.list([F.task("a", "File taxes", "09:30", state: .active)])
+        let ours = F.list([F.task("a", "File taxes", "09:10", state: .done, completed: "09:10", changed: ["state": "09:10"])])
+        let theirs = F.list([F.task("a", "File taxes online", "09:30", notes: "use the portal", changed: ["title": "09:30", "notes": "09:30"])])
+        for b in [base, nil] {
+            let out = F.merge(b, ours, theirs)
+            #expect(out.file.tasks == [F.task("a", "File taxes online", "09:30", state: .done, completed: "09:10", notes: "use the portal",
+                                              changed: ["state": "09:10", "title": "09:30", "notes": "09:30"])])
+            #expect(out.report.overrides.isEmpty)
+        }
+    }
+
+    @Test func theStateIsOneValueTheLaterChangeWins() {
+        let base = F.list([F.task("a", "File taxes")])
+        let ours = F.list([F.task("a", "File taxes", "09:10", state: .done, completed: "09:10", changed: ["state": "09:10"])])
+        let theirs = F.list([F.task("a", "File taxes", "09:30", state: .active, changed: ["state": "09:30"])])
         let out = F.merge(base, ours, theirs)
-        #expect(out.file.tasks == [F.task("a", "File taxes", "09:30", state: .done, completed: "09:10")])
+        #expect(out.file.tasks == [F.task("a", "File taxes", "09:30", state: .active, changed: ["state": "09:30"])])
         #expect(out.report.conflictsResolved == 1)
+        #expect(out.report.overrides == [FieldOverride(task: F.id("a"), field: "state")])
     }
 
     @Test func aReopenNewerThanTheOtherSidesCompletionWins() {
@@ -133,7 +182,7 @@ enum MergeFixture {
         let ours = F.list([F.task("a", "Water plants", "09:30")])
         let theirs = F.list([F.task("a", "Water plants", "09:10", state: .done, completed: "09:10")])
         let out = F.merge(base, ours, theirs)
-        #expect(out.file.tasks == [F.task("a", "Water plants", "09:30")])
+        #expect(out.file.tasks == [F.task("a", "Water plants", "09:30", changed: ["state": "09:30"])])
     }
 
     @Test func aReopenOlderThanTheOtherSidesCompletionLoses() {
@@ -141,7 +190,7 @@ enum MergeFixture {
         let ours = F.list([F.task("a", "Water plants", "09:05", state: .active)])
         let theirs = F.list([F.task("a", "Water plants", "09:10", state: .done, completed: "09:10")])
         let out = F.merge(base, ours, theirs)
-        #expect(out.file.tasks == [F.task("a", "Water plants", "09:10", state: .done, completed: "09:10")])
+        #expect(out.file.tasks == [F.task("a", "Water plants", "09:10", state: .done, completed: "09:10", changed: ["state": "09:10"])])
     }
 
     @Test func aReopenAgainstAnUnchangedStateIsAOneSidedChange() {
@@ -162,17 +211,43 @@ enum MergeFixture {
         #expect(out.file.tasks == [F.task("a", "Buy milk")])
         #expect(out.file.deleted == [F.tomb("b", "09:10")])
         #expect(out.report == MergeReport(added: 0, updated: 0, deleted: 0, conflicts: 0))
-        #expect(MergeEngine.merge(base: base, ours: theirs, theirs: ours).report == MergeReport(added: 0, updated: 0, deleted: 1, conflicts: 0))
+        #expect(MergeEngine.merge(base: base, ours: theirs, theirs: ours).report.counts == MergeReport(added: 0, updated: 0, deleted: 1, conflicts: 0))
     }
 
-    @Test func deletedOnOneSideAndEditedOnTheOtherIsKept() {
+    @Test func deletedOnOneSideAndEditedOnTheOtherAfterwardsIsKept() {
         let base = F.list([F.task("a", "Buy milk"), F.task("b", "Call mom")])
         let ours = F.list([F.task("a", "Buy milk")], deleted: [F.tomb("b", "09:10")])
-        let theirs = F.list([F.task("a", "Buy milk"), F.task("b", "Call mom", "09:05", notes: "about Sunday")])
-        let out = F.merge(base, ours, theirs)
-        #expect(out.file.tasks == [F.task("a", "Buy milk"), F.task("b", "Call mom", "09:05", notes: "about Sunday")])
-        #expect(out.file.deleted.isEmpty)
-        #expect(out.report == MergeReport(added: 1, updated: 0, deleted: 0, conflicts: 0))
+        let theirs = F.list([F.task("a", "Buy milk"), F.task("b", "Call mom", "09:20", notes: "about Sunday", changed: ["notes": "09:20"])])
+        for b in [base, nil] {
+            let out = F.merge(b, ours, theirs)
+            #expect(out.file.tasks == theirs.tasks)
+            #expect(out.file.deleted.isEmpty)
+        }
+        #expect(F.merge(base, ours, theirs).report.counts == MergeReport(added: 1, updated: 0, deleted: 0, conflicts: 0))
+    }
+
+    @Test func deletedOnOneSideAfterAnEditOnTheOtherIsDeleted() {
+        let base = F.list([F.task("a", "Buy milk"), F.task("b", "Call mom")])
+        let ours = F.list([F.task("a", "Buy milk")], deleted: [F.tomb("b", "09:10")])
+        let theirs = F.list([F.task("a", "Buy milk"), F.task("b", "Call mom", "09:05", notes: "about Sunday", changed: ["notes": "09:05"])])
+        for b in [base, nil] {
+            #expect(F.merge(b, ours, theirs).file == ours)
+        }
+    }
+
+    @Test func aReorderIsNotAnEdit() {
+        // Theirs moved b to the top at 09:20; ours deleted b at 09:10: it stays deleted.
+        let base = F.list([F.task("a", "Buy milk"), F.task("b", "Call mom")])
+        let ours = F.list([F.task("a", "Buy milk")], deleted: [F.tomb("b", "09:10")])
+        let theirs = F.list([F.task("b", "Call mom", changed: ["order": "09:20"]), F.task("a", "Buy milk")])
+        for b in [base, nil] {
+            #expect(F.merge(b, ours, theirs).file == ours)
+        }
+        // A reorder on one side never overrides a field edit on the other.
+        let renamed = F.list([F.task("a", "Buy milk"), F.task("b", "Call dad", "09:10", changed: ["title": "09:10"])])
+        let out = F.merge(base, renamed, theirs)
+        #expect(out.file.tasks.map(\.title) == ["Call dad", "Buy milk"])
+        #expect(out.report.overrides.isEmpty)
     }
 
     // MARK: Order
@@ -253,7 +328,7 @@ enum MergeFixture {
         let out = F.merge(nil, ours, theirs)
         #expect(out.file.tasks == [F.task("a", "A")])
         #expect(out.file.deleted == [F.tomb("b", "09:10")])
-        #expect(out.report == MergeReport(added: 0, updated: 0, deleted: 1, conflicts: 0))
+        #expect(out.report.counts == MergeReport(added: 0, updated: 0, deleted: 1, conflicts: 0))
     }
 
     @Test func twoWayTaskEditedAfterItsTombstoneIsKept() {
@@ -274,16 +349,17 @@ enum MergeFixture {
         let ours = F.list([F.task("a", "Call Anna", "09:10", tags: ["phone"])])
         let theirs = F.list([F.task("a", "Call Anna today", "09:20")])
         let out = F.merge(nil, ours, theirs)
-        #expect(out.file.tasks == [F.task("a", "Call Anna today", "09:20")])
+        // Tasks from before change times: every field counts as changed at modifiedAt.
+        #expect(out.file.tasks == [F.task("a", "Call Anna today", "09:20", changed: ["title": "09:20", "+phone": "09:20"])])
         #expect(out.report.conflictsResolved == 2)
     }
 
     @Test func twoWayDoneWinsUnlessTheOtherSideIsNewer() {
         let done = F.list([F.task("a", "Pay bill", "09:10", state: .done, completed: "09:10")])
         let olderOpen = F.list([F.task("a", "Pay bill", "09:05")])
-        #expect(F.merge(nil, done, olderOpen).file.tasks == [F.task("a", "Pay bill", "09:10", state: .done, completed: "09:10")])
+        #expect(F.merge(nil, done, olderOpen).file.tasks == [F.task("a", "Pay bill", "09:10", state: .done, completed: "09:10", changed: ["state": "09:10"])])
         let newerOpen = F.list([F.task("a", "Pay the bill", "09:20")])
-        #expect(F.merge(nil, done, newerOpen).file.tasks == [F.task("a", "Pay the bill", "09:20")])
+        #expect(F.merge(nil, done, newerOpen).file.tasks == [F.task("a", "Pay the bill", "09:20", changed: ["title": "09:20", "state": "09:20"])])
     }
 
     @Test func twoWayTombstonesAreAUnion() {
@@ -302,7 +378,7 @@ enum MergeFixture {
         let theirs = F.list([F.task("a", "A"), F.task("b", "B2", "09:10"), F.task("d", "D", "09:10")])
         let out = F.merge(base, ours, theirs)
         #expect(out.file.tasks.map(\.title) == ["A2", "B2", "D"])
-        #expect(out.report == MergeReport(added: 1, updated: 1, deleted: 1, conflicts: 0))
+        #expect(out.report.counts == MergeReport(added: 1, updated: 1, deleted: 1, conflicts: 0))
     }
 
     @Test func aTaskAddedOnBothSidesWithTheSameIdAppearsOnce() {
@@ -310,8 +386,8 @@ enum MergeFixture {
         let ours = F.list([F.task("a", "A"), F.task("m", "Renew passport", "09:10")])
         let theirs = F.list([F.task("m", "Renew passport", "09:20", tags: ["admin"]), F.task("a", "A")])
         let out = F.merge(base, ours, theirs)
-        #expect(out.file.tasks == [F.task("m", "Renew passport", "09:20", tags: ["admin"]), F.task("a", "A")])
-        #expect(out.report == MergeReport(added: 0, updated: 1, deleted: 0, conflicts: 1))
+        #expect(out.file.tasks == [F.task("m", "Renew passport", "09:20", tags: ["admin"], changed: ["+admin": "09:20"]), F.task("a", "A")])
+        #expect(out.report.counts == MergeReport(added: 0, updated: 1, deleted: 0, conflicts: 1))
     }
 
     @Test func duplicateIdsInAnInputNeverReachTheResult() {
@@ -329,6 +405,12 @@ enum MergeFixture {
         // Machine 2 edited b meanwhile: the edit is kept here (and the moved copy is in Home).
         let edited = F.list([F.task("a", "A"), F.task("b", "B", "09:20", notes: "edited")])
         #expect(F.merge(base, moved, edited).file.tasks == edited.tasks)
+        // `tick mv` now leaves no tombstone: an edit made before the move is kept
+        // here too, and the store-level merge joins it to the moved copy.
+        let movedNow = F.list([F.task("a", "A")])
+        let editedBefore = F.list([F.task("a", "A"), F.task("b", "B", "09:05", notes: "edited", changed: ["notes": "09:05"])])
+        #expect(F.merge(base, movedNow, editedBefore).file.tasks == editedBefore.tasks)
+        #expect(F.merge(base, movedNow, base).file == movedNow)
     }
 
     @Test func mergingAFileWithItselfChangesNothing() {
@@ -341,6 +423,11 @@ enum MergeFixture {
 }
 
 extension MergeReport {
+    /// The counts only (without the overrides).
+    var counts: MergeReport {
+        MergeReport(added: added, updated: updated, deleted: deleted, conflicts: conflictsResolved)
+    }
+
     init(added: Int, updated: Int, deleted: Int, conflicts: Int) {
         self.init()
         self.added = added

@@ -38,7 +38,7 @@ public struct TaskFileDecoder {
     static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks", "deleted"]
     static let taskKeys: Set<String> = [
         "id", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
-        "estimate", "slot", "tags", "notes", "createdAt", "modifiedAt", "completedAt",
+        "estimate", "slot", "tags", "notes", "createdAt", "modifiedAt", "completedAt", "changed",
     ]
 
     /// Decodes the file, or throws a ``FormatError`` with line and column.
@@ -192,6 +192,7 @@ public struct TaskFileDecoder {
         var modifiedAt: Date?
         var completedAt: Date?
         var extra: [JSONMember] = []
+        var changed: [String: Date] = [:]
         for m in members {
             let v = m.value
             if case .null = v.kind, Self.taskKeys.contains(m.key) { continue }
@@ -243,6 +244,7 @@ public struct TaskFileDecoder {
             case "createdAt": createdAt = try fields.timestamp(v, key: "createdAt")
             case "modifiedAt": modifiedAt = try fields.timestamp(v, key: "modifiedAt")
             case "completedAt": completedAt = try fields.timestamp(v, key: "completedAt")
+            case "changed": changed = try changeTimes(v)
             default: extra.append(m)
             }
         }
@@ -271,8 +273,23 @@ public struct TaskFileDecoder {
             modifiedAt: modifiedAt ?? created,
             completedAt: completedAt,
             extra: extra,
+            changed: changed,
             needsFill: needsFill
         )
+    }
+
+    /// `"changed": {"title": "2026-11-23T10:05:00Z", "+home": "…"}`: keys are
+    /// field names, `list`, `order`, `+TAG` or unknown keys; values timestamps.
+    private func changeTimes(_ v: JSONNode) throws(FormatError) -> [String: Date] {
+        let members = try fields.members(of: v, what: "\"changed\"")
+        var out: [String: Date] = [:]
+        for m in members {
+            guard !m.key.isEmpty, m.key != "+" else {
+                throw fields.error(at: m.value.offset, "a \"changed\" key must name a field, \"list\", \"order\" or \"+TAG\"")
+            }
+            out[m.key] = try fields.timestamp(m.value, key: "changed.\(m.key)")
+        }
+        return out
     }
 
     /// A whole number of minutes in `1...max`.

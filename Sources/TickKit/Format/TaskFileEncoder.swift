@@ -47,6 +47,11 @@ public enum TaskFileEncoder {
         m.append(JSONMember("createdAt", .string(Timestamp.format(task.createdAt))))
         m.append(JSONMember("modifiedAt", .string(Timestamp.format(task.modifiedAt))))
         if let c = task.completedAt { m.append(JSONMember("completedAt", .string(Timestamp.format(c)))) }
+        if !task.changed.isEmpty {
+            m.append(JSONMember("changed", .object(TaskChange.sortedKeys(task.changed.keys).compactMap { key in
+                task.changed[key].map { JSONMember(key, .string(Timestamp.format($0))) }
+            })))
+        }
         m.append(contentsOf: task.extra)
         return .object(m)
     }

@@ -14,6 +14,10 @@ public struct MergeReport: Sendable, Equatable {
     /// differ), decided by the policy. Counts task fields, unknown keys and
     /// the list's own metadata; `modifiedAt` and the order are not counted.
     public var conflictsResolved = 0
+    /// Fields where one side's change was discarded for the other side's
+    /// later change (ids and field names; the discarded values are in the
+    /// version the merge replaced: the undo journal, git's ORIG_HEAD, the copy).
+    public var overrides: [FieldOverride] = []
 
     /// An empty report.
     public init() {}
@@ -63,9 +67,11 @@ public enum MergeEngine {
         let swap = sidesSwapped(ours, theirs)
         let (first, second) = swap ? (theirs, ours) : (ours, theirs)
         var conflicts = 0
-        let file = mergeFiles(base: base, first: first, second: second, conflicts: &conflicts)
+        var overrides: [FieldOverride] = []
+        let file = mergeFiles(base: base, first: first, second: second, conflicts: &conflicts, overrides: &overrides)
         var report = MergeReport()
         report.conflictsResolved = conflicts
+        report.overrides = overrides
         var resultTasks: [UUID: TaskItem] = [:]
         for task in file.tasks { resultTasks[task.id] = task }
         var ourIDs = Set<UUID>()
@@ -88,7 +94,7 @@ public enum MergeEngine {
     }
 
     /// The merge proper, on sides in canonical order.
-    private static func mergeFiles(base: TaskFile?, first ours: TaskFile, second theirs: TaskFile, conflicts: inout Int) -> TaskFile {
+    private static func mergeFiles(base: TaskFile?, first ours: TaskFile, second theirs: TaskFile, conflicts: inout Int, overrides: inout [FieldOverride]) -> TaskFile {
         var file = MergeFileFields.merge(base: base, ours: ours, theirs: theirs, conflicts: &conflicts)
 
         let baseTasks = base.map { byID($0.tasks) }
@@ -102,7 +108,10 @@ public enum MergeEngine {
             let baseTask = baseTasks?[id]
             switch (ourTasks[id], theirTasks[id]) {
             case let (o?, t?):
-                merged[id] = MergeTaskFields.merge(base: baseTask, ours: o, theirs: t, conflicts: &conflicts)
+                let m = TaskMerge.merge(base: baseTask, ours: o, theirs: t)
+                merged[id] = m.task
+                conflicts += m.conflicts
+                overrides += m.overridden
             case let (o?, nil):
                 if survives(o, base: baseTask, hasBase: base != nil, otherDead: theirDead[id], baseDead: baseDead?[id]) {
                     merged[id] = o
@@ -125,7 +134,7 @@ public enum MergeEngine {
                 sameOnBothSides: { id in unchanged(ourTasks[id], theirTasks[id]) },
                 oursWins: { id in
                     guard let o = ourTasks[id], let t = theirTasks[id] else { return ourTasks[id] != nil }
-                    return MergeSide.later(ours: o.modifiedAt, theirs: t.modifiedAt) != .theirs
+                    return MergeSide.later(ours: o.orderTime, theirs: t.orderTime) != .theirs
                 },
                 oursRunFirst: { a, b in
                     guard let o = ourTasks[a], let t = theirTasks[b] else { return true }
@@ -139,12 +148,14 @@ public enum MergeEngine {
     /// Whether a task that only one side has stays in the result.
     ///
     /// With a base version, the other side deleted it: it stays only when this
-    /// side edited it. Without one (a two-way merge, or a task added since
-    /// the base), it stays unless the other side recorded its deletion (a
-    /// tombstone that is not simply inherited from the base) at or after the
-    /// task's last change.
+    /// side edited it (a reorder is not an edit) after the deletion, or the
+    /// deletion left no record (a hand edit, or a move, which is not a
+    /// deletion: the store-level merge then finds the task's other copy).
+    /// Without one (a two-way merge, or a task added since the base), it
+    /// stays unless the other side recorded its deletion (a tombstone that is
+    /// not simply inherited from the base) at or after the task's last change.
     private static func survives(_ task: TaskItem, base: TaskItem?, hasBase: Bool, otherDead: Date?, baseDead: Date?) -> Bool {
-        if let base { return !task.sameContent(as: base) }
+        if let base, task.sameIgnoringOrder(as: base) { return false }
         guard let at = otherDead else { return true }
         if hasBase, let inherited = baseDead, MergeClock.seconds(inherited) >= MergeClock.seconds(at) { return true }
         return MergeClock.isLater(task.modifiedAt, than: at)

@@ -9,7 +9,9 @@ public enum ReorderPosition: Sendable, Equatable {
 }
 
 extension TaskFile {
-    /// Moves a task within the file's manual order and bumps its `modifiedAt`.
+    /// Moves a task within the file's manual order and records when (`changed.order`).
+    /// Not an edit: `modifiedAt` stays, so a reorder never beats a field edit
+    /// or revives a task deleted elsewhere in a merge.
     /// Returns false when the task is already there. Throws when an anchor is
     /// not in this file.
     @discardableResult
@@ -29,7 +31,7 @@ extension TaskFile {
             if case .after = position { target = a + 1 } else { target = a }
         }
         if target == from { return false }
-        task.modifiedAt = now
+        task.stamp("order", at: now)
         rest.insert(task, at: target)
         tasks = rest
         return true

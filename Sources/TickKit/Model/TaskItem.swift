@@ -26,6 +26,10 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
     public var completedAt: Date?
     /// Unknown keys, preserved verbatim and in order.
     public var extra: [JSONMember]
+    /// When each field was last changed, by change key (``TaskItem/changeKey(for:)``):
+    /// only fields changed since creation, so merges without a common base can
+    /// tell which side changed what (Docs/MERGE.md, FORMAT.md `changed`).
+    public var changed: [String: Date]
     /// True when the id or timestamps were missing on disk and were derived;
     /// the next write of the file stores them.
     public var needsFill: Bool
@@ -48,6 +52,7 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         modifiedAt: Date,
         completedAt: Date? = nil,
         extra: [JSONMember] = [],
+        changed: [String: Date] = [:],
         needsFill: Bool = false
     ) {
         self.id = id
@@ -67,6 +72,7 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         self.modifiedAt = modifiedAt
         self.completedAt = completedAt
         self.extra = extra
+        self.changed = changed
         self.needsFill = needsFill
     }
 

@@ -34,7 +34,9 @@ public enum AtomicFile {
     /// Replaces `path` with `bytes`: a temp file in the same directory, fsync,
     /// rename, fsync of the directory. The mode of an existing file is kept.
     /// On failure the original file is untouched and the temp file removed.
-    public static func write(_ bytes: [UInt8], to path: String, mode: UInt32?) throws(StoreError) {
+    ///
+    /// With `durable` false (caches outside the store) nothing is fsynced.
+    public static func write(_ bytes: [UInt8], to path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) {
         let dir = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         try createDirectory(dir)
@@ -51,7 +53,7 @@ public enum AtomicFile {
             throw fail(String(cString: strerror(errno)))
         }
         if let error = writeAll(bytes, to: fd) { throw fail(String(cString: strerror(error))) }
-        guard fsync(fd) == 0 else { throw fail(String(cString: strerror(errno))) }
+        guard !durable || fsync(fd) == 0 else { throw fail(String(cString: strerror(errno))) }
         guard close(fd) == 0 else {
             unlink(tmp)
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
@@ -61,7 +63,7 @@ public enum AtomicFile {
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
         }
-        syncDirectory(dir)
+        if durable { syncDirectory(dir) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.

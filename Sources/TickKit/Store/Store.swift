@@ -10,12 +10,25 @@ public struct Store: Sendable {
     public let currentDirectory: String?
     /// When set, every write made through ``withLock(timeout:_:)`` is recorded for `tick undo`.
     public let journal: JournalSession?
+    /// The time writes record as the change time of what they change
+    /// (a command passes its start time; `tick watch` a running clock).
+    public let clock: @Sendable () -> Date
 
-    public init(location: StoreLocation, currentDirectory: String? = nil, journal: JournalSession? = nil) {
+    public init(location: StoreLocation, currentDirectory: String? = nil, journal: JournalSession? = nil,
+                clock: @escaping @Sendable () -> Date = Date.init) {
         self.location = location
         self.currentDirectory = currentDirectory
         self.journal = journal
+        self.clock = clock
     }
+
+    /// The same store with another clock for its writes.
+    public func with(clock: @escaping @Sendable () -> Date) -> Store {
+        Store(location: location, currentDirectory: currentDirectory, journal: journal, clock: clock)
+    }
+
+    /// The last bytes tick wrote to each file (for stamping hand edits).
+    public var written: WrittenCopies { WrittenCopies(location: location) }
 
     /// A file that was read, with what is needed to notice a later change.
     public struct Loaded: Sendable {

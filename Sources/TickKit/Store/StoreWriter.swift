@@ -15,33 +15,58 @@ public struct StoreWriter {
     ///   or Syncthing), it is read again and `change` is re-applied, so nothing
     ///   is overwritten blind.
     /// - A file that cannot be parsed is never written.
+    /// - Fields changed by hand since tick last wrote the file get the file's
+    ///   mtime as their change time, and every field `change` changes gets the
+    ///   store clock's time (`changed`, Docs/FORMAT.md), so merges know who
+    ///   changed what and when. Reordering is not a change of a task. With
+    ///   `stampChanges` false (writing a merge, whose values keep the change
+    ///   times they had) only the hand edits are stamped.
     @discardableResult
     public func update<R>(
         _ kind: FileKind,
         create: (() -> TaskFile)? = nil,
+        stampChanges: Bool = true,
         _ change: (inout TaskFile) throws -> R
     ) throws -> R {
         let path = store.location.path(of: kind)
         for _ in 0..<Self.maxAttempts {
-            let loaded = try store.read(kind)
+            var loaded = try store.read(kind)
             var file: TaskFile
-            if let loaded {
-                file = loaded.file
+            if var read = loaded {
+                store.written.stampHandEdits(in: &read.file, bytes: read.bytes, at: read.stamp.modificationDate)
+                loaded = read
+                file = read.file
             } else if let create {
                 file = create()
             } else {
                 throw StoreError.fileMissing(path: store.displayPath(kind))
             }
             let result = try change(&file)
+            if stampChanges, let loaded { Self.stampChanges(in: &file, since: loaded.file, at: store.clock()) }
             let bytes = TaskFileEncoder.encode(file)
-            if let loaded, bytes == loaded.bytes { return result }
+            if let loaded, bytes == loaded.bytes {
+                store.written.save(bytes, for: kind)
+                return result
+            }
             // Re-check just before the rename: someone may have saved meanwhile.
             if FileStamp.of(path: path) != loaded?.stamp { continue }
             try AtomicFile.write(bytes, to: path, mode: loaded?.stamp.mode)
+            store.written.save(bytes, for: kind)
             store.journal?.record(kind: kind, before: loaded?.file, after: file)
             return result
         }
         throw StoreError.keptChanging(path: store.displayPath(kind))
+    }
+
+    /// Stamps the fields of each task of `file` that differ from its version in `old`.
+    static func stampChanges(in file: inout TaskFile, since old: TaskFile, at now: Date) {
+        var before: [UUID: Int] = [:]
+        for (i, task) in old.tasks.enumerated() { before[task.id] = i }
+        for i in file.tasks.indices {
+            guard let j = before[file.tasks[i].id] else { continue }
+            let previous = old.tasks[j]
+            if file.tasks[i] != previous { file.tasks[i].stampChanges(since: previous, at: now) }
+        }
     }
 
     /// Writes a whole new file; fails when it already exists.
@@ -50,7 +75,9 @@ public struct StoreWriter {
         guard FileStamp.of(path: path) == nil else {
             throw StoreError.writeFailed(path: path, reason: "it already exists")
         }
-        try AtomicFile.write(TaskFileEncoder.encode(file), to: path, mode: nil)
+        let bytes = TaskFileEncoder.encode(file)
+        try AtomicFile.write(bytes, to: path, mode: nil)
+        store.written.save(bytes, for: file.kind)
         store.journal?.record(kind: file.kind, before: nil, after: file)
     }
 
@@ -77,6 +104,7 @@ public struct StoreWriter {
         // The journal keeps the whole file, so `tick undo` can put it back byte for byte.
         let before = store.journal == nil ? nil : try? store.read(kind)
         try AtomicFile.remove(path: path)
+        store.written.remove(kind)
         if let before {
             store.journal?.record(kind: kind, before: before.file, after: nil, beforeBytes: before.bytes, beforeMode: before.stamp.mode)
         }

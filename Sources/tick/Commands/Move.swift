@@ -38,18 +38,27 @@ extension Tick {
                         moved.append(.init(item: item, changed: false))
                         continue
                     }
-                    var task = item.task
-                    task.modifiedAt = now
+                    // The task as its file has it now (read under the lock), not the index's copy.
+                    guard var task = try context.store.read(item.kind)?.file.tasks.first(where: { $0.id == item.task.id }) else {
+                        throw LookupError.taskNotFound(item.task.id.lowercased)
+                    }
+                    task.stamp("list", at: now)
+                    task.modifiedAt = max(task.modifiedAt, now)
+                    // The destination first: an interruption leaves a copy (healed as one task), never a loss.
                     try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
-                        if file.index(of: task.id) == nil { file.tasks.append(task) }
+                        if let i = file.index(of: task.id) { file.tasks[i] = task } else { file.tasks.append(task) }
                         file.deleted.removeAll { $0.id == task.id }
                     }
+                    // No tombstone in the source: a move is not a deletion. A copy an
+                    // older version brings back there merges into this one (its
+                    // `changed.list` is later) and is removed (Docs/MERGE.md §14).
                     try writer.update(item.kind) { file in
                         file.tasks.removeAll { $0.id == task.id }
-                        // Without a tombstone, a two-way merge with an older copy would bring it back here.
-                        file.recordDeletion(of: [task.id], at: now)
                     }
-                    moved.append(.init(item: item, changed: true))
+                    var after = item
+                    after.task = task
+                    after.kind = target
+                    moved.append(.init(item: after, changed: true))
                 }
             }
             let name = loaded.name(of: target)

@@ -22,6 +22,15 @@ extension Tick {
                 only then is the copy removed.
               - the same for blocks.json (fixed commitments): markers and
                 blocks.sync-conflict-*.json copies are merged block by block.
+              - then the whole store: a task found in more than one list (moved
+                on one machine, edited on another) is merged into one copy, in
+                the list it was moved to last; a copy of a task deleted later in
+                another list is removed.
+
+            Each field merges by when it was changed (the tasks' "changed" times): \
+            a field changed on one machine only keeps that change; changed on \
+            both, the later change wins, and the fields where that happened are \
+            listed (task id prefix and field name) so you can check them.
 
             Prints what was merged, in counts per file. A version that cannot be \
             parsed is reported (path:line:column) and left alone; the exit status \
@@ -37,202 +46,106 @@ extension Tick {
         @Flag(name: .long, help: "Show what would be merged; change nothing.")
         var dryRun = false
 
+        @Flag(name: .shortAndLong, help: "Print nothing but problems (for git hooks and scripts).")
+        var quiet = false
+
         func run() throws {
             let context = try Context(global)
-            let store = context.store
-            let markerFiles = store.filesWithConflictMarkers()
-            let copies = store.conflictCopies()
             let t = context.terminal
             let blocks = CommitmentConflicts(context: context, dryRun: dryRun)
             let blocksPending = blocks.pending
-            if markerFiles.isEmpty && copies.isEmpty && !blocksPending {
-                t.out("No conflicts to resolve")
-                return
+            var resolver = ConflictResolver(store: context.store, dryRun: dryRun)
+            let steps = try resolver.run()
+            let printer = ResolvePrinter(context: context, dryRun: dryRun, quiet: quiet)
+            var failures = printer.print(steps)
+            if steps.contains(where: { if case .unreadable = $0 { return false } else { return true } }), !dryRun {
+                _ = try? context.resyncIDs()
             }
-            if markerFiles.isEmpty && copies.isEmpty {
-                let failures = try blocks.resolve()
-                if dryRun { t.out("Dry run: nothing was changed") }
-                if failures > 0 { throw CLIError("a version of blocks.json could not be read and was left alone; fix it by hand and run `tick resolve` again", status: .badData) }
-                return
-            }
-            var resolver = ConflictResolver(context: context, dryRun: dryRun)
-            let work = { (writer: StoreWriter?) throws in
-                for kind in markerFiles { try resolver.resolveMarkers(kind) }
-                var groups: [FileKind: [ConflictCopy]] = [:]
-                for c in copies { groups[c.kind, default: []].append(c) }
-                for kind in groups.keys.sorted() {
-                    try resolver.resolveCopies(kind, groups[kind] ?? [], writer: writer)
-                }
-            }
-            if dryRun {
-                try work(nil)
-                t.out("Dry run: nothing was changed")
-            } else {
-                try store.withLock { writer in try work(writer) }
-                if resolver.changedSomething { _ = try? context.resyncIDs() }
-            }
-            if blocksPending { resolver.failures += try blocks.resolve() }
-            if resolver.failures > 0 {
-                throw CLIError("\(resolver.failures) version\(resolver.failures == 1 ? "" : "s") could not be read and \(resolver.failures == 1 ? "was" : "were") left alone; fix \(resolver.failures == 1 ? "it" : "them") by hand and run `tick resolve` again", status: .badData)
+            if blocksPending { failures += try blocks.resolve() }
+            if steps.isEmpty && !blocksPending && !quiet { t.out("No conflicts to resolve") }
+            if dryRun && !quiet && !(steps.isEmpty && !blocksPending) { t.out("Dry run: nothing was changed") }
+            if failures > 0 {
+                throw CLIError("\(failures) version\(failures == 1 ? "" : "s") could not be read and \(failures == 1 ? "was" : "were") left alone; fix \(failures == 1 ? "it" : "them") by hand and run `tick resolve` again", status: .badData)
             }
         }
     }
 }
 
-/// The work of `tick resolve`, file by file.
-struct ConflictResolver {
+/// Prints the steps of a resolve: counts per file, and the fields where a
+/// later change won (ids and field names, so the user can look).
+struct ResolvePrinter {
     let context: Context
     let dryRun: Bool
-    var failures = 0
-    var changedSomething = false
-    /// Files whose markers could not be resolved: their copies wait.
-    var blocked: Set<FileKind> = []
-    /// In a dry run, what files with markers would become (their copies fold onto that).
-    var wouldWrite: [FileKind: TaskFile] = [:]
+    let quiet: Bool
 
     var t: Terminal { context.terminal }
     var store: Store { context.store }
 
-    /// Merges the versions in a file with git conflict markers and writes the result.
-    mutating func resolveMarkers(_ kind: FileKind) throws {
-        let path = store.location.path(of: kind)
-        let shown = store.displayPath(kind)
-        guard let (bytes, stamp) = try AtomicFile.read(path: path) else { return }
-        let sides: ConflictMarkers.Sides
-        do {
-            sides = try ConflictMarkers.split(bytes)
-        } catch {
-            report(FormatError(path: shown, location: SourceLocation(offset: Self.offset(ofLine: error.line, in: bytes), in: bytes), message: "cannot split the git conflict: \(error.message)"))
-            blocked.insert(kind)
-            return
-        }
-        let fallback = stamp.modificationDate
-        func decode(_ side: [UInt8], _ map: [Int], _ label: String) -> TaskFile? {
-            do {
-                return try TaskFileDecoder(bytes: side, path: shown, kind: kind, fallbackDate: fallback).decode()
-            } catch {
-                var located = error
-                if let loc = error.location {
-                    located.location = SourceLocation(line: ConflictMarkers.Sides.fileLine(loc.line, in: map), column: loc.column, lineText: loc.lineText)
+    /// Prints every step; returns the number of versions that could not be read.
+    func print(_ steps: [ResolveStep]) -> Int {
+        var failures = 0
+        let would = dryRun ? "Would merge" : "Merged"
+        for step in steps {
+            switch step {
+            case let .markersMerged(kind, conflicts, threeWay, report):
+                say("\(would) \(store.displayPath(kind)) (\(conflicts) git conflict\(conflicts == 1 ? "" : "s"), \(threeWay ? "three-way" : "two-way")): \(Self.describe(report))")
+                overrides(report.overrides)
+            case let .copiesMerged(kind, copies, report):
+                let what = copies.count == 1
+                    ? "the Syncthing conflict copy \(store.shownPath(store.location.path(copies[0])))"
+                    : "\(copies.count) Syncthing conflict copies"
+                say("\(would) \(what) into \(store.displayPath(kind)) (two-way): \(Self.describe(report))")
+                overrides(report.overrides)
+                if !dryRun {
+                    if copies.count == 1 {
+                        say("  removed the copy")
+                    } else {
+                        for c in copies { say("  removed \(store.shownPath(store.location.path(c)))") }
+                    }
                 }
-                located.message += " (in the \(label) version of the conflict)"
-                report(located)
-                return nil
+            case .unreadable(let error):
+                failures += 1
+                t.err(error.errorDescription ?? error.summary)
+            case let .copiesWaiting(kind, count):
+                t.err("tick: \(store.displayPath(kind)) still has conflict markers; its \(count) conflict cop\(count == 1 ? "y waits" : "ies wait")")
+            case .fileUnreadable(let kind):
+                t.err("tick: \(store.displayPath(kind)) cannot be read, so its conflict copies were left alone")
+            case .reconciled(let r):
+                if !r.merged.isEmpty {
+                    say("\(dryRun ? "Would join" : "Joined") \(r.merged.count) task\(r.merged.count == 1 ? "" : "s") found in more than one list (moved on one machine, edited on another): \(Self.ids(r.merged))")
+                }
+                if !r.removed.isEmpty {
+                    say("\(dryRun ? "Would remove" : "Removed") \(r.removed.count) stale cop\(r.removed.count == 1 ? "y" : "ies") of tasks deleted in another list: \(Self.ids(r.removed))")
+                }
+                overrides(r.overrides)
             }
         }
-        let ours = decode(sides.ours, sides.oursLines, "first (ours)")
-        let theirs = decode(sides.theirs, sides.theirsLines, "second (theirs)")
-        guard let ours, let theirs else {
-            blocked.insert(kind)
-            return
-        }
-        // A base that cannot be read only costs the three-way information.
-        var base: TaskFile?
-        if let b = sides.base {
-            base = try? TaskFileDecoder(bytes: b, path: shown, kind: kind, fallbackDate: fallback).decode()
-        }
-        var outcome = MergeEngine.merge(base: base, ours: ours, theirs: theirs)
-        outcome.file.kind = kind
-        let how = "\(sides.conflicts) git conflict\(sides.conflicts == 1 ? "" : "s"), \(base == nil ? "two-way" : "three-way")"
-        if dryRun {
-            t.out("Would merge \(shown) (\(how)): \(Self.describe(outcome.report))")
-            wouldWrite[kind] = outcome.file
-            return
-        }
-        guard FileStamp.of(path: path) == stamp else {
-            throw CLIError("\(shown) changed on disk while tick was resolving it; nothing was written, run `tick resolve` again")
-        }
-        try AtomicFile.write(TaskFileEncoder.encode(outcome.file), to: path, mode: stamp.mode)
-        changedSomething = true
-        t.out("Merged \(shown) (\(how)): \(Self.describe(outcome.report))")
+        return failures
     }
 
-    /// Folds every readable conflict copy of one file into it, then removes them.
-    mutating func resolveCopies(_ kind: FileKind, _ copies: [ConflictCopy], writer: StoreWriter?) throws {
-        let shown = store.displayPath(kind)
-        guard !blocked.contains(kind) else {
-            t.err("tick: \(shown) still has conflict markers; its \(copies.count) conflict cop\(copies.count == 1 ? "y waits" : "ies wait")")
-            return
-        }
-        var files: [(ConflictCopy, TaskFile)] = []
-        for copy in copies {
-            let path = store.location.path(copy.relativePath)
-            let copyShown = Self.displayPath(path, store: store)
-            guard let (bytes, stamp) = try AtomicFile.read(path: path) else { continue }
-            do {
-                files.append((copy, try TaskFileDecoder(bytes: bytes, path: copyShown, kind: kind, fallbackDate: stamp.modificationDate).decode()))
-            } catch {
-                report(error)
-            }
-        }
-        guard !files.isEmpty else { return }
-        let fold = { (file: inout TaskFile) -> MergeReport in
-            var total = MergeReport()
-            for (_, copy) in files {
-                let outcome = MergeEngine.merge(base: nil, ours: file, theirs: copy)
-                file = outcome.file
-                file.kind = kind
-                total.added += outcome.report.added
-                total.updated += outcome.report.updated
-                total.deleted += outcome.report.deleted
-                total.conflictsResolved += outcome.report.conflictsResolved
-            }
-            return total
-        }
-        // A file that is gone starts from its first copy.
-        let create = { () -> TaskFile in files[0].1 }
-        let what = files.count == 1
-            ? "the Syncthing conflict copy \(Self.displayPath(store.location.path(files[0].0.relativePath), store: store))"
-            : "\(files.count) Syncthing conflict copies"
-        let total: MergeReport
-        do {
-            if let writer {
-                total = try writer.update(kind, create: create, fold)
-            } else {
-                var file = try wouldWrite[kind] ?? store.read(kind)?.file ?? create()
-                total = fold(&file)
-            }
-        } catch StoreError.invalidFile(let problem) {
-            report(problem)
-            t.err("tick: \(shown) cannot be read, so its conflict copies were left alone")
-            return
-        }
-        if writer == nil {
-            t.out("Would merge \(what) into \(shown) (two-way): \(Self.describe(total))")
-            return
-        }
-        changedSomething = true
-        t.out("Merged \(what) into \(shown) (two-way): \(Self.describe(total))")
-        for (copy, _) in files {
-            try AtomicFile.remove(path: store.location.path(copy.relativePath))
-            if files.count > 1 { t.out("  removed \(Self.displayPath(store.location.path(copy.relativePath), store: store))") }
-        }
-        if files.count == 1 { t.out("  removed the copy") }
+    private func say(_ line: String) {
+        if !quiet { t.out(line) }
     }
 
-    mutating func report(_ error: FormatError) {
-        failures += 1
-        t.err(error.errorDescription ?? error.summary)
+    /// `  kept the later change: 1a2b3c4d title, +home; 5e6f7a8b due`
+    private func overrides(_ list: [FieldOverride]) {
+        guard !list.isEmpty else { return }
+        var fields: [UUID: [String]] = [:]
+        var order: [UUID] = []
+        for o in list {
+            if fields[o.task] == nil { order.append(o.task) }
+            if fields[o.task]?.contains(o.field) != true { fields[o.task, default: []].append(o.field) }
+        }
+        let parts = order.map { id in "\(id.lowercased.prefix(8)) \((fields[id] ?? []).joined(separator: ", "))" }
+        say("  both machines changed these fields; the later change was kept: \(parts.joined(separator: "; "))\(dryRun ? "" : " (the other values: `tick undo` shows and restores them)")")
+    }
+
+    static func ids(_ list: [UUID]) -> String {
+        let shown = list.prefix(10).map { String($0.lowercased.prefix(8)) }.joined(separator: ", ")
+        return list.count > 10 ? shown + ", …" : shown
     }
 
     static func describe(_ r: MergeReport) -> String {
         "\(r.added) task\(r.added == 1 ? "" : "s") added, \(r.updated) updated, \(r.deleted) deleted, \(r.conflictsResolved) conflict\(r.conflictsResolved == 1 ? "" : "s") resolved"
-    }
-
-    /// A path as messages show it: relative to the current directory when below it.
-    static func displayPath(_ path: String, store: Store) -> String {
-        guard let cwd = store.currentDirectory, !cwd.isEmpty, cwd != "/" else { return path }
-        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-    }
-
-    /// The byte offset where a 1-based line starts.
-    static func offset(ofLine line: Int, in bytes: [UInt8]) -> Int {
-        var current = 1
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
-            current += 1
-            if current == line { return i + 1 }
-        }
-        return 0
     }
 }

@@ -50,13 +50,15 @@ extension Tick {
             let config = try context.config()
             let lock = try WatchLock(location: context.store.location)
             defer { lock.release() }
+            // A daemon's writes happen long after it started: stamp them with a running clock.
+            let store = context.store.with(clock: context.clock)
             let t = context.terminal
             let formatter = ISO8601DateFormatter()
             var reminders: StoreWatcher.Reminders?
             if !noReminders {
                 let settings = config.reminders
                 let service = ReminderService(
-                    store: context.store, index: context.index, settings: settings,
+                    store: store, index: context.index, settings: settings,
                     timeZone: context.timeZone, fired: FiredReminders(location: context.store.location))
                 let notifier = CommandNotifier(
                     command: settings.command, clock: context.clock, timeZone: context.timeZone,
@@ -66,7 +68,7 @@ extension Tick {
             let fallback = config.reminders.fallback
             let clock = context.clock
             let zone = context.timeZone
-            let watcher = StoreWatcher(store: context.store, index: context.index, reminders: reminders) { event in
+            let watcher = StoreWatcher(store: store, index: context.index, reminders: reminders) { event in
                 if case let .reminderFallback(reminder, reason) = event {
                     guard fallback else { return }
                     // The fallback *is* the notification: the title, then a bell.

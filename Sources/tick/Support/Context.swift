@@ -47,7 +47,10 @@ struct Context {
         let journal = CommandPath.journaled(command) ? JournalSession(
             journal: UndoJournal(location: location), command: command, now: now,
             warn: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) : nil
-        store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath, journal: journal)
+        // A command's changes are all stamped with its start time (`tick watch` swaps in a running clock).
+        let start = now
+        store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath, journal: journal,
+                      clock: { start })
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
         let index = try TaskIndex.open(store: store, now: Date.init)
         indexBox = IndexBox(index)

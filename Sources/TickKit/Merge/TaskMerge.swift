@@ -1,0 +1,248 @@
+import Foundation
+
+/// A value one side had that the merge discarded because the other side
+/// changed the same field later (rule 2 of Docs/MERGE.md). Ids and field
+/// names only: never titles.
+public struct FieldOverride: Sendable, Equatable, Hashable {
+    /// The task.
+    public var task: UUID
+    /// The change key (`title`, `state`, `+TAG`, an unknown key, ...).
+    public var field: String
+
+    public init(task: UUID, field: String) {
+        self.task = task
+        self.field = field
+    }
+}
+
+/// Merges two versions of one task field by field, using each field's change
+/// time (`changed`, ``TaskChange``): a last-writer-wins register per field and
+/// per tag, so a merge without a common base gives the same result as one
+/// with it, in any order, and merging is commutative, associative and
+/// idempotent (Docs/MERGE.md §4).
+///
+/// With a base, a field whose value equals the base's and whose change time
+/// is not later than the base's did not change on that side, so the other
+/// side's change is taken whatever the times (hand edits, made without change
+/// times, merge as they always did).
+public struct TaskMerge {
+    let base: TaskItem?
+    let ours: TaskItem
+    let theirs: TaskItem
+    /// Fields that differ and were decided by change times.
+    private(set) var conflicts = 0
+    /// Fields where a side's change was discarded for a later one.
+    private(set) var overridden: [String] = []
+    private var stamps: [String: Date] = [:]
+
+    /// Merges `ours` and `theirs` (same id). `base` is the common version, if any.
+    public static func merge(base: TaskItem?, ours: TaskItem, theirs: TaskItem) -> (task: TaskItem, conflicts: Int, overridden: [FieldOverride]) {
+        if ours == theirs { return (ours, 0, []) }
+        var m = TaskMerge(base: base, ours: ours, theirs: theirs)
+        let task = m.run()
+        return (task, m.conflicts, m.overridden.map { FieldOverride(task: task.id, field: $0) })
+    }
+
+    private init(base: TaskItem?, ours: TaskItem, theirs: TaskItem) {
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
+    }
+
+    private mutating func run() -> TaskItem {
+        var r = ours
+        r.title = pick("title", \.title) { .string($0) }
+        r.due = pick("due", \.due) { $0.map { .string($0.fileString) } }
+        r.scheduled = pick("scheduled", \.scheduled) { $0.map { .string($0.iso) } }
+        r.remind = pick("remind", \.remind) { MergeCanon.date($0) }
+        r.repeatRule = pick("repeat", \.repeatRule) { MergeCanon.string($0) }
+        r.priority = pick("priority", \.priority) { MergeCanon.string($0?.rawValue) }
+        r.energy = pick("energy", \.energy) { MergeCanon.string($0?.rawValue) }
+        r.estimate = pick("estimate", \.estimate) { $0.map { JSONNode(.number(String($0))) } }
+        r.slot = pick("slot", \.slot) { $0?.node }
+        r.notes = pick("notes", \.notes) { MergeCanon.string($0) }
+        let state = pick("state", \.stateValue) { $0.node }
+        r.state = state.state
+        r.completedAt = state.completedAt
+        r.tags = mergeTags()
+        r.extra = mergeExtra()
+        // `list` is the file both are in here (the store-level merge decides
+        // between files); `order` is the later placement.
+        for key in ["list", "order"] where ours.hasChangeEntry(key) || theirs.hasChangeEntry(key) {
+            let o = ours.changed[key], t = theirs.changed[key]
+            if let base, o == base.changed[key] {
+                stamps[key] = t
+            } else if let base, t == base.changed[key] {
+                stamps[key] = o
+            } else {
+                stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
+            }
+        }
+        r.createdAt = settled(\.createdAt) ?? (MergeClock.seconds(ours.createdAt) <= MergeClock.seconds(theirs.createdAt) ? ours.createdAt : theirs.createdAt)
+        r.changed = stamps
+        var modified = settled(\.modifiedAt) ?? later(ours.modifiedAt, theirs.modifiedAt)
+        for (key, time) in stamps where key != "order" && MergeClock.isLater(time, than: modified) { modified = time }
+        r.modifiedAt = modified
+        r.needsFill = ours.needsFill || theirs.needsFill
+        return r
+    }
+
+    /// The value when both sides agree or only one changed it (against the base).
+    private func settled<V: Equatable>(_ path: KeyPath<TaskItem, V>) -> V? {
+        let o = ours[keyPath: path], t = theirs[keyPath: path]
+        if o == t { return o }
+        if let base {
+            if o == base[keyPath: path] { return t }
+            if t == base[keyPath: path] { return o }
+        }
+        return nil
+    }
+
+    private func later(_ a: Date, _ b: Date) -> Date {
+        MergeClock.seconds(a) >= MergeClock.seconds(b) ? a : b
+    }
+
+    /// One side's view of a key: its value and when it changed, and whether
+    /// it changed since the base.
+    private struct SideValue<V> {
+        var value: V
+        var time: Date
+        var changed: Bool
+    }
+
+    private func side<V: Equatable>(_ task: TaskItem, _ key: String, _ value: V, base baseValue: V?) -> SideValue<V> {
+        let time = task.changeTime(key)
+        guard let base, let baseValue else { return SideValue(value: value, time: time, changed: true) }
+        // Changed since the base: a different value, or the same value set again later.
+        let stampedLater = task.hasChangeEntry(key) && MergeClock.isLater(time, than: base.changeTime(key))
+        return SideValue(value: value, time: time, changed: value != baseValue || stampedLater)
+    }
+
+    /// Decides one key between the two sides' values.
+    private mutating func decide<V: Equatable>(_ key: String, ours o: V, theirs t: V, base b: V?, _ node: (V) -> JSONNode?) -> V {
+        let so = side(ours, key, o, base: b), st = side(theirs, key, t, base: b)
+        let explicit = ours.hasChangeEntry(key) || theirs.hasChangeEntry(key)
+        if o == t {
+            if explicit { stamps[key] = later(so.time, st.time) }
+            return o
+        }
+        if so.changed != st.changed {
+            // Changed on one side only: taken as it is, with its own time.
+            let (winner, winnerTask) = so.changed ? (o, ours) : (t, theirs)
+            if winnerTask.hasChangeEntry(key) { stamps[key] = winnerTask.changeTime(key) }
+            return winner
+        }
+        conflicts += 1
+        let oursWins: Bool
+        switch MergeSide.later(ours: so.time, theirs: st.time) {
+        case .ours: oursWins = true
+        case .theirs: oursWins = false
+        case nil: oursWins = !MergeCanon.bytes(node(o)).lexicographicallyPrecedes(MergeCanon.bytes(node(t)))
+        }
+        let (winner, loserTask) = oursWins ? (so, theirs) : (st, ours)
+        stamps[key] = winner.time
+        // Rule 9: say when a change was discarded. With a base both sides
+        // changed it; without one, the losing side had changed it (an entry)
+        // or predates change times.
+        if base != nil || loserTask.hasChangeEntry(key) || loserTask.changed.isEmpty {
+            overridden.append(key)
+        }
+        return winner.value
+    }
+
+    private mutating func pick<V: Equatable>(_ key: String, _ path: KeyPath<TaskItem, V>, _ node: (V) -> JSONNode?) -> V {
+        decide(key, ours: ours[keyPath: path], theirs: theirs[keyPath: path], base: base?[keyPath: path], node)
+    }
+
+    /// Tags as a set: each tag is a register (present or not) with its own time.
+    private mutating func mergeTags() -> [String] {
+        if let b = base?.tags, ours.tags != theirs.tags {
+            // Tags changed on one side only: that side's list, as it is.
+            let oursSame = ours.tags == b && !tagStampedSinceBase(ours)
+            let theirsSame = theirs.tags == b && !tagStampedSinceBase(theirs)
+            if oursSame != theirsSame {
+                let winner = oursSame ? theirs : ours
+                for key in winner.changed.keys where key.hasPrefix("+") { stamps[key] = winner.changed[key] }
+                return winner.tags
+            }
+        }
+        if ours.tags == theirs.tags {
+            for tag in ours.tags {
+                let key = TaskChange.tagKey(tag)
+                if ours.hasChangeEntry(key) || theirs.hasChangeEntry(key) {
+                    stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
+                }
+            }
+            keepTagStamps()
+            return ours.tags
+        }
+        let o = Set(ours.tags), t = Set(theirs.tags), b = base.map { Set($0.tags) }
+        var all = ours.tags
+        for tag in theirs.tags where !o.contains(tag) { all.append(tag) }
+        for key in ours.changed.keys where key.hasPrefix("+") && !o.contains(String(key.dropFirst())) && !t.contains(String(key.dropFirst())) { all.append(String(key.dropFirst())) }
+        for key in theirs.changed.keys where key.hasPrefix("+") && !o.contains(String(key.dropFirst())) && !t.contains(String(key.dropFirst())) && !all.contains(String(key.dropFirst())) { all.append(String(key.dropFirst())) }
+        var present: [String] = []
+        for tag in all {
+            let key = TaskChange.tagKey(tag)
+            let keep = decide(key, ours: o.contains(tag), theirs: t.contains(tag), base: b.map { $0.contains(tag) }) { $0 ? .string("+") : nil }
+            if keep { present.append(tag) }
+        }
+        // By when each tag was added (tags from creation first), else as listed.
+        let when = present.map { MergeClock.seconds(stamps[TaskChange.tagKey($0)] ?? .distantPast) }
+        return present.indices.sorted { when[$0] != when[$1] ? when[$0] < when[$1] : $0 < $1 }.map { present[$0] }
+    }
+
+    private func tagStampedSinceBase(_ task: TaskItem) -> Bool {
+        guard let base else { return true }
+        return task.changed.contains { $0.key.hasPrefix("+") && MergeClock.isLater($0.value, than: base.changeTime($0.key)) }
+    }
+
+    /// Entries for tags that were removed on both sides are kept (the later one).
+    private mutating func keepTagStamps() {
+        let keys = Set(ours.changed.keys).union(theirs.changed.keys).filter { $0.hasPrefix("+") && stamps[$0] == nil }
+        for key in keys {
+            stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
+        }
+    }
+
+    /// Unknown keys, each a register with its own time; ours' order, then theirs' new keys.
+    private mutating func mergeExtra() -> [JSONMember] {
+        let ov = TaskItem.members(ours.extra), tv = TaskItem.members(theirs.extra)
+        let bv = base.map { TaskItem.members($0.extra) }
+        if let b = base?.extra, ours.extra != theirs.extra, ours.extra == b || theirs.extra == b {
+            // Changed on one side only: that side's keys, in its order.
+            let winner = ours.extra == b ? theirs : ours
+            for m in winner.extra where winner.hasChangeEntry(m.key) { stamps[m.key] = winner.changed[m.key] }
+            return winner.extra
+        }
+        if ours.extra == theirs.extra {
+            for key in ov.keys where ours.hasChangeEntry(key) || theirs.hasChangeEntry(key) {
+                stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
+            }
+            return ours.extra
+        }
+        var keys = ours.extra.map(\.key)
+        for m in theirs.extra where ov[m.key] == nil { keys.append(m.key) }
+        var out: [JSONMember] = []
+        for key in keys {
+            let wrappedBase: JSONNode?? = bv.map { $0[key] }
+            let value = decide(key, ours: ov[key], theirs: tv[key], base: wrappedBase) { $0 }
+            if let value { out.append(JSONMember(key, value)) }
+        }
+        return out
+    }
+}
+
+extension TaskItem {
+    /// The state and completion time, merged as one value.
+    struct StateValue: Equatable {
+        var state: TaskState
+        var completedAt: Date?
+
+        var node: JSONNode {
+            .array([.string(state.rawValue), MergeCanon.date(completedAt) ?? JSONNode(.null)])
+        }
+    }
+
+    var stateValue: StateValue { StateValue(state: state, completedAt: completedAt) }
+}

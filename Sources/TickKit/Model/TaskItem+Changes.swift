@@ -1,0 +1,129 @@
+import Foundation
+
+/// The per-field change times of a task (the `changed` object of a task in a
+/// file, Docs/FORMAT.md): what lets two versions of a task merge field by
+/// field without a common base (Docs/MERGE.md).
+///
+/// Keys:
+/// - a field: `title`, `state` (with `completedAt`), `due`, `scheduled`,
+///   `remind`, `repeat`, `priority`, `energy`, `estimate`, `slot`, `notes`;
+/// - `list`: the task's list (set by a move);
+/// - `order`: its place in the manual order (set by a reorder; not an edit);
+/// - `+TAG`: the tag was added, or removed, at that time;
+/// - an unknown key of the task, by its name.
+///
+/// A key that is absent counts as changed at the task's `createdAt`; in a task
+/// with no `changed` object at all (files written before it existed, or by
+/// hand) every field counts as changed at the task's `modifiedAt`.
+public enum TaskChange {
+    /// The fields with a change time, in the order the `changed` object lists them.
+    public static let fieldKeys = [
+        "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
+        "estimate", "slot", "notes", "list", "order",
+    ]
+    static let fieldRank: [String: Int] = Dictionary(uniqueKeysWithValues: fieldKeys.enumerated().map { ($1, $0) })
+
+    /// The key of a tag's entry.
+    public static func tagKey(_ tag: String) -> String { "+" + tag }
+
+    /// Keys sorted as files write them: the fields in ``fieldKeys`` order, then
+    /// tags, then unknown keys, each by name.
+    public static func sortedKeys<S: Sequence>(_ keys: S) -> [String] where S.Element == String {
+        keys.sorted { a, b in
+            let ra = rank(a), rb = rank(b)
+            if ra != rb { return ra < rb }
+            return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        }
+    }
+
+    private static func rank(_ key: String) -> Int {
+        if let r = fieldRank[key] { return r }
+        return key.hasPrefix("+") ? fieldKeys.count : fieldKeys.count + 1
+    }
+}
+
+extension TaskItem {
+    /// The time a key counts as changed at when it has no entry.
+    public var defaultChangeTime: Date {
+        changed.isEmpty ? modifiedAt : createdAt
+    }
+
+    /// When `key` (see ``TaskChange``) last changed.
+    public func changeTime(_ key: String) -> Date {
+        changed[key] ?? defaultChangeTime
+    }
+
+    /// True when `key` has its own entry (it was changed since creation by a
+    /// tick that records change times).
+    public func hasChangeEntry(_ key: String) -> Bool { changed[key] != nil }
+
+    /// When the task was last placed in its list (created there or moved).
+    public var listTime: Date { changeTime("list") }
+
+    /// When its manual position was last changed (a reorder), else its last edit.
+    public var orderTime: Date { max(changed["order"] ?? modifiedAt, modifiedAt) }
+
+    /// Records that `key` changed at `now`.
+    public mutating func stamp(_ key: String, at now: Date) {
+        changed[key] = now
+    }
+
+    /// Stamps every key whose value differs from `old` (the same task as it
+    /// was read) at `now`, and moves `modifiedAt` to `now` when any field
+    /// did. A task whose stamps the caller already moved past `now` keeps them.
+    /// Reordering is not a change of the task: the position is not compared.
+    ///
+    /// - Returns: the keys stamped.
+    @discardableResult
+    public mutating func stampChanges(since old: TaskItem, at now: Date) -> [String] {
+        let keys = changedKeys(comparedTo: old)
+        guard !keys.isEmpty else { return [] }
+        for key in keys where (changed[key] ?? .distantPast) < now {
+            changed[key] = now
+        }
+        if modifiedAt < now { modifiedAt = now }
+        return keys
+    }
+
+    /// The change keys whose values differ between this task and `other`
+    /// (`list` and `order` are not values of a task, so never included).
+    public func changedKeys(comparedTo other: TaskItem) -> [String] {
+        var keys: [String] = []
+        if title != other.title { keys.append("title") }
+        if state != other.state || completedAt != other.completedAt { keys.append("state") }
+        if due != other.due { keys.append("due") }
+        if scheduled != other.scheduled { keys.append("scheduled") }
+        if remind != other.remind { keys.append("remind") }
+        if repeatRule != other.repeatRule { keys.append("repeat") }
+        if priority != other.priority { keys.append("priority") }
+        if energy != other.energy { keys.append("energy") }
+        if estimate != other.estimate { keys.append("estimate") }
+        if slot != other.slot { keys.append("slot") }
+        if notes != other.notes { keys.append("notes") }
+        if tags != other.tags {
+            let mine = Set(tags), theirs = Set(other.tags)
+            for tag in mine.symmetricDifference(theirs) { keys.append(TaskChange.tagKey(tag)) }
+        }
+        if extra != other.extra {
+            let mine = Self.members(extra), theirs = Self.members(other.extra)
+            for key in Set(mine.keys).union(theirs.keys) where mine[key] != theirs[key] { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// Unknown keys by name (first occurrence wins).
+    static func members(_ list: [JSONMember]) -> [String: JSONNode] {
+        var out: [String: JSONNode] = [:]
+        for m in list where out[m.key] == nil { out[m.key] = m.value }
+        return out
+    }
+
+    /// Equal in every field a user can see, ignoring the manual-order stamp
+    /// (a reorder is not an edit; it never revives a deleted task).
+    public func sameIgnoringOrder(as other: TaskItem) -> Bool {
+        var a = self, b = other
+        a.changed["order"] = nil
+        b.changed["order"] = nil
+        return a.sameContent(as: b)
+    }
+}

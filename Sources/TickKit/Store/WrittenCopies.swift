@@ -1,0 +1,67 @@
+import Foundation
+
+/// The last bytes tick wrote (or merged into) each store file, kept outside
+/// the store under the state directory (`written/<relative path>`).
+///
+/// A store file that differs from its written copy was changed by another
+/// route (an editor, git, Syncthing); comparing the two tells which fields of
+/// which tasks changed, so they can be given change times (the file's mtime)
+/// before a merge relies on them (Docs/MERGE.md, "Hand edits").
+public struct WrittenCopies: Sendable {
+    public let location: StoreLocation
+
+    public init(location: StoreLocation) {
+        self.location = location
+    }
+
+    /// Where the copy of `kind` is kept.
+    public func path(of kind: FileKind) -> String {
+        ((location.stateDirectory as NSString).appendingPathComponent("written") as NSString)
+            .appendingPathComponent(kind.relativePath)
+    }
+
+    /// The copy, or nil when tick has not written the file on this machine.
+    public func bytes(of kind: FileKind) -> [UInt8]? {
+        (try? AtomicFile.read(path: path(of: kind)))??.bytes
+    }
+
+    /// Records what tick just wrote. A cache: failures are ignored (the next
+    /// hand edit is then only stamped by its file's time as a whole).
+    public func save(_ bytes: [UInt8], for kind: FileKind) {
+        let target = path(of: kind)
+        try? AtomicFile.write(bytes, to: target, mode: nil, durable: false)
+    }
+
+    /// Forgets the copy (the file was removed).
+    public func remove(_ kind: FileKind) {
+        unlink(path(of: kind))
+    }
+
+    /// Gives change times to the fields of `file`'s tasks that differ from the
+    /// written copy and are not newer there than in the copy: they were changed
+    /// by hand (or by a tool that does not record change times) at `at`, the
+    /// file's modification time.
+    ///
+    /// - Returns: true when a task was stamped.
+    @discardableResult
+    public func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date) -> Bool {
+        guard let copy = self.bytes(of: file.kind), copy != bytes,
+              let old = try? TaskFileDecoder(bytes: copy, path: path(of: file.kind), kind: file.kind, fallbackDate: at).decode()
+        else { return false }
+        var previous: [UUID: TaskItem] = [:]
+        for task in old.tasks { previous[task.id] = task }
+        var stamped = false
+        for i in file.tasks.indices {
+            guard let before = previous[file.tasks[i].id] else { continue }
+            let task = file.tasks[i]
+            for key in task.changedKeys(comparedTo: before) where !MergeClock.isLater(task.changeTime(key), than: before.changeTime(key)) {
+                file.tasks[i].changed[key] = max(at, before.changeTime(key).addingTimeInterval(1))
+                if file.tasks[i].modifiedAt < file.tasks[i].changed[key] ?? at {
+                    file.tasks[i].modifiedAt = file.tasks[i].changed[key] ?? at
+                }
+                stamped = true
+            }
+        }
+        return stamped
+    }
+}
