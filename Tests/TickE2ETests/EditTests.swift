@@ -18,7 +18,9 @@ struct EditTests {
         #expect(r.status == 0)
         #expect(r.stderr == "")
         let t = try #require(try s.tasks("inbox.json").first)
-        #expect(Set(t.keys) == ["id", "title", "state", "priority", "energy", "tags", "notes", "createdAt", "modifiedAt"])
+        #expect(Set(t.keys) == ["id", "title", "state", "priority", "energy", "tags", "notes", "createdAt", "modifiedAt", "changed"])
+        // Each changed field (and tag) records when it changed, for merges without a base.
+        #expect(Set((t["changed"] as? [String: Any] ?? [:]).keys) == ["title", "due", "remind", "scheduled", "priority", "energy", "notes", "+x", "+y"])
         #expect(t.string("title") == "B")
         #expect(t.string("priority") == "flexible")
         #expect(t.string("energy") == "any")
@@ -318,7 +320,9 @@ struct EditTests {
         for t in ["A", "B", "C", "D", "E"] { try s.add(t) }
         try s.ok("reorder", "5", "--top", now: Self.later)
         #expect(try s.tasks("inbox.json").titles == ["E", "A", "B", "C", "D"])
-        #expect(try s.tasks("inbox.json").task("E")?.string("modifiedAt") == Self.later)
+        // A reorder is not an edit: modifiedAt stays; the move has its own change time.
+        #expect(try s.tasks("inbox.json").task("E")?.string("modifiedAt") == pinnedNow)
+        #expect((try s.tasks("inbox.json").task("E")?["changed"] as? [String: Any])?["order"] as? String == Self.later)
         #expect(try s.tasks("inbox.json").task("A")?.string("modifiedAt") == pinnedNow)
         try s.ok("reorder", "1", "--bottom")
         #expect(try s.tasks("inbox.json").titles == ["E", "B", "C", "D", "A"])

@@ -66,7 +66,7 @@ struct GitDiffTests {
         return idLine...end + 1   // from the "{" line (idLine, 1-based = idLine) to the "}" line
     }
 
-    @Test("tick done in a 200-task list changes only that task's state and modifiedAt and adds completedAt")
+    @Test("tick done in a 200-task list changes only that task's state and modifiedAt and adds completedAt and its change time")
     func doneDiff() throws {
         let s = try Self.bigList()
         let id = try #require(try s.tasks("lists/big.json")[99].string("id"))
@@ -74,7 +74,7 @@ struct GitDiffTests {
         #expect(r.status == 0)
         #expect(r.stdout == "Completed 100 (\(id.prefix(8))): Item 100\n")
 
-        #expect(try s.git("diff", "--numstat").stdout == "3\t2\tlists/big.json\n")
+        #expect(try s.git("diff", "--numstat").stdout == "6\t2\tlists/big.json\n")
         let hunks = Self.hunks(try s.git("diff", "-U0").stdout)
         #expect(hunks.flatMap(\.removed) == [
             "      \"state\": \"open\",",
@@ -83,7 +83,10 @@ struct GitDiffTests {
         #expect(hunks.flatMap(\.added) == [
             "      \"state\": \"done\",",
             "      \"modifiedAt\": \"2026-11-22T10:00:00Z\",",
-            "      \"completedAt\": \"2026-11-22T10:00:00Z\"",
+            "      \"completedAt\": \"2026-11-22T10:00:00Z\",",
+            "      \"changed\": {",
+            "        \"state\": \"2026-11-22T10:00:00Z\"",
+            "      }",
         ])
         // Every changed line is inside task 100's block, in the old and the new file.
         let oldText = try s.git("show", "HEAD:lists/big.json").stdout

@@ -259,7 +259,8 @@ struct GitMergeTests {
         var t1Block = try fa.block(t1)
         t1Block[2] = "      \"title\": \"T1 renamed\","
         #expect(t1Block[3] == "      \"state\": \"done\",")
-        #expect(t1Block.contains("      \"completedAt\": \"\(Self.atA)\""))
+        #expect(t1Block.contains("      \"completedAt\": \"\(Self.atA)\","))
+        #expect(t1Block.contains("        \"state\": \"\(Self.atA)\""))
         #expect(t1Block.contains("      \"modifiedAt\": \"\(Self.atA)\","))
         let expected = CanonicalFile.assemble(header: fa.header, blocks: [t1Block] + fa.blocks.dropFirst().map(\.lines), footer: fa.footer)
         #expect(try b.text("lists/work.json") == expected)

@@ -58,7 +58,10 @@ struct RobustnessTests {
               "state": "done",
               "createdAt": "2026-11-21T09:14:03Z",
               "modifiedAt": "2026-11-21T09:00:00Z",
-              "completedAt": "2026-11-21T09:00:00Z"
+              "completedAt": "2026-11-21T09:00:00Z",
+              "changed": {
+                "state": "2026-11-21T09:00:00Z"
+              }
             }
           ]
         }
@@ -100,11 +103,18 @@ struct RobustnessTests {
         """))
         #expect(text.contains("""
               "completedAt": "2026-11-21T09:00:00Z",
+              "changed": {
+                "state": "2026-11-21T09:00:00Z"
+              },
               "x-estimate": 3
             },
         """))
         #expect(text.contains("""
               "modifiedAt": "2026-11-21T09:00:00Z",
+              "changed": {
+                "title": "2026-11-21T09:00:00Z",
+                "state": "2026-11-21T09:00:00Z"
+              },
               "x-link": "https://example.com/a/b"
             }
         """))

@@ -17,6 +17,9 @@ import TOMLKit
 ///
 /// [plan]
 /// hours = "09:00-18:00"
+///
+/// [sync]
+/// auto-resolve = true
 /// ```
 public struct TickConfig: Sendable, Equatable {
     public var reminders = ReminderSettings()
@@ -26,6 +29,8 @@ public struct TickConfig: Sendable, Equatable {
     public var captureNotify = CommandNotifier.defaultMessageCommand
     /// `[plan] hours`, as written ("09:00-18:00"); nil when not set.
     public var workHours: String?
+    /// `[sync] auto-resolve`: `tick watch` merges Syncthing conflict copies as they arrive.
+    public var autoResolve = true
     /// Keys tick does not know (`section.key`), for a warning: likely typos.
     public var unknownKeys: [String] = []
     /// The file the settings came from, or nil for the defaults.
@@ -75,7 +80,7 @@ public struct TickConfig: Sendable, Equatable {
         config.path = path
         let reader = Reader(path: path)
         for key in table.keys {
-            guard let section = table[key]?.table, ["reminders", "capture", "plan"].contains(key) else {
+            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync"].contains(key) else {
                 config.unknownKeys.append(key)
                 continue
             }
@@ -96,6 +101,7 @@ public struct TickConfig: Sendable, Equatable {
                     config.capturePrompt = prompt
                 case "capture.notify": config.captureNotify = try reader.command(value, full)
                 case "plan.hours": config.workHours = try reader.string(value, full)
+                case "sync.auto-resolve": config.autoResolve = try reader.bool(value, full)
                 default: config.unknownKeys.append(full)
                 }
             }

@@ -63,8 +63,11 @@ public struct ImportPlan: Sendable {
                     newFile = fresh
                 }
             }
-            for task in file.tasks {
+            for var task in file.tasks {
                 if let (kind, current) = location[task.id] {
+                    // Formats other than tick's JSON carry no change times: keep the
+                    // task's own (the write stamps what the import changes).
+                    if task.changed.isEmpty { task.changed = current.changed }
                     if current.sameContent(as: task) {
                         plan.unchanged += 1
                     } else if current.modifiedAt > task.modifiedAt {

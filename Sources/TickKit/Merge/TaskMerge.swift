@@ -142,9 +142,9 @@ public struct TaskMerge {
         let (winner, loserTask) = oursWins ? (so, theirs) : (st, ours)
         stamps[key] = winner.time
         // Rule 9: say when a change was discarded. With a base both sides
-        // changed it; without one, the losing side had changed it (an entry)
-        // or predates change times.
-        if base != nil || loserTask.hasChangeEntry(key) || loserTask.changed.isEmpty {
+        // changed it; without one, the losing side recorded a change of it
+        // (a task from before change times may simply be older).
+        if base != nil || loserTask.hasChangeEntry(key) {
             overridden.append(key)
         }
         return winner.value

@@ -36,6 +36,9 @@ public final class StoreWatcher {
         /// When set, a ``WatchEvent/heartbeat`` is reported at least this often
         /// (for views that depend on the time of day, like a status line).
         public var heartbeat: TimeInterval?
+        /// Merge Syncthing conflict copies as they arrive, and join tasks found
+        /// in several files (`[sync] auto-resolve` in config.toml).
+        public var autoResolve = true
         public init() {}
     }
 
@@ -50,6 +53,10 @@ public final class StoreWatcher {
     private var lastBeat = Date()
     /// What was last reported broken, per path: the hash of its content.
     private var reportedBroken: [String: String] = [:]
+    /// When to look for Syncthing conflict copies and split tasks (debounced).
+    private var resolveDue: Date?
+    /// Copies that could not be merged, by path and size+mtime: not retried until they change.
+    private var unmergeable: [String: FileStamp] = [:]
 
     public init(store: Store, index: TaskIndex, options: Options = Options(), reminders: Reminders? = nil,
                 log: @escaping (WatchEvent) -> Void) {
@@ -75,8 +82,11 @@ public final class StoreWatcher {
     @discardableResult
     public func run() throws -> String {
         InotifyReader(root: store.location.root, queue: queue).start()
+        // Copies that arrived while no watcher ran.
+        if options.autoResolve { resolveDue = Date() }
         while true {
             var deadline = min(due.values.min() ?? .distantFuture, Date().addingTimeInterval(options.maxSleep))
+            if let r = resolveDue { deadline = min(deadline, r) }
             if let wake = nextReminderWake() { deadline = min(deadline, wake) }
             if let beat = options.heartbeat { deadline = min(deadline, lastBeat.addingTimeInterval(beat)) }
             let (changes, stopReason) = queue.take(until: deadline)
@@ -88,6 +98,10 @@ public final class StoreWatcher {
             for change in changes {
                 switch change {
                 case .path(let relative):
+                    if options.autoResolve, Self.isConflictCopy(relative) {
+                        resolveDue = Date().addingTimeInterval(options.debounce)
+                        continue
+                    }
                     guard TaskIndex.kind(forRelativePath: relative) != nil else { continue }
                     due[relative] = Date().addingTimeInterval(options.debounce)
                     retried.remove(relative)
@@ -105,6 +119,10 @@ public final class StoreWatcher {
             }
             if let rescan { fullRescan(rescan) }
             processDue()
+            if let when = resolveDue, when <= Date() {
+                resolveDue = nil
+                resolvePending()
+            }
             fireReminders()
             if let beat = options.heartbeat, Date().timeIntervalSince(lastBeat) >= beat {
                 lastBeat = Date()
@@ -203,7 +221,59 @@ public final class StoreWatcher {
         }
     }
 
+    /// `NAME.sync-conflict-….json` in the root (the inbox) or in lists/.
+    static func isConflictCopy(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/").map(String.init)
+        guard let name = parts.last, parts.count == 1 || (parts.count == 2 && parts[0] == "lists") else { return false }
+        return SyncConflictName(fileName: name) != nil
+    }
+
+    /// Merges Syncthing conflict copies into their files and joins tasks found
+    /// in several files, as `tick resolve` does (Docs/MERGE.md §14, §18).
+    private func resolvePending() {
+        let copies = store.conflictCopies().filter { copy in
+            guard let seen = unmergeable[copy.relativePath] else { return true }
+            return FileStamp.of(path: store.location.path(copy.relativePath)) != seen
+        }
+        let split = (try? index.tasksInSeveralFiles()) ?? []
+        guard !copies.isEmpty || !split.isEmpty else { return }
+        var resolver = ConflictResolver(store: store, dryRun: false)
+        do {
+            let steps = try resolver.run()
+            var merged: [String] = [], joined: [UUID] = [], overrides: [FieldOverride] = []
+            for step in steps {
+                switch step {
+                case let .copiesMerged(_, paths, report):
+                    merged += paths
+                    overrides += report.overrides
+                case let .markersMerged(_, _, _, report):
+                    overrides += report.overrides
+                case .reconciled(let r):
+                    joined += r.merged + r.removed
+                    overrides += r.overrides
+                case .unreadable(let error):
+                    log(.resolveFailed(error.summary))
+                case let .copiesWaiting(kind, count):
+                    log(.resolveFailed("\(kind.relativePath) has git conflict markers; \(count) conflict cop\(count == 1 ? "y waits" : "ies wait") for `tick resolve`"))
+                case .fileUnreadable(let kind):
+                    log(.resolveFailed("\(kind.relativePath) cannot be read; its conflict copies wait"))
+                }
+            }
+            for copy in store.conflictCopies() {
+                unmergeable[copy.relativePath] = FileStamp.of(path: store.location.path(copy.relativePath))
+            }
+            if !merged.isEmpty || !joined.isEmpty { log(.resolved(copies: merged, joined: joined, overrides: overrides)) }
+            handle(try index.refresh())
+        } catch {
+            log(.failure("merging conflict copies failed: \(error.localizedDescription)"))
+        }
+    }
+
     private func handle(_ report: TaskIndex.RefreshReport) {
+        if options.autoResolve, report.changed, resolveDue == nil,
+           let split = try? index.tasksInSeveralFiles(), !split.isEmpty {
+            resolveDue = Date().addingTimeInterval(options.debounce)
+        }
         for file in report.files {
             let path = file.kind.relativePath
             if file.removed {

@@ -23,6 +23,12 @@ public enum WatchEvent: Sendable {
     /// not this watcher was the one to reindex them: a tick command may have
     /// been first).
     case settled
+    /// Syncthing conflict copies were merged into their files and removed, or
+    /// tasks found in several files were joined (ids and field names only).
+    case resolved(copies: [String], joined: [UUID], overrides: [FieldOverride])
+    /// Something left by syncing could not be merged (a copy tick cannot read):
+    /// `tick status` lists it.
+    case resolveFailed(String)
     /// Time passed (only with ``StoreWatcher/Options/heartbeat``).
     case heartbeat
     /// A reminder was handed to the notifier (late: it fired after its time).

@@ -75,6 +75,8 @@ extension Tick {
             context.terminal.outRaw(last)
             var options = StoreWatcher.Options()
             options.heartbeat = 30
+            // A view: merging what syncing left is `tick watch`'s job.
+            options.autoResolve = false
             let watcher = StoreWatcher(store: context.store, index: context.index, options: options) { event in
                 switch event {
                 case .settled, .rescanned, .heartbeat, .storeGone:

@@ -151,7 +151,8 @@ extension Tick {
                     continue
                 case .write:
                     // Re-applied on the file as it is at write time (StoreWriter re-reads it).
-                    try writer.update(kind) { file in
+                    // Byte for byte as it was, change times included (Docs/DECISIONS.md).
+                    try writer.update(kind, stampChanges: false) { file in
                         let (again, found) = try UndoReverter.revert(steps, kind: kind, current: file, force: force)
                         if !found.isEmpty && (!force || found.contains { !$0.overridable }) {
                             throw UndoError.conflicts(command: entry.command, found)

@@ -68,7 +68,9 @@ extension Tick {
             let fallback = config.reminders.fallback
             let clock = context.clock
             let zone = context.timeZone
-            let watcher = StoreWatcher(store: store, index: context.index, reminders: reminders) { event in
+            var options = StoreWatcher.Options()
+            options.autoResolve = config.autoResolve
+            let watcher = StoreWatcher(store: store, index: context.index, options: options, reminders: reminders) { event in
                 if case let .reminderFallback(reminder, reason) = event {
                     guard fallback else { return }
                     // The fallback *is* the notification: the title, then a bell.
@@ -100,6 +102,15 @@ extension Tick {
                 guard let action else { return "reminder \(id.lowercased.prefix(8)) dismissed" }
                 return "reminder \(id.lowercased.prefix(8)): \(action.rawValue)\(changed ? "" : " (nothing to change)")"
             case let .reminderFallback(reminder, _): return "reminder \(reminder.taskID.lowercased.prefix(8)) fired without a notification"
+            case let .resolved(copies, joined, overrides):
+                var parts: [String] = []
+                if !copies.isEmpty { parts.append("merged \(copies.joined(separator: ", ")) and removed \(copies.count == 1 ? "it" : "them")") }
+                if !joined.isEmpty { parts.append("joined \(joined.count) task\(joined.count == 1 ? "" : "s") found in several lists") }
+                if !overrides.isEmpty {
+                    parts.append("later change kept for " + overrides.map { "\($0.task.lowercased.prefix(8)) \($0.field)" }.joined(separator: ", "))
+                }
+                return parts.joined(separator: "; ")
+            case .resolveFailed(let message): return "error: \(message) (run `tick resolve` after fixing it)"
             }
         }
     }

@@ -1,0 +1,13 @@
+import Foundation
+import GRDB
+
+extension TaskIndex {
+    /// Ids of tasks that are in more than one file (a move on one machine and
+    /// an edit on another, merged file by file; or an interrupted `tick mv`):
+    /// what ``StoreReconciler`` joins. Reads the `tasks_id` index only.
+    public func tasksInSeveralFiles() throws -> [UUID] {
+        try db.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM tasks GROUP BY id HAVING COUNT(*) > 1 ORDER BY id")
+        }.compactMap { UUID(uuidString: $0) }
+    }
+}
