@@ -169,8 +169,11 @@ final class Sandbox {
         let errPath: String
         let inPath: String?
         let label: String
+        /// Signalled when the process exits (Foundation's waitUntilExit polls every 50 ms on Linux).
+        let exited: DispatchSemaphore
 
-        init(process: Process, outPath: String, errPath: String, inPath: String?, label: String) {
+        init(process: Process, outPath: String, errPath: String, inPath: String?, label: String, exited: DispatchSemaphore) {
+            self.exited = exited
             self.process = process
             self.outPath = outPath
             self.errPath = errPath
@@ -179,7 +182,8 @@ final class Sandbox {
         }
 
         func wait() throws -> RunResult {
-            process.waitUntilExit()
+            exited.wait()
+            exited.signal()
             let out = FileManager.default.contents(atPath: outPath) ?? Data()
             let err = FileManager.default.contents(atPath: errPath) ?? Data()
             for p in [outPath, errPath] + (inPath.map { [$0] } ?? []) { try? FileManager.default.removeItem(atPath: p) }
@@ -223,6 +227,8 @@ final class Sandbox {
         }
         process.standardOutput = out
         process.standardError = err
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         do {
             try process.run()
         } catch {
@@ -231,7 +237,7 @@ final class Sandbox {
         try? out.close()
         try? err.close()
         return Running(process: process, outPath: outPath, errPath: errPath, inPath: inPath,
-                       label: ([executable] + args).joined(separator: " "))
+                       label: ([executable] + args).joined(separator: " "), exited: exited)
     }
 
     /// Runs tick. `now` replaces the pinned TICK_NOW for this run.
