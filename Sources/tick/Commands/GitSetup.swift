@@ -58,7 +58,7 @@ struct GitSetupRunner {
         }
 
         // 2. The driver, in the local config (never shared by git).
-        let command = GitMergeSetup.driverCommand(executable: GitRunner.currentExecutablePath())
+        let command = GitMergeSetup.driverCommand(executable: ProcessRunner.currentExecutablePath())
         for (key, value) in [("merge.tick.name", GitMergeSetup.driverName), ("merge.tick.driver", command)] {
             if try gitErrors({ try repo.localConfig(key) }) != value {
                 try gitErrors { try repo.setLocalConfig(key, value) }

@@ -171,7 +171,7 @@ struct SyncRun {
     /// After `git pull` (or an earlier sync) stopped: keeps edited files whose
     /// other side was deleted, then completes the merge or rebase. Anything
     /// else is left as git left it, and reported (exit 1).
-    func finishStoppedMerge(pullOutput: GitResult?) throws {
+    func finishStoppedMerge(pullOutput: ProcessResult?) throws {
         for _ in 0..<1000 {
             let unmerged = try repo.unmergedPaths(":/")
             var remaining: [String] = []
