@@ -8,6 +8,9 @@ public struct GitRepository: Sendable {
     public let topLevel: String
     /// The store's directory relative to ``topLevel``: `""` or `"sub/dir/"`.
     public let prefix: String
+    /// The absolute path of the (work tree's) git directory, when known: then
+    /// ``isMerging()`` and ``isRebasing()`` look at files instead of running git.
+    public let gitDirectory: String?
 
     /// Extra environment for every git command: never open an editor.
     static let quietEnvironment: [String: String?] = ["GIT_EDITOR": "true", "GIT_MERGE_AUTOEDIT": "no", "GIT_SEQUENCE_EDITOR": "true"]
@@ -15,17 +18,19 @@ public struct GitRepository: Sendable {
     /// The repository whose work tree contains `directory`, or nil when it is
     /// in none. `directory` must exist.
     public static func discover(at directory: String) throws(GitError) -> GitRepository? {
-        let r = try run(["rev-parse", "--show-toplevel", "--show-prefix"], in: directory)
+        let r = try run(["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"], in: directory)
         guard r.succeeded else { return nil }
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let top = lines.first, !top.isEmpty else { return nil }
-        return GitRepository(directory: directory, topLevel: top, prefix: lines.count > 1 ? lines[1] : "")
+        let gitDirectory = lines.count > 2 && (lines[2] as NSString).isAbsolutePath ? lines[2] : nil
+        return GitRepository(directory: directory, topLevel: top, prefix: lines.count > 1 ? lines[1] : "", gitDirectory: gitDirectory)
     }
 
-    public init(directory: String, topLevel: String, prefix: String) {
+    public init(directory: String, topLevel: String, prefix: String, gitDirectory: String? = nil) {
         self.directory = directory
         self.topLevel = topLevel
         self.prefix = prefix
+        self.gitDirectory = gitDirectory
     }
 
     /// Runs `git ARGS` in `directory` (any directory, in a repository or not),
@@ -100,6 +105,40 @@ public struct GitRepository: Sendable {
         try check(["remote"]).output.split(separator: "\n").map(String.init)
     }
 
+    /// Whether any of these config keys has a value, at any level (one git
+    /// process for all of them).
+    public func hasConfig(anyOf keys: [String]) throws(GitError) -> Bool {
+        guard !keys.isEmpty else { return false }
+        let pattern = "^(" + keys.map(Self.regexEscaped).joined(separator: "|") + ")$"
+        return try git(["config", "--get-regexp", pattern]).succeeded
+    }
+
+    /// A config key as a POSIX extended regular expression matching only itself.
+    static func regexEscaped(_ key: String) -> String {
+        var out = ""
+        for c in key {
+            if "\\.[](){}*+?^$|".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
+    /// HEAD, branch, upstream (with ahead/behind counts) and the store's
+    /// changed files, from one `git status`.
+    public func status() throws(GitError) -> GitStatus {
+        let r = try check(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames", "--", "."])
+        return GitStatus.parse(r.stdout, prefix: prefix)
+    }
+
+    /// Commits HEAD has that its upstream does not, and the other way round;
+    /// nil when there is no upstream (or it was not fetched).
+    public func aheadBehind() throws(GitError) -> (ahead: Int, behind: Int)? {
+        let r = try git(["rev-list", "--left-right", "--count", "HEAD...@{upstream}"])
+        guard r.succeeded else { return nil }
+        let counts = r.output.split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap { Int($0) }
+        return counts.count == 2 ? (counts[0], counts[1]) : nil
+    }
+
     /// How many commits HEAD has that its upstream does not.
     public func commitsAhead() throws(GitError) -> Int {
         let r = try git(["rev-list", "--count", "@{upstream}..HEAD"])
@@ -114,15 +153,24 @@ public struct GitRepository: Sendable {
 
     /// True while a merge waits for its commit.
     public func isMerging() throws(GitError) -> Bool {
-        try git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).succeeded
+        if let gitDirectory {
+            return FileManager.default.fileExists(atPath: (gitDirectory as NSString).appendingPathComponent("MERGE_HEAD"))
+        }
+        return try git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).succeeded
     }
 
     /// True while a rebase is stopped.
     public func isRebasing() throws(GitError) -> Bool {
-        let fm = FileManager.default
-        let merge = try gitPath("rebase-merge")
-        let apply = try gitPath("rebase-apply")
-        return fm.fileExists(atPath: merge) || fm.fileExists(atPath: apply)
+        for name in ["rebase-merge", "rebase-apply"] {
+            let path: String
+            if let gitDirectory {
+                path = (gitDirectory as NSString).appendingPathComponent(name)
+            } else {
+                path = try gitPath(name)
+            }
+            if FileManager.default.fileExists(atPath: path) { return true }
+        }
+        return false
     }
 
     /// Unmerged paths under the store (relative to the store) and the stages
@@ -151,10 +199,14 @@ public struct GitRepository: Sendable {
     /// Paths under the store that differ between two trees (`nil` = the empty
     /// tree; `to: nil` = the index), relative to the store: (status letter, path).
     public func changedPaths(from: String?, to: String?) throws(GitError) -> [(status: Character, path: String)] {
-        let emptyTree = try check(["hash-object", "-t", "tree", "/dev/null"]).output
         var args = ["diff", "--no-renames", "--no-ext-diff", "--name-status", "-z", "--relative"]
         if to == nil { args.append("--cached") }
-        args.append(from ?? emptyTree)
+        if let from {
+            args.append(from)
+        } else {
+            // The empty tree's id depends on the hash (SHA-1 or SHA-256): ask git.
+            args.append(try check(["hash-object", "-t", "tree", "/dev/null"]).output)
+        }
         if let to { args.append(to) }
         args += ["--", "."]
         let fields = try check(args).stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -164,21 +216,6 @@ public struct GitRepository: Sendable {
             guard let letter = fields[i].first else { i += 1; continue }
             out.append((letter, fields[i + 1]))
             i += 2
-        }
-        return out
-    }
-
-    /// Store paths (relative to the store) whose work-tree content differs from
-    /// HEAD, including untracked files.
-    public func dirtyPaths() throws(GitError) -> [String] {
-        let r = try check(["status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--", "."])
-        var out: [String] = []
-        for entry in r.stdout.split(separator: 0) {
-            let text = String(decoding: entry, as: UTF8.self)
-            guard text.count > 3 else { continue }
-            // Porcelain paths are relative to the top level.
-            let path = String(text.dropFirst(3))
-            out.append(path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
         }
         return out
     }
