@@ -12,8 +12,12 @@ public struct GitRepository: Sendable {
     /// ``isMerging()`` and ``isRebasing()`` look at files instead of running git.
     public let gitDirectory: String?
 
-    /// Extra environment for every git command: never open an editor.
-    static let quietEnvironment: [String: String?] = ["GIT_EDITOR": "true", "GIT_MERGE_AUTOEDIT": "no", "GIT_SEQUENCE_EDITOR": "true"]
+    /// Extra environment for every git command: never open an editor, never
+    /// run tick's own hooks (see ``GitHooks/skipVariable``).
+    static let quietEnvironment: [String: String?] = [
+        "GIT_EDITOR": "true", "GIT_MERGE_AUTOEDIT": "no", "GIT_SEQUENCE_EDITOR": "true",
+        GitHooks.skipVariable: "1",
+    ]
 
     /// The repository whose work tree contains `directory`, or nil when it is
     /// in none. `directory` must exist.
