@@ -114,7 +114,7 @@ public struct CommandNotifier: Notifier {
     private static func run(_ argv: [String], in directory: String) -> Outcome {
         guard let program = argv.first, !program.isEmpty else { return .failure("the notifier command is empty") }
         do {
-            let result = try GitRunner.runProgram(program, Array(argv.dropFirst()), in: directory)
+            let result = try ProcessRunner.run(program, Array(argv.dropFirst()), in: directory)
             guard result.status == 0 else {
                 let why = result.stderr.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
                 return .failure("\(program) exited with status \(result.status)\(why.isEmpty ? "" : ": \(why)")")

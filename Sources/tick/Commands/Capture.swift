@@ -105,9 +105,9 @@ extension Tick {
             case .dmenu: argv = ["dmenu", "-p", "tick:"]
             case .auto, .tty: argv = []
             }
-            let result: GitResult
+            let result: ProcessResult
             do {
-                result = try GitRunner.runProgram(argv[0], Array(argv.dropFirst()), in: "/")
+                result = try ProcessRunner.run(argv[0], Array(argv.dropFirst()), in: "/")
             } catch {
                 throw CLIError("cannot run \(argv[0]): \(error.localizedDescription)", status: .failure)
             }

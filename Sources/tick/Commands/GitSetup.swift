@@ -15,7 +15,12 @@ extension Tick {
                 it (only that file), so every clone shares it;
               - sets merge.tick.driver (this tick binary, by absolute path) and
                 merge.tick.name in the repository's local config (.git/config),
-                which git never copies: run `tick git setup` in every clone.
+                which git never copies: run `tick git setup` in every clone;
+              - installs the git hooks post-merge and post-rewrite (in the
+                repository's hooks directory, core.hooksPath respected): after a
+                plain `git pull`, merge or rebase, they run
+                `tick --store STORE resolve --quiet`. A hook that tick did not
+                write is left alone; the line to add to it is printed instead.
 
             Running it again changes nothing and says so.
             """)
@@ -58,7 +63,8 @@ struct GitSetupRunner {
         }
 
         // 2. The driver, in the local config (never shared by git).
-        let command = GitMergeSetup.driverCommand(executable: GitRunner.currentExecutablePath())
+        let executable = ProcessRunner.currentExecutablePath()
+        let command = GitMergeSetup.driverCommand(executable: executable)
         for (key, value) in [("merge.tick.name", GitMergeSetup.driverName), ("merge.tick.driver", command)] {
             if try gitErrors({ try repo.localConfig(key) }) != value {
                 try gitErrors { try repo.setLocalConfig(key, value) }
@@ -66,7 +72,20 @@ struct GitSetupRunner {
             }
         }
 
-        // 3. Commit .gitattributes when it differs from HEAD (only that file).
+        // 3. Hooks that run `tick resolve` after a plain `git pull` (core.hooksPath respected).
+        let hooks = try gitErrors { try repo.gitPath("hooks") }
+        for name in GitHooks.names {
+            let path = (hooks as NSString).appendingPathComponent(name)
+            switch try GitHooks.install(name, in: hooks, executable: executable, store: root) {
+            case .unchanged: break
+            case .installed: changes.append("Installed the git hook \(name) (runs `tick resolve` after git pull): \(path)")
+            case .updated: changes.append("Updated the git hook \(name): \(path)")
+            case .foreign:
+                t.err("tick: warning: \(path) is not tick's hook, so it was left alone. To run `tick resolve` after git pull, add this line to it:\n  \(GitHooks.command(executable: executable, store: root))")
+            }
+        }
+
+        // 4. Commit .gitattributes when it differs from HEAD (only that file).
         let status = try gitErrors { try repo.check(["status", "--porcelain", "--untracked-files=all", "--", ".gitattributes"]) }
         if !status.output.isEmpty {
             try gitErrors { try repo.check(["add", "--", ".gitattributes"]) }
@@ -80,7 +99,7 @@ struct GitSetupRunner {
             changes.forEach { t.out($0) }
         }
 
-        // 4. Check that git really routes store files to the driver.
+        // 5. Check that git really routes store files to the driver.
         let probe = try gitErrors { try repo.check(["check-attr", "merge", "--", "inbox.json", "lists/x.json"]) }
         let values = probe.output.split(separator: "\n").map { $0.components(separatedBy: ": ").last ?? "" }
         if values.contains(where: { $0 != "tick" }) {

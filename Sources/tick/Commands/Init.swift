@@ -45,7 +45,7 @@ extension Tick {
                 if let repo = try gitErrors({ try GitRepository.discover(at: root) }) {
                     t.out("The store is in the git repository \(repo.topLevel)")
                 } else {
-                    let r = try gitErrors { try GitRunner.run(["init", "-q"], in: root) }
+                    let r = try gitErrors { try GitRepository.run(["init", "-q"], in: root) }
                     guard r.succeeded else { throw CLIError("git init failed in \(root):\n\(r.message)") }
                     t.out("Initialized a git repository in \(root)")
                 }
@@ -62,6 +62,6 @@ extension Tick {
 extension Tick.Git {
     /// A path as the user would type it in a shell.
     static func shellQuoteIfNeeded(_ s: String) -> String {
-        s.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }) ? s : GitRunner.shellQuote(s)
+        s.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }) ? s : ProcessRunner.shellQuote(s)
     }
 }

@@ -144,7 +144,7 @@ extension Tick {
             }
             defer { if let tempBase { unlink(tempBase) } }
             let cwd = FileManager.default.currentDirectoryPath
-            let r = try gitErrors { try GitRunner.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, basePath, theirs], in: cwd) }
+            let r = try gitErrors { try GitRepository.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, basePath, theirs], in: cwd) }
             if r.status < 0 || r.status > 127 {
                 throw CLIError("git merge-file failed: \(r.message)")
             }

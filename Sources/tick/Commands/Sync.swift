@@ -58,66 +58,90 @@ struct SyncRun {
 
     func run() throws {
         // A merge or rebase that an earlier sync left stopped: finish it first.
-        var before = try repo.head()
         if try repo.isMerging() || repo.isRebasing() {
+            let before = try repo.head()
             t.out("Finishing the merge or rebase in progress")
             try finishStoppedMerge(pullOutput: nil)
+            _ = try reportIncomingSince(before, label: nil)
         }
-        _ = try reportIncomingSince(before, label: nil)
 
-        try commitLocalChanges()
-        before = try repo.head()
+        // One `git status` for the branch, its upstream and the changed files.
+        let status = try repo.status()
+        let committed = try commitLocalChanges(status)
+        /// HEAD before the pull (read again only when a commit moved it).
+        func headBeforePull() throws -> String? { committed ? try repo.head() : status.head }
 
-        // Where to pull from.
-        guard !(try repo.remotes()).isEmpty else {
-            t.out("No git remote: the changes are committed in this repository only. Add one with `git remote add origin URL`, then `git push -u origin \(try repo.currentBranch() ?? "BRANCH")`.")
-            warnPendingConflicts()
-            return
-        }
-        guard let branch = try repo.currentBranch() else {
-            t.out("HEAD is detached (not on a branch): not pulling or pushing. Check out a branch and run `tick sync` again.")
-            return
-        }
-        guard let remote = try repo.config("branch.\(branch).remote"), let mergeRef = try repo.config("branch.\(branch).merge") else {
-            t.out("The branch \(branch) has no upstream: the changes are committed here only. Set one with `git push -u origin \(branch)`.")
-            warnPendingConflicts()
-            return
-        }
-        var upstream = try repo.upstream()
-        if upstream == nil {
-            // A clone of an empty repository: the upstream is configured but not fetched yet.
-            let fetched = try repo.git(["fetch", "--quiet", remote])
-            guard fetched.succeeded else { throw CLIError("git fetch \(remote) failed; your commits are kept:\n\(fetched.message)") }
-            upstream = try repo.upstream()
-        }
-        guard let upstream else {
-            // The remote branch does not exist yet: the first push creates it.
-            let pushed = try repo.git(["push", "--quiet", remote, "HEAD:\(mergeRef)"])
-            guard pushed.succeeded else {
-                throw CLIError("git push failed (your commits are kept here; run `tick sync` again):\n\(pushed.message)")
+        // Where to pull from. The common case: an upstream that was fetched before.
+        let upstream: String
+        let branch: String
+        if let b = status.branch, let u = status.upstream, status.ahead != nil {
+            (branch, upstream) = (b, u)
+        } else {
+            guard !(try repo.remotes()).isEmpty else {
+                t.out("No git remote: the changes are committed in this repository only. Add one with `git remote add origin URL`, then `git push -u origin \(status.branch ?? "BRANCH")`.")
+                warnPendingConflicts()
+                return
             }
-            t.out("Pushed to \(remote) (created its branch \(mergeRef.replacingOccurrences(of: "refs/heads/", with: "")))")
-            warnPendingConflicts()
-            return
+            guard let b = status.branch else {
+                t.out("HEAD is detached (not on a branch): not pulling or pushing. Check out a branch and run `tick sync` again.")
+                return
+            }
+            branch = b
+            guard let remote = try repo.config("branch.\(branch).remote"), let mergeRef = try repo.config("branch.\(branch).merge") else {
+                t.out("The branch \(branch) has no upstream: the changes are committed here only. Set one with `git push -u origin \(branch)`.")
+                warnPendingConflicts()
+                return
+            }
+            var configured = try repo.upstream()
+            if configured == nil {
+                // A clone of an empty repository: the upstream is configured but not fetched yet.
+                let fetched = try repo.git(["fetch", "--quiet", remote])
+                guard fetched.succeeded else { throw CLIError("git fetch \(remote) failed; your commits are kept:\n\(fetched.message)") }
+                configured = try repo.upstream()
+            }
+            guard let configured else {
+                // The remote branch does not exist yet: the first push creates it.
+                let pushed = try repo.git(["push", "--quiet", remote, "HEAD:\(mergeRef)"])
+                guard pushed.succeeded else {
+                    throw CLIError("git push failed (your commits are kept here; run `tick sync` again):\n\(pushed.message)")
+                }
+                t.out("Pushed to \(remote) (created its branch \(mergeRef.replacingOccurrences(of: "refs/heads/", with: "")))")
+                warnPendingConflicts()
+                return
+            }
+            upstream = configured
         }
 
-        // Pull, keeping git's choice of merge or rebase; git 2.27+ insists on one
-        // being configured when the branches diverged, so default to merge.
-        var pull = ["pull", "--no-edit"]
-        if try repo.config("pull.rebase") == nil, try repo.config("branch.\(branch).rebase") == nil {
-            pull.append("--no-rebase")
+        // Fetch; pull only when the upstream has commits HEAD lacks.
+        let fetched = try repo.git(["fetch"])
+        guard fetched.succeeded else {
+            throw CLIError("git fetch failed; nothing was merged, your commits are kept:\n\(fetched.message)")
         }
-        let pulled = try repo.git(pull)
-        if !pulled.succeeded {
-            guard try repo.isMerging() || repo.isRebasing() else {
-                throw CLIError("git pull failed; nothing was merged, your commits are kept:\n\(pulled.message)")
+        var ahead: Int
+        if let counts = try repo.aheadBehind(), counts.behind == 0 {
+            ahead = counts.ahead
+            t.out("Already up to date with \(upstream)")
+        } else {
+            let before = try headBeforePull()
+            // Pull, keeping git's choice of merge or rebase; git 2.27+ insists on one
+            // being configured when the branches diverged, so default to merge.
+            var pull = ["pull", "--no-edit"]
+            if try !repo.hasConfig(anyOf: ["pull.rebase", "branch.\(branch).rebase"]) {
+                pull.append("--no-rebase")
             }
-            try finishStoppedMerge(pullOutput: pulled)
+            let pulled = try repo.git(pull)
+            if !pulled.succeeded {
+                guard try repo.isMerging() || repo.isRebasing() else {
+                    throw CLIError("git pull failed; nothing was merged, your commits are kept:\n\(pulled.message)")
+                }
+                try finishStoppedMerge(pullOutput: pulled)
+            }
+            _ = try reportIncomingSince(before, label: upstream)
+            ahead = try repo.commitsAhead()
         }
-        _ = try reportIncomingSince(before, label: upstream)
 
         // Push what upstream does not have.
-        if try repo.commitsAhead() > 0 {
+        if ahead > 0 {
             let pushed = try repo.git(["push", "--quiet"])
             guard pushed.succeeded else {
                 throw CLIError("git push failed (your commits are kept here; run `tick sync` again):\n\(pushed.message)")
@@ -129,9 +153,10 @@ struct SyncRun {
         warnPendingConflicts()
     }
 
-    /// Commits the store's changes with a message that counts them.
-    func commitLocalChanges() throws {
-        let dirty = try repo.dirtyPaths().filter { !Self.isTemporary($0) }
+    /// Commits the store's changes (as `status` found them) with a message
+    /// that counts them; true when it made a commit.
+    func commitLocalChanges(_ status: GitStatus) throws -> Bool {
+        let dirty = status.dirtyPaths.filter { !Self.isTemporary($0) }
         // Never commit a file that cannot be read: it would break every clone.
         var problems: [String] = []
         for path in dirty {
@@ -153,25 +178,26 @@ struct SyncRun {
         }
         guard !dirty.isEmpty else {
             t.out("No local changes to commit")
-            return
+            return false
         }
         try repo.check(["add", "-A", "--", ".", Self.excludeTemporaries])
-        let head = try repo.head()
+        let head = status.head
         let changes = try repo.changedPaths(from: head, to: nil)
         guard !changes.isEmpty else {
             t.out("No local changes to commit")
-            return
+            return false
         }
         let summary = try summarize(changes.map(\.path), from: head, to: "")
         let message = "tick: " + summary.description
         try repo.check(["commit", "-q", "-m", message, "--", ".", Self.excludeTemporaries])
         t.out("Committed: \(message)")
+        return true
     }
 
     /// After `git pull` (or an earlier sync) stopped: keeps edited files whose
     /// other side was deleted, then completes the merge or rebase. Anything
     /// else is left as git left it, and reported (exit 1).
-    func finishStoppedMerge(pullOutput: GitResult?) throws {
+    func finishStoppedMerge(pullOutput: ProcessResult?) throws {
         for _ in 0..<1000 {
             let unmerged = try repo.unmergedPaths(":/")
             var remaining: [String] = []

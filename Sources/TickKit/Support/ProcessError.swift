@@ -1,0 +1,10 @@
+import Foundation
+
+/// A program that could not be started (not installed, no temporary file for its output).
+public struct ProcessError: Error, LocalizedError, Sendable, Equatable {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var errorDescription: String? { message }
+}

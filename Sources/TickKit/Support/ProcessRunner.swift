@@ -1,0 +1,95 @@
+import Foundation
+
+/// Runs helper programs (git, notify-send, prompts) and captures their output.
+public enum ProcessRunner {
+    /// Runs a program found on PATH (through `/usr/bin/env`) in `directory`,
+    /// with stdin from /dev/null, capturing stdout and stderr. `environment`
+    /// adds to (or, with nil, removes from) this process's environment.
+    /// Throws only when the program cannot be started.
+    public static func run(_ name: String, _ args: [String], in directory: String, environment: [String: String?] = [:]) throws(ProcessError) -> ProcessResult {
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + args
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        guard let out = AnonymousFile(), let err = AnonymousFile() else {
+            throw ProcessError("cannot create a temporary file to run \(name): \(String(cString: strerror(errno)))")
+        }
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        process.standardOutput = out.handle
+        process.standardError = err.handle
+        // Foundation's waitUntilExit polls every 50 ms (on Linux), which made a
+        // short git command cost ~55 ms; the handler wakes us when it exits.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do {
+            try process.run()
+        } catch {
+            throw ProcessError("cannot run \(name): \(error.localizedDescription)")
+        }
+        exited.wait()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        // /usr/bin/env exits 127 when the program is not on PATH.
+        let stderr = String(decoding: err.contents(), as: UTF8.self)
+        if status == 127, stderr.contains("No such file") {
+            throw ProcessError("\(name) is not installed (or not on PATH)")
+        }
+        return ProcessResult(status: status, stdout: out.contents(), stderr: stderr)
+    }
+
+    /// A file with no name, for capturing output without pipes (no deadlocks).
+    private final class AnonymousFile {
+        let fd: Int32
+        let handle: FileHandle
+
+        init?() {
+            let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            var template = Array((dir + "/tick-run-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return -1 }
+                return mkstemp(base)
+            }
+            guard fd >= 0 else { return nil }
+            template.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { unlink(base) }
+            }
+            self.fd = fd
+            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        }
+
+        func contents() -> [UInt8] {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            lseek(fd, 0, SEEK_SET)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                bytes.append(contentsOf: buffer[0..<n])
+            }
+            return bytes
+        }
+    }
+
+    /// Quotes a word for the POSIX shell (git runs merge drivers with `sh -c`).
+    public static func shellQuote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The absolute path of the running executable.
+    public static func currentExecutablePath() -> String {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if n > 0 {
+            return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        #endif
+        if let path = Bundle.main.executablePath { return (path as NSString).resolvingSymlinksInPath }
+        let arg0 = CommandLine.arguments.first ?? "tick"
+        return (arg0 as NSString).isAbsolutePath ? arg0 : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(arg0)
+    }
+}
