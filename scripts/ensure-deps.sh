@@ -5,7 +5,10 @@
 #   scripts/ensure-deps.sh --test   also the real tools the tests run against
 #                                   (git, sqlite3, Taskwarrior, todo.txt-cli,
 #                                   Python's icalendar, script(1)), and, if it
-#                                   can, Chromium for the SVG render check
+#                                   can, Chromium for the SVG render check,
+#                                   the notification test's programs and
+#                                   Syncthing (with curl) for the real-Syncthing
+#                                   test
 set -eu
 missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
@@ -46,4 +49,14 @@ if [ "${1:-}" = "--test" ] && ! { command -v notify-send && command -v dunst && 
     echo "installing: libnotify-bin dunst xvfb dbus-daemon (for the real-notification test)" >&2
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libnotify-bin dunst xvfb dbus-daemon >/dev/null 2>&1 \
         || echo "warning: could not install them; the real-notification test will be skipped" >&2
+fi
+# The real-Syncthing test (two syncthing instances on 127.0.0.1, driven through
+# their REST API with curl) skips itself when syncthing or curl is missing.
+if [ "${1:-}" = "--test" ] && ! { command -v syncthing && command -v curl; } >/dev/null 2>&1; then
+    echo "installing: syncthing curl (for the real-Syncthing test)" >&2
+    # The package lists may not have been fetched above (nothing else missing).
+    { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq syncthing curl >/dev/null 2>&1 \
+        || { $SUDO apt-get update -qq >/dev/null 2>&1 \
+             && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq syncthing curl >/dev/null 2>&1; }; } \
+        || echo "warning: could not install them; the real-Syncthing test will be skipped" >&2
 fi
