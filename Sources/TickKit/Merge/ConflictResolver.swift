@@ -36,35 +36,37 @@ public struct ConflictResolver {
 
     /// Resolves everything pending. Holds the store lock while writing.
     public mutating func run() throws -> [ResolveStep] {
-        let markerFiles = store.filesWithConflictMarkers()
-        let copies = store.conflictCopies()
+        if dryRun { return try work(writer: nil) }
+        var me = self
+        let steps = try store.withLock { writer in try me.work(writer: writer) }
+        self = me
+        return steps
+    }
+
+    /// Resolves everything pending with the store lock already held (`tick sync`).
+    public mutating func run(writer: StoreWriter) throws -> [ResolveStep] {
+        try work(writer: dryRun ? nil : writer)
+    }
+
+    private mutating func work(writer: StoreWriter?) throws -> [ResolveStep] {
         var steps: [ResolveStep] = []
-        let work = { (me: inout ConflictResolver, writer: StoreWriter?) throws in
-            for kind in markerFiles { steps += try me.resolveMarkers(kind) }
-            var groups: [FileKind: [ConflictCopy]] = [:]
-            for c in copies { groups[c.kind, default: []].append(c) }
-            for kind in groups.keys.sorted() {
-                steps += try me.resolveCopies(kind, groups[kind] ?? [], writer: writer)
-            }
-            let reconciled: ReconcileReport
-            if let writer {
-                reconciled = try StoreReconciler.run(writer: writer)
-            } else {
-                var files = try me.store.snapshot().files
-                for (kind, file) in me.wouldWrite {
-                    if let i = files.firstIndex(where: { $0.kind == kind }) { files[i] = file }
-                }
-                reconciled = StoreReconciler.reconcile(files).report
-            }
-            if !reconciled.isEmpty { steps.append(.reconciled(reconciled)) }
+        for kind in store.filesWithConflictMarkers() { steps += try resolveMarkers(kind) }
+        var groups: [FileKind: [ConflictCopy]] = [:]
+        for c in store.conflictCopies() { groups[c.kind, default: []].append(c) }
+        for kind in groups.keys.sorted() {
+            steps += try resolveCopies(kind, groups[kind] ?? [], writer: writer)
         }
-        if dryRun {
-            try work(&self, nil)
+        let reconciled: ReconcileReport
+        if let writer {
+            reconciled = try StoreReconciler.run(writer: writer)
         } else {
-            var me = self
-            try store.withLock { writer in try work(&me, writer) }
-            self = me
+            var files = try store.snapshot().files
+            for (kind, file) in wouldWrite {
+                if let i = files.firstIndex(where: { $0.kind == kind }) { files[i] = file }
+            }
+            reconciled = StoreReconciler.reconcile(files).report
         }
+        if !reconciled.isEmpty { steps.append(.reconciled(reconciled)) }
         return steps
     }
 

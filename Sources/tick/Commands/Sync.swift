@@ -40,8 +40,8 @@ extension Tick {
                 throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` or `git init` there, then `tick git setup`")
             }
             // No tick write interleaves with the commit, the merge and the checkout.
-            try context.store.withLock { _ in
-                try gitErrors { try SyncRun(context: context, repo: repo).run() }
+            try context.store.withLock { writer in
+                try gitErrors { try SyncRun(context: context, repo: repo, writer: writer).run() }
             }
         }
     }
@@ -51,6 +51,7 @@ extension Tick {
 struct SyncRun {
     let context: Context
     let repo: GitRepository
+    let writer: StoreWriter
     var t: Terminal { context.terminal }
 
     /// tick's temporary files never go into a commit.
@@ -137,6 +138,7 @@ struct SyncRun {
                 try finishStoppedMerge(pullOutput: pulled)
             }
             _ = try reportIncomingSince(before, label: upstream)
+            try mergeTheStore()
             ahead = try repo.commitsAhead()
         }
 
@@ -151,6 +153,23 @@ struct SyncRun {
             t.out("Nothing to push to \(upstream)")
         }
         warnPendingConflicts()
+    }
+
+    /// After a pull: joins tasks that the file-by-file merge left in two lists
+    /// (moved on one machine, edited on the other) and reports fields where a
+    /// later change won; commits what that changed (Docs/MERGE.md §14).
+    func mergeTheStore() throws {
+        var resolver = ConflictResolver(store: context.store, dryRun: false)
+        let steps = try resolver.run(writer: writer)
+        guard !steps.isEmpty else { return }
+        _ = ResolvePrinter(context: context, dryRun: false, quiet: false).print(steps)
+        let dirty = try repo.status().dirtyPaths.filter { !Self.isTemporary($0) }
+        guard !dirty.isEmpty else { return }
+        _ = try repo.check(["add", "--"] + dirty)
+        let commit = try repo.git(["commit", "-q", "-m", "tick: merged tasks found in more than one list", "--"] + dirty)
+        guard commit.succeeded else {
+            throw CLIError("could not commit the merged store (the files are merged; commit them yourself):\n\(commit.message)")
+        }
     }
 
     /// Commits the store's changes (as `status` found them) with a message
