@@ -16,6 +16,28 @@ public enum ResolveStep: Sendable {
     case reconciled(ReconcileReport)
 }
 
+/// Where `tick resolve` keeps the versions it merged away, outside the store
+/// (`$XDG_STATE_HOME/tick/<store>/resolved/`): each conflict copy and each
+/// file with conflict markers, before it is removed or rewritten, and each
+/// file the store-level merge rewrites. A value a later change replaced can
+/// always be found there.
+public struct ResolvedArchive: Sendable {
+    public let directory: String
+    let clock: @Sendable () -> Date
+
+    public init(store: Store) {
+        directory = (store.location.stateDirectory as NSString).appendingPathComponent("resolved")
+        clock = store.clock
+    }
+
+    /// Keeps `bytes` as `<UTC time>-<relative path with / as _>`; failures are ignored.
+    public func keep(_ bytes: [UInt8], as relativePath: String) {
+        let stamp = Timestamp.format(clock()).replacingOccurrences(of: ":", with: "")
+        let name = stamp + "-" + relativePath.replacingOccurrences(of: "/", with: "_")
+        try? AtomicFile.write(bytes, to: (directory as NSString).appendingPathComponent(name), mode: nil, durable: false)
+    }
+}
+
 /// Merges what syncing left in a store into its files: git conflict markers,
 /// Syncthing conflict copies (`NAME.sync-conflict-….json`, two-way, oldest
 /// first), then the whole store so that a task is in one file only
@@ -58,7 +80,10 @@ public struct ConflictResolver {
         }
         let reconciled: ReconcileReport
         if let writer {
-            reconciled = try StoreReconciler.run(writer: writer)
+            let archive = ResolvedArchive(store: store)
+            reconciled = try StoreReconciler.run(writer: writer) { file in
+                archive.keep(TaskFileEncoder.encode(file), as: file.kind.relativePath)
+            }
         } else {
             var files = try store.snapshot().files
             for (kind, file) in wouldWrite {
@@ -119,6 +144,7 @@ public struct ConflictResolver {
             throw StoreError.writeFailed(path: shown, reason: "it changed on disk while tick was resolving it; nothing was written, run `tick resolve` again")
         }
         let merged = TaskFileEncoder.encode(outcome.file)
+        ResolvedArchive(store: store).keep(bytes, as: kind.relativePath)
         try AtomicFile.write(merged, to: path, mode: stamp.mode)
         store.written.save(merged, for: kind)
         return [step]
@@ -168,7 +194,12 @@ public struct ConflictResolver {
             return steps + [.unreadable(problem), .fileUnreadable(kind)]
         }
         if writer != nil {
-            for (copy, _) in files { try AtomicFile.remove(path: store.location.path(copy.relativePath)) }
+            let archive = ResolvedArchive(store: store)
+            for (copy, _) in files {
+                let path = store.location.path(copy.relativePath)
+                if let kept = try? AtomicFile.read(path: path) { archive.keep(kept.bytes, as: copy.relativePath) }
+                try AtomicFile.remove(path: path)
+            }
         }
         return steps + [.copiesMerged(kind, copies: files.map { $0.0.relativePath }, report: total)]
     }

@@ -73,10 +73,7 @@ public enum StoreReconciler {
                     if t > homeTime { home = copy.kind; homeTime = t }
                 }
                 for copy in found where copy.kind != home { plans[copy.kind, default: FilePlan()].remove.insert(id) }
-                let current = found.first(where: { $0.kind == home })?.task
-                // A place in the manual order is a place in one list: the home copy's.
-                task.changed["order"] = current?.changed["order"]
-                if let current, current != task {
+                if let current = found.first(where: { $0.kind == home })?.task, current != task {
                     plans[home, default: FilePlan()].replace[id] = task
                 }
                 report.merged.append(id)
@@ -118,7 +115,9 @@ public enum StoreReconciler {
     /// merged task are written before those that lose a copy, so an
     /// interruption never loses a change. Merged values are written as they
     /// are (they are not changes made now).
-    public static func run(writer: StoreWriter) throws -> ReconcileReport {
+    ///
+    /// - Parameter keep: called with each file's version before it is rewritten.
+    public static func run(writer: StoreWriter, keep: (TaskFile) -> Void = { _ in }) throws -> ReconcileReport {
         let snapshot = try writer.store.snapshot()
         let (plans, report) = plan(snapshot.files)
         guard !plans.isEmpty else { return report }
@@ -128,7 +127,10 @@ public enum StoreReconciler {
         }
         for kind in kinds {
             guard let p = plans[kind] else { continue }
-            try writer.update(kind, stampChanges: false) { file in p.apply(to: &file) }
+            try writer.update(kind, stampChanges: false) { file in
+                keep(file)
+                p.apply(to: &file)
+            }
         }
         return report
     }

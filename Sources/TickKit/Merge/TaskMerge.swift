@@ -75,8 +75,14 @@ public struct TaskMerge {
             } else if let base, t == base.changed[key] {
                 stamps[key] = o
             } else {
-                stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
+                // The later of the recorded times (a time that was never recorded is not invented).
+                stamps[key] = [o, t].compactMap { $0 }.max { MergeClock.seconds($0) < MergeClock.seconds($1) }
             }
+        }
+        // A place in the manual order is a place in one list: a reorder made
+        // before the task's last move no longer says anything.
+        if let order = stamps["order"], let list = stamps["list"], !MergeClock.isLater(order, than: list) {
+            stamps["order"] = nil
         }
         r.createdAt = settled(\.createdAt) ?? (MergeClock.seconds(ours.createdAt) <= MergeClock.seconds(theirs.createdAt) ? ours.createdAt : theirs.createdAt)
         r.changed = stamps

@@ -38,7 +38,7 @@ public struct WrittenCopies: Sendable {
     }
 
     /// Gives change times to the fields of `file`'s tasks that differ from the
-    /// written copy and are not newer there than in the copy: they were changed
+    /// written copy while their change time is the copy's: they were changed
     /// by hand (or by a tool that does not record change times) at `at`, the
     /// file's modification time.
     ///
@@ -54,7 +54,11 @@ public struct WrittenCopies: Sendable {
         for i in file.tasks.indices {
             guard let before = previous[file.tasks[i].id] else { continue }
             let task = file.tasks[i]
-            for key in task.changedKeys(comparedTo: before) where !MergeClock.isLater(task.changeTime(key), than: before.changeTime(key)) {
+            // A hand edit changes a value and leaves its change time as it was. A
+            // value with an older change time came from a machine that had not
+            // seen this one's change (Syncthing delivered its file): not an edit.
+            for key in task.changedKeys(comparedTo: before)
+            where MergeClock.seconds(task.changeTime(key)) == MergeClock.seconds(before.changeTime(key)) {
                 file.tasks[i].changed[key] = max(at, before.changeTime(key).addingTimeInterval(1))
                 if file.tasks[i].modifiedAt < file.tasks[i].changed[key] ?? at {
                     file.tasks[i].modifiedAt = file.tasks[i].changed[key] ?? at

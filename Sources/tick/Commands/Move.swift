@@ -43,6 +43,7 @@ extension Tick {
                         throw LookupError.taskNotFound(item.task.id.lowercased)
                     }
                     task.stamp("list", at: now)
+                    task.changed["order"] = nil   // its place was in the old list
                     task.modifiedAt = max(task.modifiedAt, now)
                     // The destination first: an interruption leaves a copy (healed as one task), never a loss.
                     try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in

@@ -137,7 +137,8 @@ struct ResolvePrinter {
             if fields[o.task]?.contains(o.field) != true { fields[o.task, default: []].append(o.field) }
         }
         let parts = order.map { id in "\(id.lowercased.prefix(8)) \((fields[id] ?? []).joined(separator: ", "))" }
-        say("  both machines changed these fields; the later change was kept: \(parts.joined(separator: "; "))\(dryRun ? "" : " (the other values: `tick undo` shows and restores them)")")
+        say("  both machines changed these fields; the later change was kept: \(parts.joined(separator: "; "))")
+        if !dryRun { say("  the versions merged away are kept in \(ResolvedArchive(store: store).directory)") }
     }
 
     static func ids(_ list: [UUID]) -> String {
