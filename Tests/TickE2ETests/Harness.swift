@@ -169,11 +169,8 @@ final class Sandbox {
         let errPath: String
         let inPath: String?
         let label: String
-        /// Signalled when the process exits (Foundation's waitUntilExit polls every 50 ms on Linux).
-        let exited: DispatchSemaphore
 
-        init(process: Process, outPath: String, errPath: String, inPath: String?, label: String, exited: DispatchSemaphore) {
-            self.exited = exited
+        init(process: Process, outPath: String, errPath: String, inPath: String?, label: String) {
             self.process = process
             self.outPath = outPath
             self.errPath = errPath
@@ -182,8 +179,7 @@ final class Sandbox {
         }
 
         func wait() throws -> RunResult {
-            exited.wait()
-            exited.signal()
+            process.waitUntilExit()
             let out = FileManager.default.contents(atPath: outPath) ?? Data()
             let err = FileManager.default.contents(atPath: errPath) ?? Data()
             for p in [outPath, errPath] + (inPath.map { [$0] } ?? []) { try? FileManager.default.removeItem(atPath: p) }
@@ -227,8 +223,6 @@ final class Sandbox {
         }
         process.standardOutput = out
         process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
         do {
             try process.run()
         } catch {
@@ -237,7 +231,7 @@ final class Sandbox {
         try? out.close()
         try? err.close()
         return Running(process: process, outPath: outPath, errPath: errPath, inPath: inPath,
-                       label: ([executable] + args).joined(separator: " "), exited: exited)
+                       label: ([executable] + args).joined(separator: " "))
     }
 
     /// Runs tick. `now` replaces the pinned TICK_NOW for this run.

@@ -91,6 +91,11 @@ extension Tick {
             try AtomicFile.write(TaskFileEncoder.encode(outcome.file), to: target, mode: FileStamp.of(path: target)?.mode)
             let r = outcome.report
             Self.note("tick merge-driver: merged \(path)\(baseFile == nil ? " (two-way)" : ""): \(r.added) added, \(r.updated) updated, \(r.deleted) deleted, \(r.conflictsResolved) conflict\(r.conflictsResolved == 1 ? "" : "s") resolved")
+            if !r.overrides.isEmpty {
+                // Ids and field names only; the other side's values stay in git (ORIG_HEAD, the merge's parents).
+                let fields = r.overrides.map { "\($0.task.lowercased.prefix(8)) \($0.field)" }.joined(separator: ", ")
+                Self.note("tick merge-driver: both sides changed these fields of \(path); the later change was kept: \(fields)")
+            }
         }
 
         /// `blocks.json`: merged block by block like tasks; git's text merge when a version does not parse.
