@@ -73,7 +73,12 @@ public enum StoreReconciler {
                     if t > homeTime { home = copy.kind; homeTime = t }
                 }
                 for copy in found where copy.kind != home { plans[copy.kind, default: FilePlan()].remove.insert(id) }
-                if let current = found.first(where: { $0.kind == home })?.task, current != task {
+                // A place in the manual order is a place in one list: only the
+                // home copy's reorder counts (git drops a reorder of a moved
+                // task the same way: it is not an edit).
+                let current = found.first(where: { $0.kind == home })?.task
+                task.changed["order"] = current?.changed["order"]
+                if let current, current != task {
                     plans[home, default: FilePlan()].replace[id] = task
                 }
                 report.merged.append(id)
