@@ -46,6 +46,7 @@ public struct ListResolver: Sendable {
     public func slugForNewList(named name: String) throws(LookupError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidListName(name, reason: "the name is empty") }
+        if let problem = TextRules.listNameProblem(trimmed) { throw .invalidListName(name, reason: problem) }
         guard trimmed.lowercased() != "inbox" else {
             throw .invalidListName(name, reason: "\"inbox\" is reserved for tasks in no list")
         }
