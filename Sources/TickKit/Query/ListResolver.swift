@@ -1,6 +1,7 @@
 import Foundation
 
-/// Finds a list by what a user typed: its name (any case), its slug, or `inbox`.
+/// Finds a list by what a user typed: its exact name (any case, after NFC
+/// normalization), its exact slug, or `inbox`. Never by the slug of the text.
 public struct ListResolver: Sendable {
     /// Readable lists (the inbox may be among them).
     public let lists: [ListInfo]
@@ -34,8 +35,7 @@ public struct ListResolver: Sendable {
             throw .ambiguousList(name, files: matches.map(\.kind.relativePath))
         }
         if let match = matches.first { return match.kind }
-        let slug = Slug.make(from: name)
-        if existingSlugs.contains(slug) { return .list(slug: slug) }
+        // Never slugify what was typed: `W!!!` must not find the list `w`.
         if !problems.isEmpty {
             throw .listInBrokenFile(name, problems: problems.map(\.summary))
         }
