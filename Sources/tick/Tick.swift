@@ -145,7 +145,7 @@ struct Tick: ParsableCommand {
             // File errors start with `path:line:column: error:` so editors can jump there.
             let startsWithLocation: Bool
             if case StoreError.invalidFile = error { startsWithLocation = true } else if case ConfigError.syntax = error { startsWithLocation = true } else { startsWithLocation = error is FormatError || error is ImportError }
-            FileHandle.standardError.write(Data(((startsWithLocation ? "" : "tick: error: ") + message + "\n").utf8))
+            FileHandle.standardError.write(Data(((startsWithLocation ? "" : "tick: error: ") + Terminal.shown(message, keepingNewlines: true) + "\n").utf8))
             Foundation.exit(ExitStatus.of(error).rawValue)
         }
         let code = exitCode(for: error)
@@ -155,7 +155,7 @@ struct Tick: ParsableCommand {
             Foundation.exit(0)
         }
         if !message.isEmpty {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            FileHandle.standardError.write(Data((Terminal.shown(message, keepingNewlines: true) + "\n").utf8))
         }
         Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
     }

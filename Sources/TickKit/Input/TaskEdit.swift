@@ -26,6 +26,13 @@ public struct TaskEdit: Sendable, Equatable {
     /// True when the edit changes nothing.
     public var isEmpty: Bool { self == TaskEdit() }
 
+    /// Why the new title or notes break ``TextRules`` (control characters, length), or nil.
+    public var textProblem: String? {
+        if let title, let problem = TextRules.titleProblem(title) { return problem }
+        if case .set(let text) = notes { return TextRules.notesProblem(text) }
+        return nil
+    }
+
     /// Applies the edit. When anything changed, `modifiedAt` is set to `now`.
     /// Returns true when the task changed.
     @discardableResult

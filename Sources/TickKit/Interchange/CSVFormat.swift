@@ -208,6 +208,7 @@ public enum CSVCodec: InterchangeCodec {
             for (i, name) in unknown where !row.fields[i].isEmpty {
                 task.extra.append(JSONMember("x-csv-\(name)", .string(row.fields[i])))
             }
+            if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: list) { throw fail(problem) }
             grouper.add(task, list: list)
         }
         return grouper.files

@@ -265,6 +265,9 @@ public enum ICalendarCodec: InterchangeCodec {
                         throw ImportError(path: context.path, line: todoStart, message: "UID of this VTODO appears twice")
                     }
                     seen.insert(task.id)
+                    if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: list) {
+                        throw ImportError(path: context.path, line: todoStart, message: problem)
+                    }
                     grouper.add(task, list: list)
                 }
             default:

@@ -189,7 +189,9 @@ public enum TaskwarriorCodec: InterchangeCodec {
             }
             // A task exported from tick keeps its unknown keys when they come back verbatim.
             task.extra = extra.map { JSONMember($0.key, stripOffsets($0.value)) }
-            grouper.add(task, list: try string("project"))
+            let project = try string("project")
+            if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: project) { throw fail(problem) }
+            grouper.add(task, list: project)
         }
         return grouper.files
     }

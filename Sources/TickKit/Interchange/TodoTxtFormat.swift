@@ -40,6 +40,9 @@ public enum TodoTxtCodec: InterchangeCodec {
                 throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
             }
             seen.insert(task.id)
+            if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: project) {
+                throw ImportError(path: context.path, line: lineNumber, message: problem)
+            }
             grouper.add(task, list: project)
         }
         return grouper.files

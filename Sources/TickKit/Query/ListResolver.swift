@@ -1,6 +1,7 @@
 import Foundation
 
-/// Finds a list by what a user typed: its name (any case), its slug, or `inbox`.
+/// Finds a list by what a user typed: its exact name (any case, after NFC
+/// normalization), its exact slug, or `inbox`. Never by the slug of the text.
 public struct ListResolver: Sendable {
     /// Readable lists (the inbox may be among them).
     public let lists: [ListInfo]
@@ -34,8 +35,7 @@ public struct ListResolver: Sendable {
             throw .ambiguousList(name, files: matches.map(\.kind.relativePath))
         }
         if let match = matches.first { return match.kind }
-        let slug = Slug.make(from: name)
-        if existingSlugs.contains(slug) { return .list(slug: slug) }
+        // Never slugify what was typed: `W!!!` must not find the list `w`.
         if !problems.isEmpty {
             throw .listInBrokenFile(name, problems: problems.map(\.summary))
         }
@@ -46,6 +46,7 @@ public struct ListResolver: Sendable {
     public func slugForNewList(named name: String) throws(LookupError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidListName(name, reason: "the name is empty") }
+        if let problem = TextRules.listNameProblem(trimmed) { throw .invalidListName(name, reason: problem) }
         guard trimmed.lowercased() != "inbox" else {
             throw .invalidListName(name, reason: "\"inbox\" is reserved for tasks in no list")
         }

@@ -15,24 +15,26 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
     case listInBrokenFile(String, problems: [String])
 
     public var errorDescription: String? {
+        // Names may come from hand-edited files: quote them on one line, controls visible.
+        let v = { (s: String) in TextRules.visible(s) }
         switch self {
         case .taskNotFound(let ref):
-            return "no task with id \"\(ref)\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID"
+            return "no task with id \"\(v(ref))\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID"
         case let .ambiguousTask(ref, candidates):
-            return "\"\(ref)\" matches \(candidates.count) tasks; give more of the UUID:\n" + candidates.map { "  " + $0 }.joined(separator: "\n")
+            return "\"\(v(ref))\" matches \(candidates.count) tasks; give more of the UUID:\n" + candidates.map { "  " + $0 }.joined(separator: "\n")
         case let .listNotFound(name, known):
-            let hint = known.isEmpty ? "there are no lists yet; create one with `tick lists add NAME`" : "known lists: " + known.joined(separator: ", ")
-            return "no list named \"\(name)\"; \(hint)"
+            let hint = known.isEmpty ? "there are no lists yet; create one with `tick lists add NAME`" : "known lists: " + known.map(v).joined(separator: ", ")
+            return "no list named \"\(v(name))\"; \(hint)"
         case let .ambiguousList(name, files):
-            return "several lists are named \"\(name)\": \(files.joined(separator: ", ")); rename one in its file, or name the list by its slug (the file name without .json)"
+            return "several lists are named \"\(v(name))\": \(files.joined(separator: ", ")); rename one in its file, or name the list by its slug (the file name without .json)"
         case .listExists(let name):
-            return "a list named \"\(name)\" already exists"
+            return "a list named \"\(v(name))\" already exists"
         case let .invalidListName(name, reason):
-            return "cannot use \"\(name)\" as a list name: \(reason)"
+            return "cannot use \"\(v(name))\" as a list name: \(reason)"
         case let .listInBrokenFile(name, problems):
-            return "no readable list named \"\(name)\"; it may be in a file that cannot be read; fix it first:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
+            return "no readable list named \"\(v(name))\"; it may be in a file that cannot be read; fix it first:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
         case let .taskInBrokenFile(ref, path):
-            return "task \"\(ref)\" may be in \(path), which cannot be read; fix that file first"
+            return "task \"\(v(ref))\" may be in \(path), which cannot be read; fix that file first"
         }
     }
 }

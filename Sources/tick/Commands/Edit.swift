@@ -86,6 +86,7 @@ extension Tick {
             if noSlot { edit.slot = .clear }
             if noEstimate { edit.estimate = .clear }
             for t in untag { edit.removeTags.append(try context.fields.tag(t)) }
+            if let problem = edit.textProblem { throw InputError.invalid(problem) }
 
             if edit.isEmpty {
                 try EditorSession(context: context, item: item).run()

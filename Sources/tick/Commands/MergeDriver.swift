@@ -178,7 +178,7 @@ extension Tick {
         }
 
         static func note(_ line: String) {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            FileHandle.standardError.write(Data((Terminal.shown(line, keepingNewlines: true) + "\n").utf8))
         }
     }
 }

@@ -61,7 +61,8 @@ extension Tick {
             }
             if let notes = task.notes {
                 t.out("")
-                notes.split(separator: "\n", omittingEmptySubsequences: false).forEach { t.out("  " + $0) }
+                // Real line breaks stay (CRLF too); out() shows every other control visibly.
+                notes.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).forEach { t.out("  " + $0) }
             }
         }
     }

@@ -123,7 +123,7 @@ struct Summary {
     }
 
     static func oneLine(_ s: String) -> String {
-        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
+        TextRules.visible(s.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " "))
     }
 
     /// "overdue", "due" or "clear".

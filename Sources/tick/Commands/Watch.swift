@@ -74,15 +74,15 @@ extension Tick {
                 if case let .reminderFallback(reminder, reason) = event {
                     guard fallback else { return }
                     // The fallback *is* the notification: the title, then a bell.
-                    t.err("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]\u{07}")
+                    t.errLine("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]" + Terminal.bell)
                     return
                 }
                 let line = Self.describe(event)
-                if !line.isEmpty { t.err("\(formatter.string(from: Date())) \(line)") }
+                if !line.isEmpty { t.errLine("\(formatter.string(from: Date())) \(line)") }
             }
             let signals = StopSignals(watcher.stopper)
             defer { signals.cancel() }
-            t.err("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
+            t.errLine("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
             try watcher.run()
         }
 

@@ -46,7 +46,7 @@ struct Context {
         let command = CommandPath.of(CommandLine.arguments)
         let journal = CommandPath.journaled(command) ? JournalSession(
             journal: UndoJournal(location: location), command: command, now: now,
-            warn: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) : nil
+            warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) }) : nil
         // A command's changes are all stamped with its start time (`tick watch` swaps in a running clock).
         let start = now
         store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath, journal: journal,

@@ -31,6 +31,13 @@ struct EditorSession {
                     throw FormatError(path: path, location: nil, message: "the id cannot be changed (it was \(original.id.lowercased))")
                 }
                 edited.needsFill = false
+                // New text must follow TextRules; text the file already held is left alone.
+                if edited.title != original.title, let problem = TextRules.titleProblem(edited.title) {
+                    throw FormatError(path: path, location: nil, message: problem)
+                }
+                if edited.notes != original.notes, let notes = edited.notes, let problem = TextRules.notesProblem(notes) {
+                    throw FormatError(path: path, location: nil, message: problem)
+                }
                 try save(edited, original: original, keptPath: path)
                 unlink(path)
                 return

@@ -6,7 +6,17 @@ extension InterchangeFormat {
     /// Reads an import file in this format.
     func decode(_ bytes: [UInt8], context: InterchangeContext) throws -> [TaskFile] {
         switch self {
-        case .json: return try JSONExport.decode(bytes, path: context.path, fallbackDate: context.now)
+        case .json:
+            let files = try JSONExport.decode(bytes, path: context.path, fallbackDate: context.now)
+            // Records of other formats are checked by their codecs, with their line.
+            for file in files {
+                for task in file.tasks {
+                    if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: file.name) {
+                        throw ImportError(path: context.path, line: nil, message: "task \(task.id.lowercased) in \(file.kind.relativePath): \(problem)")
+                    }
+                }
+            }
+            return files
         case .markdown: throw CLIError("markdown is an export format only; import a json export instead", status: .usage)
         case .taskwarrior: return try TaskwarriorCodec.decode(bytes, context: context)
         case .todotxt: return try TodoTxtCodec.decode(bytes, context: context)

@@ -101,7 +101,7 @@ enum SlotGuard {
 /// Asks a yes/no question on stderr and reads the answer from stdin (a pipe works).
 /// EOF or anything but y/yes is no.
 func askYesNo(_ question: String) -> Bool {
-    FileHandle.standardError.write(Data((question + " [y/N] ").utf8))
+    FileHandle.standardError.write(Data((Terminal.shown(question) + " [y/N] ").utf8))
     let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
     return answer == "y" || answer == "yes"
 }

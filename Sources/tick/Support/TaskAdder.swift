@@ -19,6 +19,10 @@ struct TaskAdder {
             do {
                 (title, tokenEdit) = try context.quickAdd.parse(input.words)
                 guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
+                var text = flags
+                text.merge(tokenEdit)
+                text.title = title
+                if let problem = text.textProblem { throw InputError.invalid(problem) }
             } catch let error as InputError {
                 guard let line = input.line else { throw error }
                 throw InputError.invalid("stdin line \(line): \(error.errorDescription ?? "invalid")")

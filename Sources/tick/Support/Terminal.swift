@@ -1,6 +1,13 @@
 import Foundation
+import TickKit
 
 /// Where output goes, and whether it may be colored.
+///
+/// Every text line written here shows control characters visibly (see
+/// ``TextRules/visible(_:keepingNewlines:)``), so titles, notes and list names
+/// can never send escape sequences to the terminal. tick's own styles are
+/// built with a per-process token instead of ESC, and only that token becomes
+/// ESC on the way out.
 struct Terminal {
     let color: Bool
     let stdoutIsTTY: Bool
@@ -16,32 +23,59 @@ struct Terminal {
         color = !noColorFlag && !noColorEnv && !dumb && stdoutIsTTY
     }
 
-    /// Writes a line to stdout.
+    /// Writes one line to stdout (a newline inside shows as `⏎`).
     func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((Self.shown(line) + "\n").utf8))
     }
 
     /// Writes many lines to stdout with one write.
     func outLines(_ lines: [String]) {
-        var text = lines.joined(separator: "\n")
+        var text = lines.map { Self.shown($0) }.joined(separator: "\n")
         if !lines.isEmpty { text.append("\n") }
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// Writes text to stdout without adding a newline.
+    /// Writes machine-readable text (JSON, status-bar protocols) to stdout
+    /// exactly, without adding a newline; it must already be safe (JSON escapes controls).
     func outRaw(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// Writes a line to stderr.
-    func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    /// Writes a message to stderr; its own newlines are kept (git output, hints).
+    func err(_ message: String) {
+        FileHandle.standardError.write(Data((Self.shown(message, keepingNewlines: true) + "\n").utf8))
+    }
+
+    /// Writes one log line to stderr (a newline inside shows as `⏎`, so no line can be forged).
+    func errLine(_ line: String) {
+        FileHandle.standardError.write(Data((Self.shown(line) + "\n").utf8))
+    }
+
+    // MARK: Making text safe
+
+    /// U+FDD0, a noncharacter (Swift refuses it in literals), EF B7 90 in UTF-8.
+    private static let marker = String(decoding: [0xEF, 0xB7, 0x90] as [UInt8], as: UTF8.self)
+    /// A random word per process: text read from files cannot know it.
+    private static let nonce = String(UInt64.random(in: .min ... .max), radix: 36)
+    /// Stands for ESC in styled text until it is written (see ``shown(_:keepingNewlines:)``).
+    private static let escapeToken = marker + nonce + "e"
+    /// tick's own terminal bell: `t.errLine(text + Terminal.bell)`.
+    static let bell = marker + nonce + "b"
+
+    /// Text as it goes to the terminal: controls made visible, then tick's own style tokens turned into ESC and BEL.
+    static func shown(_ text: String, keepingNewlines: Bool = false) -> String {
+        var s = TextRules.visible(text, keepingNewlines: keepingNewlines)
+        // Skip the search in text that cannot hold a token (no B7 byte).
+        if s.utf8.contains(0xB7), s.contains(marker) {
+            s = s.replacingOccurrences(of: escapeToken, with: "\u{1B}").replacingOccurrences(of: bell, with: "\u{07}")
+        }
+        return s
     }
 
     // MARK: Styles (no-ops without color)
 
     func style(_ text: String, _ codes: String) -> String {
-        color ? "\u{1B}[\(codes)m\(text)\u{1B}[0m" : text
+        color ? "\(Self.escapeToken)[\(codes)m\(text)\(Self.escapeToken)[0m" : text
     }
 
     func bold(_ s: String) -> String { style(s, "1") }
@@ -56,6 +90,6 @@ struct Terminal {
     /// Text in a list's `#rrggbb` color (24-bit), bold.
     func colored(_ s: String, hex: String?) -> String {
         guard color, let hex, hex.count == 7, let v = Int(hex.dropFirst(), radix: 16) else { return bold(s) }
-        return "\u{1B}[1;38;2;\(v >> 16);\((v >> 8) & 0xFF);\(v & 0xFF)m\(s)\u{1B}[0m"
+        return "\(Self.escapeToken)[1;38;2;\(v >> 16);\((v >> 8) & 0xFF);\(v & 0xFF)m\(s)\(Self.escapeToken)[0m"
     }
 }
