@@ -208,6 +208,7 @@ public enum CSVCodec: InterchangeCodec {
             for (i, name) in unknown where !row.fields[i].isEmpty {
                 task.extra.append(JSONMember("x-csv-\(name)", .string(row.fields[i])))
             }
+            try ImportDateCheck.check(task, path: context.path, line: row.line)
             grouper.add(task, list: list)
         }
         return grouper.files

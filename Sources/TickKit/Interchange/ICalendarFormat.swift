@@ -265,6 +265,7 @@ public enum ICalendarCodec: InterchangeCodec {
                         throw ImportError(path: context.path, line: todoStart, message: "UID of this VTODO appears twice")
                     }
                     seen.insert(task.id)
+                    try ImportDateCheck.check(task, path: context.path, line: todoStart)
                     grouper.add(task, list: list)
                 }
             default:

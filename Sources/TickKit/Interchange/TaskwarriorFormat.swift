@@ -189,6 +189,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
             }
             // A task exported from tick keeps its unknown keys when they come back verbatim.
             task.extra = extra.map { JSONMember($0.key, stripOffsets($0.value)) }
+            try ImportDateCheck.check(task, path: context.path, line: line)
             grouper.add(task, list: try string("project"))
         }
         return grouper.files

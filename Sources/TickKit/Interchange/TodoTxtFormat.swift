@@ -40,6 +40,7 @@ public enum TodoTxtCodec: InterchangeCodec {
                 throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
             }
             seen.insert(task.id)
+            try ImportDateCheck.check(task, path: context.path, line: lineNumber)
             grouper.add(task, list: project)
         }
         return grouper.files
