@@ -65,7 +65,9 @@ struct Tick: ParsableCommand {
 
     static func main() {
         do {
-            let args = rewritingQuickAddWords(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            let hoisted = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+            try Invocation.check(hoisted)
+            let args = Invocation.joiningNegativeValues(rewritingQuickAddWords(hoisted))
             var command = try parseAsRoot(args)
             try command.run()
         } catch {
@@ -115,7 +117,7 @@ struct Tick: ParsableCommand {
             } else if a == "--" {
                 literal = true
                 out.append(a)
-            } else if command == "edit", a.count >= 2, a != "-h", a.hasPrefix("-"), !a.hasPrefix("--"),
+            } else if command == "edit", a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"),
                       a.dropFirst().first?.isLetter == true, !a.contains("=") {
                 out.append("--untag=" + a.dropFirst())
             } else {
@@ -149,13 +151,19 @@ struct Tick: ParsableCommand {
             Foundation.exit(ExitStatus.of(error).rawValue)
         }
         let code = exitCode(for: error)
-        let message = fullMessage(for: error)
         if code == .success {
-            if !message.isEmpty { print(message) }
+            // --help, --version, help, completion scripts: printed as ArgumentParser renders them.
+            let text = fullMessage(for: error)
+            if !text.isEmpty { print(text) }
             Foundation.exit(0)
         }
+        // Parse and validation errors (and any untyped error): one line, no usage block.
+        let message = message(for: error)
         if !message.isEmpty {
-            FileHandle.standardError.write(Data((Terminal.shown(message, keepingNewlines: true) + "\n").utf8))
+            let line = code == .validationFailure
+                ? Invocation.errorLine(message, arguments: CommandLine.arguments)
+                : message.split(separator: "\n").joined(separator: "; ")
+            FileHandle.standardError.write(Data((Terminal.shown("tick: error: " + line, keepingNewlines: false) + "\n").utf8))
         }
         Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
     }

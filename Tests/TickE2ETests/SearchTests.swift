@@ -235,7 +235,9 @@ struct SearchTests {
         #expect(try ids("search", "arn", "--tag", "+urgent") == expected { $0.contains("arn") && $0.tags.contains("urgent") })
         let all = try s.json("search", "milk").compactMap { $0.string("id") }
         #expect(try s.json("search", "milk", "--limit", "5").compactMap { $0.string("id") } == Array(all.prefix(5)))
-        #expect(try s.json("search", "milk", "--limit", "0").isEmpty)
+        // --limit 0 is a usage error (it used to list nothing and exit 0).
+        let zero = try s.tick("search", "milk", "--limit", "0")
+        #expect(zero.status == 2 && zero.stderr == "tick: error: --limit must be 1 or more; see `tick help search`\n", "\(zero)")
     }
 
     // MARK: A small hand-made store

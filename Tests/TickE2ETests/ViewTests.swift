@@ -137,7 +137,7 @@ struct ViewTests {
         #expect(try s.json("upcoming", "--days", "1").titles == ["Tomorrow call"])
         let bad = try s.tick("upcoming", "--days", "0")
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--days must be at least 1"))
+        #expect(bad.stderr.contains("tick: error: --days must be 1 or more"))
     }
 
     @Test("tick overdue: pending tasks whose due date or time has passed")

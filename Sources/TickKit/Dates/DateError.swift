@@ -10,6 +10,9 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
     case invalidTime(String)
     /// A time was given where only a day is allowed (e.g. for scheduled dates).
     case timeNotAllowed(String)
+    /// A date outside ``DateRange`` (e.g. "7974y" or "0000-01-01"); `day` is the day it
+    /// names when it is an all-day date.
+    case outOfRange(input: String, day: LocalDate?)
 
     /// The examples offered after an unrecognized expression.
     static let hint = "try today, tomorrow, mon..sun, in 3d, 2026-11-24, 17:00, fri@9am"
@@ -28,6 +31,10 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
             return "invalid time \"\(text)\"; use 24-hour HH:MM (00:00 to 23:59) or 12-hour like 9am, 5:30pm"
         case .timeNotAllowed(let text):
             return "a time is not allowed here (\"\(text)\"); give a day only, e.g. tomorrow, fri, 2026-11-24"
+        case .outOfRange(let input, let day?):
+            return "\"\(input)\" is \(day.iso), outside the dates tick can store (\(DateRange.text))"
+        case .outOfRange(let input, nil):
+            return "\"\(input)\" is outside the dates tick can store (\(DateRange.text), times in UTC)"
         }
     }
 }

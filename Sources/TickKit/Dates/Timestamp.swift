@@ -53,8 +53,10 @@ public enum Timestamp {
     ///   time is taken as UTC.
     /// - "YYYY-MM-DDTHH:MM" (no seconds), which must carry "Z" or an offset.
     ///
-    /// Returns nil for anything else, including impossible dates ("2026-13-01T00:00:00Z") and
-    /// out-of-range times. Leap seconds (":60") are rejected.
+    /// Returns nil for anything else, including impossible dates ("2026-13-01T00:00:00Z"),
+    /// out-of-range times, and an offset that moves the instant out of the years
+    /// 0000-9999 in UTC (`format` could not write it back in four digits). Leap seconds
+    /// (":60") are rejected.
     public static func parse(_ text: String) -> Date? {
         if let result = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) {
             return result
@@ -62,8 +64,14 @@ public enum Timestamp {
         return parse(bytes: Array(text.utf8))
     }
 
-    /// The byte-level parser behind `parse(_:)`.
-    static func parse<C: RandomAccessCollection>(bytes: C) -> Date? where C.Element == UInt8, C.Index == Int {
+    /// 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z in seconds since 1970: the instants
+    /// `format` writes with a four-digit year lie in `firstSecond..<endSecond`.
+    static let firstSecond = LocalDate.days(fromCivil: 0, 1, 1) * 86_400
+    static let endSecond = LocalDate.days(fromCivil: 10_000, 1, 1) * 86_400
+
+    /// The byte-level parser behind `parse(_:)`; `bounded: false` skips the four-digit-year
+    /// check on the result (for callers that report an out-of-range date themselves).
+    static func parse<C: RandomAccessCollection>(bytes: C, bounded: Bool = true) -> Date? where C.Element == UInt8, C.Index == Int {
         let count = bytes.count
         // Shortest form: "YYYY-MM-DDTHH:MMZ" (17 bytes).
         guard count >= 17 else { return nil }
@@ -148,6 +156,7 @@ public enum Timestamp {
 
         let days = LocalDate.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
+        guard !bounded || (seconds >= firstSecond && seconds < endSecond) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }
 }

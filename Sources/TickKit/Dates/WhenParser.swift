@@ -40,7 +40,19 @@ public struct WhenParser: Sendable {
     }
 
     /// Parses a WHEN expression into an all-day date or an exact instant.
+    /// Throws `.outOfRange` for a date outside ``DateRange`` (e.g. `in 99999y`), so no
+    /// caller can store a date the file reader would refuse.
     public func parse(_ text: String) throws(DateError) -> TaskDate {
+        let date = try parseAnyDate(text)
+        guard DateRange.contains(date) else {
+            let day: LocalDate? = if case .day(let d) = date { d } else { nil }
+            throw .outOfRange(input: text.trimmingCharacters(in: .whitespacesAndNewlines), day: day)
+        }
+        return date
+    }
+
+    /// `parse(_:)` without the range check.
+    private func parseAnyDate(_ text: String) throws(DateError) -> TaskDate {
         let input = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !input.isEmpty else { throw .unrecognized(word: "", input: text) }
 
@@ -218,7 +230,8 @@ public struct WhenParser: Sendable {
 
         if let zoneStart = rest.firstIndex(where: { $0 == "z" || $0 == "+" || $0 == "-" }) {
             // An explicit zone: that exact instant.
-            if let instant = Timestamp.parse(day.iso + "T" + rest.uppercased()) {
+            // Unbounded: an instant past year 9999 in UTC is reported by `parse` as out of range.
+            if let instant = Timestamp.parse(bytes: Array((day.iso + "T" + rest.uppercased()).utf8), bounded: false) {
                 return instant
             }
             // Report an out-of-range time as such; anything else is unrecognized.

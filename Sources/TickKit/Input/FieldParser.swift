@@ -33,7 +33,13 @@ public struct FieldParser: Sendable {
         do { parsed = try when.parse(text) } catch { throw .badDate(key: key, error) }
         switch parsed {
         case .time(let t): return t
-        case .day(let d): return d.at(hour: defaultRemindHour, minute: 0, timeZone: timeZone)
+        case .day(let d):
+            let instant = d.at(hour: defaultRemindHour, minute: 0, timeZone: timeZone)
+            // The default hour can cross the range's edge in UTC (1970-01-01 east of UTC).
+            guard DateRange.contains(instant) else {
+                throw .badDate(key: key, .outOfRange(input: text.trimmingCharacters(in: .whitespacesAndNewlines), day: nil))
+            }
+            return instant
         }
     }
 
@@ -75,6 +81,7 @@ public struct FieldParser: Sendable {
             timeText = String(trimmed[trimmed.index(after: at)...])
             do { day = try when.parseDay(dayText) } catch { throw .badDate(key: key, error) }
         } else if let (d, time) = TaskSlot.parseStart(trimmed) {
+            guard DateRange.contains(d) else { throw .badDate(key: key, .outOfRange(input: trimmed, day: d)) }
             return SlotRequest(day: d, today: when.today, start: time)
         }
         guard let time = ClockTime(parsing: timeText), time.minutes < 1440 else {

@@ -209,6 +209,7 @@ public enum CSVCodec: InterchangeCodec {
                 task.extra.append(JSONMember("x-csv-\(name)", .string(row.fields[i])))
             }
             if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: list) { throw fail(problem) }
+            try ImportDateCheck.check(task, path: context.path, line: row.line)
             grouper.add(task, list: list)
         }
         return grouper.files

@@ -268,6 +268,7 @@ public enum ICalendarCodec: InterchangeCodec {
                     if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: list) {
                         throw ImportError(path: context.path, line: todoStart, message: problem)
                     }
+                    try ImportDateCheck.check(task, path: context.path, line: todoStart)
                     grouper.add(task, list: list)
                 }
             default:

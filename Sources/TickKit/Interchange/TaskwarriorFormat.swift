@@ -191,6 +191,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
             task.extra = extra.map { JSONMember($0.key, stripOffsets($0.value)) }
             let project = try string("project")
             if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: project) { throw fail(problem) }
+            try ImportDateCheck.check(task, path: context.path, line: line)
             grouper.add(task, list: project)
         }
         return grouper.files

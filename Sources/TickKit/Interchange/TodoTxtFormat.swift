@@ -43,6 +43,7 @@ public enum TodoTxtCodec: InterchangeCodec {
             if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: project) {
                 throw ImportError(path: context.path, line: lineNumber, message: problem)
             }
+            try ImportDateCheck.check(task, path: context.path, line: lineNumber)
             grouper.add(task, list: project)
         }
         return grouper.files

@@ -83,7 +83,8 @@ extension TaskItem {
     /// due moves to the next day keeping its wall-clock time in `timeZone`;
     /// scheduled and remind move by the same number of days (remind keeps its
     /// wall-clock offset from due). A rule with no dates to move schedules the
-    /// next occurrence on its day.
+    /// next occurrence on its day. Throws when a date of the next occurrence would
+    /// fall outside ``DateRange`` (the series ends).
     public func nextOccurrence(completedAt: Date, now: Date, timeZone: TimeZone) throws(InputError) -> TaskItem? {
         guard let text = repeatRule else { return nil }
         let rule = try RecurrenceRule.parse(text)
@@ -117,6 +118,15 @@ extension TaskItem {
             }
         }
         if due == nil && scheduled == nil && remind == nil { next.scheduled = day }
+        // A series that would run past the dates tick can store ends here rather than
+        // write a file the reader refuses.
+        guard next.due.map({ DateRange.contains($0) }) ?? true,
+              next.scheduled.map({ DateRange.contains($0) }) ?? true,
+              next.remind.map({ DateRange.contains($0) }) ?? true
+        else {
+            throw .invalid("the next occurrence would fall on \(day.iso), outside the dates tick can store "
+                + "(\(DateRange.text)); the series ends here")
+        }
         // A clamped month/year occurrence remembers the series' day (Jan 31 -> Feb 28 -> Mar 31).
         if rule.stepsByMonths {
             let series = start ?? anchor

@@ -37,6 +37,10 @@ extension Tick {
         @Argument(help: "Words, \"phrases\" and prefix* terms.")
         var query: [String]
 
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        }
+
         func run() throws {
             let context = try Context(global)
             let search = try SearchQuery(query.joined(separator: " "))

@@ -15,7 +15,7 @@ extension Tick {
         var days = 7
 
         func validate() throws {
-            guard days >= 1 else { throw ValidationError("--days must be at least 1") }
+            guard days >= 1 else { throw ValidationError("--days must be 1 or more") }
         }
 
         func run() throws {
