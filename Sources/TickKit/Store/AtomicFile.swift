@@ -36,12 +36,20 @@ public enum AtomicFile {
     /// On failure the original file is untouched and the temp file removed.
     ///
     /// With `durable` false (caches outside the store) nothing is fsynced.
+    /// Store files are written by ``StoreWriter``, which swaps instead of
+    /// renaming so that a save made meanwhile is never overwritten unseen.
     public static func write(_ bytes: [UInt8], to path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) {
+        let tmp = try writeTemp(bytes, for: path, mode: mode, durable: durable)
+        try rename(tmp, over: path, durable: durable)
+    }
+
+    /// Writes `bytes` to a new temp file next to `path` (`.<name>.tick-<random>.tmp`),
+    /// fsynced unless `durable` is false, and returns its path. On failure
+    /// nothing is left behind.
+    static func writeTemp(_ bytes: [UInt8], for path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) -> String {
         let dir = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
         try createDirectory(dir)
-        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let tmp = (dir as NSString).appendingPathComponent(".\(name).tick-\(suffix).tmp")
+        let tmp = siblingPath(of: path, tag: "tick", suffix: ".tmp")
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         func fail(_ reason: String) -> StoreError {
@@ -58,12 +66,25 @@ public enum AtomicFile {
             unlink(tmp)
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        guard rename(tmp, path) == 0 else {
+        return tmp
+    }
+
+    /// A new hidden name next to `path`: `.<name>.<tag>-<random><suffix>`.
+    static func siblingPath(of path: String, tag: String, suffix: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return (dir as NSString).appendingPathComponent(".\(name).\(tag)-\(random)\(suffix)")
+    }
+
+    /// Renames the temp file `tmp` over `path` (removing it on failure) and syncs the directory.
+    static func rename(_ tmp: String, over path: String, durable: Bool = true) throws(StoreError) {
+        guard Glibc.rename(tmp, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
         }
-        if durable { syncDirectory(dir) }
+        if durable { syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
@@ -105,7 +126,7 @@ public enum AtomicFile {
         }
     }
 
-    private static func syncDirectory(_ dir: String) {
+    static func syncDirectory(_ dir: String) {
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
             fsync(dfd)
