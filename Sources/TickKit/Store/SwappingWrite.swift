@@ -18,9 +18,36 @@ import Foundation
 /// Where the filesystem cannot exchange (`EINVAL`, `ENOSYS`), the temp file
 /// is renamed over the file right after the check (a save in that instant
 /// is lost).
+///
+/// A list file that is a symbolic link is written through: the swap happens
+/// at the link's target, and the link stays (Docs/FORMAT.md section 10).
 struct SwappingWrite {
     let store: Store
     let kind: FileKind
+    /// The file written: the store file, or the target of the link it is.
+    private let path: String
+    /// Set when the store file is a link whose target does not exist.
+    private let danglingLink: String?
+
+    init(store: Store, kind: FileKind) {
+        self.store = store
+        self.kind = kind
+        let storePath = store.location.path(of: kind)
+        var st = stat()
+        if lstat(storePath, &st) == 0, st.st_mode & S_IFMT == S_IFLNK {
+            if let resolved = realpath(storePath, nil) {
+                path = String(cString: resolved)
+                free(resolved)
+                danglingLink = nil
+            } else {
+                path = storePath
+                danglingLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: storePath)) ?? "?"
+            }
+        } else {
+            path = storePath
+            danglingLink = nil
+        }
+    }
 
     /// How many rounds before giving up.
     static let maxRounds = 12
@@ -51,7 +78,6 @@ struct SwappingWrite {
         }
     }
 
-    private var path: String { store.location.path(of: kind) }
     private var directory: String { (path as NSString).deletingLastPathComponent }
 
     /// Writes `bytes` (`file`, encoded) in place of the file `loaded` was read
@@ -60,6 +86,9 @@ struct SwappingWrite {
     /// - Returns: what is in the file now, or nil when the file was created or
     ///   removed meanwhile: the caller reads it again and re-applies its change.
     func put(_ bytes: [UInt8], file: TaskFile, over loaded: Store.Loaded?) throws -> Placed? {
+        if let danglingLink {
+            throw StoreError.writeFailed(path: store.displayPath(kind), reason: "it is a symbolic link to \(danglingLink), which does not exist")
+        }
         let ours = Placed(bytes: bytes, file: file, merged: false)
         guard let loaded else { return try create(ours) }
         return try settle(ours, expected: loaded.bytes, base: loaded.file, mode: loaded.stamp.mode)
