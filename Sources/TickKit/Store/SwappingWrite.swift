@@ -49,8 +49,8 @@ struct SwappingWrite {
         }
     }
 
-    /// How many rounds before giving up.
-    static let maxRounds = 12
+    /// How many rounds before giving up (each is a merge and an fsync).
+    static let maxRounds = 40
 
     /// What ended up in the file.
     struct Placed {
@@ -118,6 +118,8 @@ struct SwappingWrite {
         var expected = expected
         var base = base
         var pending: [String] = []
+        // The copy of what tick last wrote, for stamping hand edits: it does not change meanwhile.
+        let copy = store.written.copy(of: kind)
         for _ in 0..<Self.maxRounds {
             let tmp = try AtomicFile.writeTemp(ours.bytes, for: path, mode: mode)
             let current: (bytes: [UInt8], stamp: FileStamp)?
@@ -139,7 +141,7 @@ struct SwappingWrite {
                 unlink(tmp)
                 let theirs: TaskFile
                 do {
-                    theirs = try decode(current)
+                    theirs = try decode(current, copy: copy)
                 } catch {
                     if pending.isEmpty { throw error }
                     throw keep(pending, written: false)
@@ -174,7 +176,7 @@ struct SwappingWrite {
             // A save landed between the check and the swap.
             let theirs: TaskFile
             do {
-                theirs = try decode(out)
+                theirs = try decode(out, copy: copy)
             } catch {
                 throw withdraw(tmp, ours: ours, pending: pending, parseError: error)
             }
@@ -193,7 +195,7 @@ struct SwappingWrite {
 
     /// Decodes a version another program saved and stamps its hand edits
     /// (against the copy of what tick last wrote) with its modification time.
-    private func decode(_ version: (bytes: [UInt8], stamp: FileStamp)) throws -> TaskFile {
+    private func decode(_ version: (bytes: [UInt8], stamp: FileStamp), copy: (bytes: [UInt8], file: TaskFile)?) throws -> TaskFile {
         var file: TaskFile
         do {
             file = try TaskFileDecoder(bytes: version.bytes, path: store.displayPath(kind), kind: kind,
@@ -201,7 +203,7 @@ struct SwappingWrite {
         } catch {
             throw StoreError.invalidFile(error)
         }
-        store.written.stampHandEdits(in: &file, bytes: version.bytes, at: version.stamp.modificationDate)
+        store.written.stampHandEdits(in: &file, bytes: version.bytes, at: version.stamp.modificationDate, copy: copy)
         return file
     }
 
