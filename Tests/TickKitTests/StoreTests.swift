@@ -18,7 +18,7 @@ import Testing
         return file
     }
 
-    @Test func updateReappliesWhenTheFileChangesUnderneath() throws {
+    @Test func updateMergesASaveMadeUnderneath() throws {
         let (store, dir) = try makeStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = store.location.path(of: .list(slug: "work"))
@@ -34,9 +34,56 @@ import Testing
                 file.tasks.append(TaskItem(id: UUID(name: "from-tick"), title: "from-tick", createdAt: now, modifiedAt: now))
             }
         }
-        #expect(attempts == 2)
+        #expect(attempts == 1, "merged, not re-applied")
         let final = try #require(try store.read(.list(slug: "work")))
-        #expect(final.file.tasks.map(\.title) == ["a", "from-editor", "from-tick"])
+        #expect(Set(final.file.tasks.map(\.title)) == ["a", "from-editor", "from-tick"])
+        #expect(final.file.tasks.count == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.location.path("lists")) == ["work.json"])
+    }
+
+    /// Saves `titles` to `path` as an editor does (temp file, rename).
+    func editorSave(_ bytes: [UInt8], to path: String) {
+        let tmp = path + ".editor"
+        _ = FileManager.default.createFile(atPath: tmp, contents: Data(bytes))
+        rename(tmp, path)
+    }
+
+    @Test func aSaveBetweenTheCheckAndTheSwapIsMergedIn() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.path(of: .list(slug: "work"))
+        try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
+        var editor = listFile(["a", "from-editor"])
+        editor.extra.append(JSONMember("x-editor", JSONNode(.number("1"))))
+        SwappingWrite.hooks.onNextSwap(of: path) { self.editorSave(TaskFileEncoder.encode(editor), to: path) }
+        try store.withLock { writer in
+            try writer.update(.list(slug: "work")) { file in
+                file.tasks.append(TaskItem(id: UUID(name: "from-tick"), title: "from-tick", createdAt: now, modifiedAt: now))
+            }
+        }
+        let final = try #require(try store.read(.list(slug: "work")))
+        #expect(Set(final.file.tasks.map(\.title)) == ["a", "from-editor", "from-tick"])
+        #expect(final.file.tasks.count == 3)
+        #expect(final.file.extra.map(\.key) == ["x-editor"])
+        // The swapped-out version is deleted once the merge is in place.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.location.path("lists")) == ["work.json"])
+        #expect(store.written.bytes(of: .list(slug: "work")) == final.bytes)
+    }
+
+    @Test func aSaveThatDoesNotParseIsPutBack() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.path(of: .list(slug: "work"))
+        try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
+        let broken = Array("{\"name\": \"Work\", \"tasks\": [\n".utf8)
+        SwappingWrite.hooks.onNextSwap(of: path) { self.editorSave(broken, to: path) }
+        #expect(throws: StoreError.self) {
+            try store.withLock { writer in
+                try writer.update(.list(slug: "work")) { file in file.tasks[0].title = "b" }
+            }
+        }
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == broken, "the editor's save is back in place")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.location.path("lists")) == ["work.json"])
     }
 
     @Test func unparseableFileIsNeverWritten() throws {

@@ -350,7 +350,19 @@ public final class TaskIndex {
     private func reindex(_ kind: FileKind, previous: Known?, db: Database, touched: inout Set<String>?) throws -> FileReport? {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = kind.relativePath
-        guard let (bytes, stamp) = try? AtomicFile.read(path: store.location.path(of: kind)) else {
+        let read: (bytes: [UInt8], stamp: FileStamp)?
+        var unreadable: FormatError?
+        do {
+            read = try AtomicFile.read(path: store.location.path(of: kind))
+        } catch {
+            // A FIFO, a device, a file over the size limit, no permission: a broken
+            // file (its error is shown), never read and never blocking.
+            read = FileStamp.of(path: store.location.path(of: kind)).map { ([], $0) }
+            if case let .readFailed(_, reason) = error {
+                unreadable = FormatError(path: store.displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+            }
+        }
+        guard let (bytes, stamp) = read else {
             // Vanished between the stat and the read: treat as gone.
             if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
             try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
@@ -360,14 +372,15 @@ public final class TaskIndex {
         let hash = FNV1a.hex64(bytes)
         let racy = Int64(now().timeIntervalSince1970 * 1e9) - stamp.mtimeNanoseconds < Self.racyWindow
         let stampValues: [(any DatabaseValueConvertible)?] = [stamp.size, stamp.mtimeNanoseconds, Int64(bitPattern: stamp.inode), hash, racy]
-        if let previous, previous.hash == hash, !previous.hasError {
+        if unreadable == nil, let previous, previous.hash == hash, !previous.hasError {
             try db.execute(sql: "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ? WHERE path = ?",
                            arguments: StatementArguments(stampValues + [path]))
             return nil
         }
         let decoder = TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: stamp.modificationDate)
         let file: TaskFile
-        do {
+        do throws(FormatError) {
+            if let unreadable { throw unreadable }
             file = try decoder.decode()
         } catch {
             // Keep the last good tasks; remember the error and the stamp so the

@@ -2,9 +2,19 @@ import Foundation
 
 /// Reading whole files and replacing them atomically.
 public enum AtomicFile {
+    /// The largest file tick reads (64 MiB): a store file is a few hundred KiB
+    /// at most, and a bigger one is almost certainly not a task file.
+    public static let maxFileSize = 64 << 20
+
     /// Reads a file and stamps it from the same descriptor. Nil when it does not exist.
-    public static func read(path: String) throws(StoreError) -> (bytes: [UInt8], stamp: FileStamp)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    ///
+    /// Only regular files are read (a symbolic link is followed): a FIFO, a
+    /// device such as `/dev/zero`, a socket or a directory is refused with an
+    /// error naming it, without blocking (the open is non-blocking), as is a
+    /// file over ``maxFileSize``. With `allowSpecial` (an import from a pipe)
+    /// any readable file is read, still up to the limit.
+    public static func read(path: String, allowSpecial: Bool = false) throws(StoreError) -> (bytes: [UInt8], stamp: FileStamp)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (allowSpecial ? 0 : O_NONBLOCK))
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw .readFailed(path: path, reason: String(cString: strerror(errno)))
@@ -12,11 +22,21 @@ public enum AtomicFile {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, reason: String(cString: strerror(errno))) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .readFailed(path: path, reason: "it is a directory") }
-        var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
+        let type = st.st_mode & S_IFMT
+        if type == S_IFDIR { throw .readFailed(path: path, reason: "it is a directory") }
+        if type != S_IFREG && !allowSpecial {
+            throw .readFailed(path: path, reason: "it is \(describe(type)), not a regular file; tick reads only regular files")
+        }
+        let limit = maxFileSize
+        if Int(st.st_size) > limit { throw tooLarge(path) }
+        var bytes = [UInt8](repeating: 0, count: min(max(Int(st.st_size), 0), limit) + 1)
         var total = 0
         while true {
-            if total == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: 4096)) }
+            if total == bytes.count {
+                // Grew since the fstat (or a pipe): never past the limit.
+                guard total <= limit else { throw tooLarge(path) }
+                bytes.append(contentsOf: [UInt8](repeating: 0, count: min(max(total, 4096), limit + 1 - total)))
+            }
             let n = bytes.withUnsafeMutableBytes { buf in
                 Glibc.read(fd, buf.baseAddress.map { $0 + total }, buf.count - total)
             }
@@ -27,8 +47,25 @@ public enum AtomicFile {
             if n == 0 { break }
             total += n
         }
+        if total > limit { throw tooLarge(path) }
         bytes.removeSubrange(total...)
         return (bytes, FileStamp(st))
+    }
+
+    private static func tooLarge(_ path: String) -> StoreError {
+        .readFailed(path: path, reason: "it is larger than \(maxFileSize >> 20) MiB, the most tick reads")
+    }
+
+    /// "a FIFO", "a character device", … for a file type from `st_mode`.
+    static func describe(_ type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a directory"
+        default: return "a special file"
+        }
     }
 
     /// Replaces `path` with `bytes`: a temp file in the same directory, fsync,
@@ -36,12 +73,20 @@ public enum AtomicFile {
     /// On failure the original file is untouched and the temp file removed.
     ///
     /// With `durable` false (caches outside the store) nothing is fsynced.
+    /// Store files are written by ``StoreWriter``, which swaps instead of
+    /// renaming so that a save made meanwhile is never overwritten unseen.
     public static func write(_ bytes: [UInt8], to path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) {
+        let tmp = try writeTemp(bytes, for: path, mode: mode, durable: durable)
+        try rename(tmp, over: path, durable: durable)
+    }
+
+    /// Writes `bytes` to a new temp file next to `path` (`.<name>.tick-<random>.tmp`),
+    /// fsynced unless `durable` is false, and returns its path. On failure
+    /// nothing is left behind.
+    static func writeTemp(_ bytes: [UInt8], for path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) -> String {
         let dir = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
         try createDirectory(dir)
-        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let tmp = (dir as NSString).appendingPathComponent(".\(name).tick-\(suffix).tmp")
+        let tmp = siblingPath(of: path, tag: "tick", suffix: ".tmp")
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         func fail(_ reason: String) -> StoreError {
@@ -58,12 +103,25 @@ public enum AtomicFile {
             unlink(tmp)
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        guard rename(tmp, path) == 0 else {
+        return tmp
+    }
+
+    /// A new hidden name next to `path`: `.<name>.<tag>-<random><suffix>`.
+    static func siblingPath(of path: String, tag: String, suffix: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return (dir as NSString).appendingPathComponent(".\(name).\(tag)-\(random)\(suffix)")
+    }
+
+    /// Renames the temp file `tmp` over `path` (removing it on failure) and syncs the directory.
+    static func rename(_ tmp: String, over path: String, durable: Bool = true) throws(StoreError) {
+        guard Glibc.rename(tmp, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
         }
-        if durable { syncDirectory(dir) }
+        if durable { syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
@@ -105,7 +163,7 @@ public enum AtomicFile {
         }
     }
 
-    private static func syncDirectory(_ dir: String) {
+    static func syncDirectory(_ dir: String) {
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
             fsync(dfd)

@@ -83,8 +83,9 @@ public struct Store: Sendable {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
-    /// Reads every file. Broken files are reported in `problems`, not thrown,
-    /// so that one bad file never hides the others.
+    /// Reads every file. Broken and unreadable files (not regular files, over
+    /// the size limit) are reported in `problems`, not thrown, so that one bad
+    /// file never hides the others.
     public func snapshot() throws(StoreError) -> StoreSnapshot {
         var files: [TaskFile] = []
         var broken: [FileKind: FormatError] = [:]
@@ -92,8 +93,15 @@ public struct Store: Sendable {
             do {
                 if let loaded = try read(kind) { files.append(loaded.file) }
             } catch {
-                guard case .invalidFile(let e) = error else { throw error }
-                broken[kind] = e
+                switch error {
+                case .invalidFile(let e):
+                    broken[kind] = e
+                case .readFailed(_, let reason):
+                    // A FIFO, a device, a file over the limit: unreadable, like a broken file.
+                    broken[kind] = FormatError(path: displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+                default:
+                    throw error
+                }
             }
         }
         if !files.contains(where: { $0.kind == .inbox }) && broken[.inbox] == nil {

@@ -12,6 +12,9 @@ public enum StoreError: Error, LocalizedError, Sendable {
     case lockTimeout(path: String, seconds: Int)
     /// The file kept changing on disk while tick tried to update it.
     case keptChanging(path: String)
+    /// Another program saved the file while tick replaced it, and that
+    /// version could not be merged; it is kept at `kept` (one path or more).
+    case unmergedSave(path: String, kept: [String], written: Bool)
     /// The store path exists but is not a directory.
     case notADirectory(path: String)
     /// The target list does not exist.
@@ -29,6 +32,10 @@ public enum StoreError: Error, LocalizedError, Sendable {
             return "another tick process has held the store lock \(path) for over \(seconds)s; try again, or check for a stuck tick process"
         case .keptChanging(let path):
             return "\(path) kept changing on disk while tick tried to update it (is a sync tool writing it?); nothing was written, try again"
+        case let .unmergedSave(path, kept, written):
+            let outcome = written ? "tick's change was written" : "tick's change was not written"
+            let versions = kept.count == 1 ? "that version; it is kept as \(kept[0])" : "those versions; they are kept as \(kept.joined(separator: ", "))"
+            return "\(path) was saved by another program while tick wrote it, and tick could not merge \(versions) (\(outcome)); merge by hand, then delete the kept file"
         case .notADirectory(let path):
             return "the store \(path) is not a directory; pass --store DIR or set TICK_STORE"
         case .fileMissing(let path):

@@ -12,8 +12,9 @@ public struct StoreWriter {
     /// - If the file does not exist, `create` makes a new one (or the update fails).
     /// - If the result is byte-identical to the file, nothing is written.
     /// - If the file changed on disk between the read and the write (an editor
-    ///   or Syncthing), it is read again and `change` is re-applied, so nothing
-    ///   is overwritten blind.
+    ///   or Syncthing), that version is merged in (``SwappingWrite``), so
+    ///   nothing is overwritten blind; if it was created or removed meanwhile,
+    ///   it is read again and `change` is re-applied.
     /// - A file that cannot be parsed is never written.
     /// - Fields changed by hand since tick last wrote the file get the file's
     ///   mtime as their change time, and every field `change` changes gets the
@@ -28,7 +29,6 @@ public struct StoreWriter {
         stampChanges: Bool = true,
         _ change: (inout TaskFile) throws -> R
     ) throws -> R {
-        let path = store.location.path(of: kind)
         for _ in 0..<Self.maxAttempts {
             var loaded = try store.read(kind)
             var file: TaskFile
@@ -48,10 +48,10 @@ public struct StoreWriter {
                 store.written.save(bytes, for: kind)
                 return result
             }
-            // Re-check just before the rename: someone may have saved meanwhile.
-            if FileStamp.of(path: path) != loaded?.stamp { continue }
-            try AtomicFile.write(bytes, to: path, mode: loaded?.stamp.mode)
-            store.written.save(bytes, for: kind)
+            // Swapped in, never renamed over blind: a save made since the read is merged in.
+            guard let placed = try SwappingWrite(store: store, kind: kind).put(bytes, file: file, over: loaded) else { continue }
+            store.written.save(placed.bytes, for: kind)
+            // The journal records this command's change only, not what it merged in.
             store.journal?.record(kind: kind, before: loaded?.file, after: file)
             return result
         }

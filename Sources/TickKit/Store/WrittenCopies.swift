@@ -45,9 +45,23 @@ public struct WrittenCopies: Sendable {
     /// - Returns: true when a task was stamped.
     @discardableResult
     public func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date) -> Bool {
-        guard let copy = self.bytes(of: file.kind), copy != bytes,
-              let old = try? TaskFileDecoder(bytes: copy, path: path(of: file.kind), kind: file.kind, fallbackDate: at).decode()
-        else { return false }
+        stampHandEdits(in: &file, bytes: bytes, at: at, copy: self.copy(of: file.kind))
+    }
+
+    /// The copy and its decoded file, nil when missing or unreadable.
+    func copy(of kind: FileKind) -> (bytes: [UInt8], file: TaskFile)? {
+        guard let bytes = self.bytes(of: kind),
+              let file = try? TaskFileDecoder(bytes: bytes, path: path(of: kind), kind: kind, fallbackDate: Date()).decode()
+        else { return nil }
+        return (bytes, file)
+    }
+
+    /// ``stampHandEdits(in:bytes:at:)`` with the copy already read (a writer
+    /// that stamps several versions in a row decodes it once).
+    @discardableResult
+    func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date, copy: (bytes: [UInt8], file: TaskFile)?) -> Bool {
+        guard let copy, copy.bytes != bytes else { return false }
+        let old = copy.file
         var previous: [UUID: TaskItem] = [:]
         for task in old.tasks { previous[task.id] = task }
         var stamped = false

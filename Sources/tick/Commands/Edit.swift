@@ -64,8 +64,6 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let loaded = try context.load()
-            let item = try loaded.tasks.resolve(arguments[0])
             var edit = try fieldOptions.edit(context.fields)
             let (wordsTitle, tokenEdit) = try context.quickAdd.parse(Array(arguments.dropFirst()), allowRemoval: true)
             if tokenEdit.list != nil {
@@ -89,19 +87,23 @@ extension Tick {
             if let problem = edit.textProblem { throw InputError.invalid(problem) }
 
             if edit.isEmpty {
-                try EditorSession(context: context, item: item).run()
+                try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run()
                 return
             }
-            try edit.checkSlot(on: item.task)
             let now = context.now
             var warnings: [String] = []
             let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
-            var preview = item.task
-            edit.apply(to: &preview, now: now)
-            let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
-            let (changed, after) = try context.store.withLock { writer in
+            // Resolved under the lock: outside it, a concurrent `tick mv` of the task
+            // can be half done (the task in both lists, or seen in neither).
+            let (item, changed, after) = try context.store.withLock { writer in
+                let loaded = try context.load()
+                let item = try loaded.tasks.resolve(arguments[0])
+                try edit.checkSlot(on: item.task)
+                var preview = item.task
+                edit.apply(to: &preview, now: now)
+                let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
                 let commitments = placing ? try context.store.commitments().blocks : []
-                return try writer.update(item.kind) { file in
+                let (changed, after) = try writer.update(item.kind) { file in
                     try file.updateTask(item.task.id) { task in
                         let before = task
                         let changed = edit.apply(to: &task, now: now)
@@ -112,6 +114,7 @@ extension Tick {
                         return (changed, task)
                     }
                 }
+                return (item, changed, after)
             }
             warnings.forEach(context.terminal.err)
             var updated = item

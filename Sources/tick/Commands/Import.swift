@@ -40,7 +40,7 @@ extension Tick {
             if file == "-" {
                 bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
             } else {
-                guard let read = try AtomicFile.read(path: file) else {
+                guard let read = try AtomicFile.read(path: file, allowSpecial: true) else {
                     throw CLIError("cannot read \(file): no such file")
                 }
                 bytes = read.bytes

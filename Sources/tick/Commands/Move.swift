@@ -26,13 +26,15 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let loaded = try context.load()
-            let target = try loaded.lists.resolve(arguments[arguments.count - 1])
             let mutation = TaskMutation(context: context)
-            let items = mutation.unique(try loaded.tasks.resolve(Array(arguments.dropLast())))
             let now = context.now
             var moved: [TaskMutation.Outcome] = []
-            try context.store.withLock { writer in
+            let (loaded, target) = try context.store.withLock { writer in
+                // Resolved under the lock: outside it, another `tick mv` of the same
+                // task can be half done (the task in both lists, or seen in neither).
+                let loaded = try context.load()
+                let target = try loaded.lists.resolve(arguments[arguments.count - 1])
+                let items = mutation.unique(try loaded.tasks.resolve(Array(arguments.dropLast())))
                 for item in items {
                     guard item.kind != target else {
                         moved.append(.init(item: item, changed: false))
@@ -61,6 +63,7 @@ extension Tick {
                     after.kind = target
                     moved.append(.init(item: after, changed: true))
                 }
+                return (loaded, target)
             }
             let name = loaded.name(of: target)
             _ = try context.resyncIDs()

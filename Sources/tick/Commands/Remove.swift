@@ -22,9 +22,10 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let mutation = TaskMutation(context: context)
-            let items = mutation.unique(try context.load().tasks.resolve(tasks.ids))
             let now = context.now
-            try context.store.withLock { writer in
+            // Resolved under the lock, so a task a concurrent `tick mv` moved is found where it is now.
+            let items = try context.store.withLock { writer in
+                let items = mutation.unique(try context.load().tasks.resolve(tasks.ids))
                 for item in items {
                     try writer.update(item.kind) { file in
                         guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(item.task.id.lowercased) }
@@ -32,6 +33,7 @@ extension Tick {
                         file.recordDeletion(of: [item.task.id], at: now)
                     }
                 }
+                return items
             }
             mutation.report(items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
             _ = try context.resyncIDs()

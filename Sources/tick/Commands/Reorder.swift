@@ -38,24 +38,25 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let loaded = try context.load()
-            let item = try loaded.tasks.resolve(id)
-            let position: ReorderPosition
-            if top {
-                position = .top
-            } else if bottom {
-                position = .bottom
-            } else {
-                let anchorRef = before ?? after ?? ""
-                let anchor = try loaded.tasks.resolve(anchorRef)
-                guard anchor.kind == item.kind else {
-                    throw CLIError("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)", status: .usage)
-                }
-                position = before != nil ? .before(anchor.task.id) : .after(anchor.task.id)
-            }
             let now = context.now
-            let changed = try context.store.withLock { writer in
-                try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) }
+            // Resolved under the lock, so a task a concurrent `tick mv` moved is found where it is now.
+            let (item, changed) = try context.store.withLock { writer in
+                let loaded = try context.load()
+                let item = try loaded.tasks.resolve(id)
+                let position: ReorderPosition
+                if top {
+                    position = .top
+                } else if bottom {
+                    position = .bottom
+                } else {
+                    let anchorRef = before ?? after ?? ""
+                    let anchor = try loaded.tasks.resolve(anchorRef)
+                    guard anchor.kind == item.kind else {
+                        throw CLIError("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)", status: .usage)
+                    }
+                    position = before != nil ? .before(anchor.task.id) : .after(anchor.task.id)
+                }
+                return (item, try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) })
             }
             TaskMutation(context: context).report([.init(item: item, changed: changed)], verb: "Moved", unchanged: "is already there")
         }

@@ -14,20 +14,32 @@ struct Completion {
 
     /// Completes `items` (already resolved) under the store lock.
     func complete(_ items: [ListedTask], index: TaskIndex) throws -> [Result] {
+        try context.store.withLock { writer in try complete(items, index: index, writer: writer) }
+    }
+
+    /// Resolves `refs` and completes those tasks, all under the store lock (a
+    /// task another tick process moved meanwhile is found where it is now).
+    func complete(_ refs: [String]) throws -> [Result] {
+        try context.store.withLock { writer in
+            let loaded = try context.load()
+            let items = TaskMutation(context: context).unique(try loaded.tasks.resolve(refs))
+            return try complete(items, index: loaded.index, writer: writer)
+        }
+    }
+
+    private func complete(_ items: [ListedTask], index: TaskIndex, writer: StoreWriter) throws -> [Result] {
         let now = context.now
         let zone = context.timeZone
         var results: [Result] = []
-        try context.store.withLock { writer in
-            for item in items {
-                let outcome = try writer.update(item.kind) { file in
-                    try file.complete(taskID: item.task.id, at: now, timeZone: zone) { id in
-                        index.contains(id, outside: item.kind)
-                    }
+        for item in items {
+            let outcome = try writer.update(item.kind) { file in
+                try file.complete(taskID: item.task.id, at: now, timeZone: zone) { id in
+                    index.contains(id, outside: item.kind)
                 }
-                var updated = item
-                updated.task = outcome.task
-                results.append(Result(item: updated, outcome: outcome))
             }
+            var updated = item
+            updated.task = outcome.task
+            results.append(Result(item: updated, outcome: outcome))
         }
         return results
     }

@@ -17,10 +17,8 @@ struct TaskIDs: ParsableArguments {
         let context = try Context(global)
         if state == .done {
             // Through the recurrence-aware path: a repeating task gets its next occurrence.
-            let loaded = try context.load()
             let completion = Completion(context: context)
-            let items = TaskMutation(context: context).unique(try loaded.tasks.resolve(ids))
-            let results = try completion.complete(items, index: loaded.index)
+            let results = try completion.complete(ids)
             completion.report(results, ids: try context.resyncIDs())
             return
         }

@@ -1,7 +1,8 @@
 import Foundation
 import TickKit
 
-/// Resolves task ids, then changes each task in its file under the store lock.
+/// Resolves task ids and changes each task in its file, all under the store
+/// lock: a task another tick process moved meanwhile is found where it is now.
 struct TaskMutation {
     let context: Context
 
@@ -14,10 +15,12 @@ struct TaskMutation {
     /// Applies `change` to every task named in `refs`. `change` returns true
     /// when it changed the task.
     func apply(_ refs: [String], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [Outcome] {
-        let items = unique(try context.load().tasks.resolve(refs))
         let now = context.now
         var results: [Outcome] = []
         try context.store.withLock { writer in
+            // Resolved under the lock: outside it, a concurrent `tick mv` can be half
+            // done (the task in both lists, or the index having seen it in neither).
+            let items = unique(try context.load().tasks.resolve(refs))
             for item in items {
                 let (changed, after) = try writer.update(item.kind) { file in
                     try file.updateTask(item.task.id) { task in (try change(&task, now), task) }

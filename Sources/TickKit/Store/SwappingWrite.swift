@@ -1,0 +1,245 @@
+import Foundation
+
+/// Replaces a store file without overwriting, unseen, a save made meanwhile
+/// by another program (an editor, Syncthing, git).
+///
+/// Each round writes the new version to a temp file and fsyncs it, checks
+/// that the file still holds what tick read (else merges what it holds and
+/// starts the round over: nothing was replaced yet), then swaps the temp file
+/// with the file in one step (`renameat2` with `RENAME_EXCHANGE`) and
+/// compares what was swapped out with what the check saw. They differ only
+/// when a save landed in the instant between the check and the swap: that
+/// version is merged in (three-way: base = what tick expected, ours = what
+/// tick wrote, theirs = the version swapped out) and the merge is put in
+/// place the same way. A swapped-out version is deleted only once a swap
+/// has put a merge holding it in place; when something fails it is kept
+/// next to the file (`<name>.tick-kept-<random>`) and the error names it.
+///
+/// Where the filesystem cannot exchange (`EINVAL`, `ENOSYS`), the temp file
+/// is renamed over the file right after the check (a save in that instant
+/// is lost).
+///
+/// A list file that is a symbolic link is written through: the swap happens
+/// at the link's target, and the link stays (Docs/FORMAT.md section 10).
+struct SwappingWrite {
+    let store: Store
+    let kind: FileKind
+    /// The file written: the store file, or the target of the link it is.
+    private let path: String
+    /// Set when the store file is a link whose target does not exist.
+    private let danglingLink: String?
+
+    init(store: Store, kind: FileKind) {
+        self.store = store
+        self.kind = kind
+        let storePath = store.location.path(of: kind)
+        var st = stat()
+        if lstat(storePath, &st) == 0, st.st_mode & S_IFMT == S_IFLNK {
+            if let resolved = realpath(storePath, nil) {
+                path = String(cString: resolved)
+                free(resolved)
+                danglingLink = nil
+            } else {
+                path = storePath
+                danglingLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: storePath)) ?? "?"
+            }
+        } else {
+            path = storePath
+            danglingLink = nil
+        }
+    }
+
+    /// How many rounds before giving up (each is a merge and an fsync).
+    static let maxRounds = 40
+
+    /// What ended up in the file.
+    struct Placed {
+        var bytes: [UInt8]
+        var file: TaskFile
+        /// True when versions saved meanwhile were merged in.
+        var merged: Bool
+    }
+
+    /// Tests only: lets a test save the file in the instant between the check and the swap.
+    static let hooks = Hooks()
+
+    final class Hooks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handlers: [String: () -> Void] = [:]
+
+        /// Runs `handler` (once) just before the next swap of `path`.
+        func onNextSwap(of path: String, _ handler: @escaping () -> Void) {
+            lock.withLock { handlers[path] = handler }
+        }
+
+        func beforeSwap(_ path: String) {
+            let handler = lock.withLock { handlers.removeValue(forKey: path) }
+            handler?()
+        }
+    }
+
+    private var directory: String { (path as NSString).deletingLastPathComponent }
+
+    /// Writes `bytes` (`file`, encoded) in place of the file `loaded` was read
+    /// from, or as a new file when `loaded` is nil.
+    ///
+    /// - Returns: what is in the file now, or nil when the file was created or
+    ///   removed meanwhile: the caller reads it again and re-applies its change.
+    func put(_ bytes: [UInt8], file: TaskFile, over loaded: Store.Loaded?) throws -> Placed? {
+        if let danglingLink {
+            throw StoreError.writeFailed(path: store.displayPath(kind), reason: "it is a symbolic link to \(danglingLink), which does not exist")
+        }
+        let ours = Placed(bytes: bytes, file: file, merged: false)
+        guard let loaded else { return try create(ours) }
+        return try settle(ours, expected: loaded.bytes, base: loaded.file, mode: loaded.stamp.mode)
+    }
+
+    /// A new file: renamed into place only if nothing is there (`RENAME_NOREPLACE`).
+    private func create(_ ours: Placed) throws -> Placed? {
+        let tmp = try AtomicFile.writeTemp(ours.bytes, for: path, mode: nil)
+        let error = RenameAt2.rename(tmp, path, flags: RenameAt2.noReplace)
+        if error == 0 {
+            AtomicFile.syncDirectory(directory)
+            return ours
+        }
+        if RenameAt2.unsupported(error), FileStamp.of(path: path) == nil {
+            try AtomicFile.rename(tmp, over: path)
+            return ours
+        }
+        unlink(tmp)
+        if error == EEXIST || RenameAt2.unsupported(error) { return nil }
+        throw StoreError.writeFailed(path: path, reason: String(cString: strerror(error)))
+    }
+
+    /// Puts `ours` in the file, which should hold `expected` (`base`, decoded).
+    /// `pending` holds swapped-out versions merged into `ours` but not yet in place.
+    private func settle(_ ours: Placed, expected: [UInt8], base: TaskFile, mode: UInt32) throws -> Placed? {
+        var ours = ours
+        var expected = expected
+        var base = base
+        var pending: [String] = []
+        // The copy of what tick last wrote, for stamping hand edits: it does not change meanwhile.
+        let copy = store.written.copy(of: kind)
+        for _ in 0..<Self.maxRounds {
+            let tmp = try AtomicFile.writeTemp(ours.bytes, for: path, mode: mode)
+            let current: (bytes: [UInt8], stamp: FileStamp)?
+            do {
+                current = try AtomicFile.read(path: path)
+            } catch {
+                unlink(tmp)
+                if pending.isEmpty { throw error }
+                throw keep(pending, written: false)
+            }
+            guard let current else {
+                unlink(tmp)
+                // Removed meanwhile: the caller reads again (and re-creates or fails).
+                if pending.isEmpty { return nil }
+                throw keep(pending, written: false)
+            }
+            if current.bytes != expected {
+                // Saved since tick read it (or last swapped): merge that version first.
+                unlink(tmp)
+                let theirs: TaskFile
+                do {
+                    theirs = try decode(current, copy: copy)
+                } catch {
+                    if pending.isEmpty { throw error }
+                    throw keep(pending, written: false)
+                }
+                ours = merge(base: base, ours: ours, theirs: theirs)
+                expected = current.bytes
+                base = theirs
+                continue
+            }
+            Self.hooks.beforeSwap(path)
+            let error = RenameAt2.rename(tmp, path, flags: RenameAt2.exchange)
+            if error != 0 {
+                if RenameAt2.unsupported(error) {
+                    // No exchange on this filesystem: rename right after the check.
+                    try AtomicFile.rename(tmp, over: path)
+                    pending.forEach { unlink($0) }
+                    return ours
+                }
+                unlink(tmp)
+                if error == ENOENT { continue }   // removed after the check: the next round sees it
+                if pending.isEmpty { throw StoreError.writeFailed(path: path, reason: String(cString: strerror(error))) }
+                throw keep(pending, written: false)
+            }
+            // `tmp` now holds what the swap took out of the file.
+            guard let out = try? AtomicFile.read(path: tmp) else { throw keep(pending + [tmp], written: true) }
+            if out.bytes == expected {
+                unlink(tmp)
+                pending.forEach { unlink($0) }
+                AtomicFile.syncDirectory(directory)
+                return ours
+            }
+            // A save landed between the check and the swap.
+            let theirs: TaskFile
+            do {
+                theirs = try decode(out, copy: copy)
+            } catch {
+                throw withdraw(tmp, ours: ours, pending: pending, parseError: error)
+            }
+            pending.append(tmp)
+            // A writer that also swaps and checks (a tool like this one) reacts to
+            // this swap as this one reacts to its: a random pause lets one finish first.
+            usleep(UInt32.random(in: 0...(500 << min(pending.count, 5))))
+            let merged = merge(base: base, ours: ours, theirs: theirs)
+            expected = ours.bytes
+            base = ours.file
+            ours = merged
+        }
+        if pending.isEmpty { throw StoreError.keptChanging(path: store.displayPath(kind)) }
+        throw keep(pending, written: true)
+    }
+
+    /// Decodes a version another program saved and stamps its hand edits
+    /// (against the copy of what tick last wrote) with its modification time.
+    private func decode(_ version: (bytes: [UInt8], stamp: FileStamp), copy: (bytes: [UInt8], file: TaskFile)?) throws -> TaskFile {
+        var file: TaskFile
+        do {
+            file = try TaskFileDecoder(bytes: version.bytes, path: store.displayPath(kind), kind: kind,
+                                       fallbackDate: version.stamp.modificationDate).decode()
+        } catch {
+            throw StoreError.invalidFile(error)
+        }
+        store.written.stampHandEdits(in: &file, bytes: version.bytes, at: version.stamp.modificationDate, copy: copy)
+        return file
+    }
+
+    private func merge(base: TaskFile, ours: Placed, theirs: TaskFile) -> Placed {
+        let file = MergeEngine.merge(base: base, ours: ours.file, theirs: theirs).file
+        return Placed(bytes: TaskFileEncoder.encode(file), file: file, merged: true)
+    }
+
+    /// The version swapped out (now at `out`) does not parse: it is swapped
+    /// back in and tick's write withdrawn. Whatever comes out of that swap is
+    /// kept unless it is exactly tick's write, as is every pending version.
+    private func withdraw(_ out: String, ours: Placed, pending: [String], parseError: Error) -> Error {
+        guard RenameAt2.rename(out, path, flags: RenameAt2.exchange) == 0 else { return keep(pending + [out], written: true) }
+        AtomicFile.syncDirectory(directory)
+        guard let back = try? AtomicFile.read(path: out), back.bytes == ours.bytes else {
+            return keep(pending + [out], written: false)
+        }
+        unlink(out)
+        return pending.isEmpty ? parseError : keep(pending, written: false)
+    }
+
+    /// Renames swapped-out versions to `<name>.tick-kept-<random>` next to the
+    /// file (tick does not read them as lists) and returns the error naming them.
+    private func keep(_ versions: [String], written: Bool) -> StoreError {
+        let name = (path as NSString).lastPathComponent
+        let shownDirectory = (store.displayPath(kind) as NSString).deletingLastPathComponent
+        var shown: [String] = []
+        for version in versions {
+            let keptName = "\(name).tick-kept-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            if Glibc.rename(version, (directory as NSString).appendingPathComponent(keptName)) == 0 {
+                shown.append((shownDirectory as NSString).appendingPathComponent(keptName))
+            } else {
+                shown.append(version)
+            }
+        }
+        AtomicFile.syncDirectory(directory)
+        return .unmergedSave(path: store.displayPath(kind), kept: shown, written: written)
+    }
+}
