@@ -221,7 +221,7 @@ struct SyncHistory {
         case .title(let x): args = ["edit", id, "--title", x]
         case .due(let x): args = ["edit", id, "due:" + x]
         case .note(let x): args = ["edit", id, "--note", x]
-        case let .tag(t, add): args = ["edit", id, (add ? "+" : "-") + t]
+        case let .tag(t, add): args = add ? ["edit", id, "+" + t] : ["edit", id, "--untag", t]
         case .state(let x): args = [x == "done" ? "done" : x == "active" ? "start" : "reopen", id]
         case .move(let f): args = ["mv", id, Self.lists[f] ?? "inbox"]
         case .remove: args = ["rm", id]
