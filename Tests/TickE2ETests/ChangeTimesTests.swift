@@ -48,6 +48,31 @@ import Testing
         #expect(try s.tick("resolve").stdout == "No conflicts to resolve\n")
     }
 
+    @Test("a task in two files (an interrupted mv): status reports it, a UUID prefix picks it, and the next write joins it")
+    func interruptedMoveIsHealedByTheNextWrite() throws {
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        try s.add("Renew passport", "list:Work", now: Self.t1)
+        let work = try s.text("lists/work.json")
+        try s.ok("mv", "1", "inbox", now: Self.t2)
+        // kill -9 between the two writes of mv: the destination is written, the source still has the task.
+        try s.write("lists/work.json", work)
+        let id = try #require(try s.tasks("inbox.json").first?.string("id"))
+        let status = try s.tick("status")
+        #expect(status.stdout.contains("1 in more than one list"), "\(status.stdout)")
+        #expect(status.stdout.contains(String(id.prefix(8))), "\(status.stdout)")
+        #expect(try s.statusJSON()["inSeveralLists"] as? [String] == [id])
+
+        // A UUID prefix names the task, not "matches 2 tasks"; the write joins the copies first.
+        let done = try s.tick("done", String(id.prefix(8)), now: Self.t3)
+        #expect(done.status == 0, "\(done)")
+        #expect(try s.tasks("lists/work.json").isEmpty)
+        let task = try s.tasks("inbox.json").first
+        #expect(task?.string("state") == "done")
+        #expect(Self.changed(task)["list"] == Self.t2)
+        #expect(try s.statusJSON()["inSeveralLists"] as? [String] == [])
+    }
+
     @Test("resolve names each field where a later change replaced the other machine's")
     func overridesAreReported() throws {
         let s = try Sandbox()

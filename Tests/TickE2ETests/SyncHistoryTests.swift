@@ -183,7 +183,10 @@ struct SyncHistory {
         for (id, start) in initial {
             let mine = steps.filter { $0.task == id }
             // Deleted on one side: kept only when the other side changed it later.
-            if let rm = mine.first(where: { if case .remove = $0.op { return true } else { return false } }) {
+            let removals = mine.filter { if case .remove = $0.op { return true } else { return false } }
+            if let rm = removals.first {
+                // Removed on both machines: gone, whatever either did before.
+                if Set(removals.map(\.side)).count == 2 { continue }
                 let laterByOther = mine.contains { $0.side != rm.side && $0.op.field != nil && $0.time > rm.time }
                 if !laterByOther { continue }
                 // Kept as the other side has it.

@@ -10,4 +10,12 @@ extension TaskIndex {
             try String.fetchAll(db, sql: "SELECT id FROM tasks GROUP BY id HAVING COUNT(*) > 1 ORDER BY id")
         }.compactMap { UUID(uuidString: $0) }
     }
+
+    /// The files a task is in: more than one after an interrupted `tick mv`
+    /// or a move merged file by file (one indexed lookup).
+    public func files(containing id: UUID) throws -> [FileKind] {
+        try db.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT path FROM tasks WHERE id = ? ORDER BY path", arguments: [id.lowercased])
+        }.compactMap(TaskIndex.kind(forRelativePath:))
+    }
 }

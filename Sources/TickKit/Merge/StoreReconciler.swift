@@ -122,9 +122,16 @@ public enum StoreReconciler {
     /// are (they are not changes made now).
     ///
     /// - Parameter keep: called with each file's version before it is rewritten.
-    public static func run(writer: StoreWriter, keep: (TaskFile) -> Void = { _ in }) throws -> ReconcileReport {
-        let snapshot = try writer.store.snapshot()
-        let (plans, report) = plan(snapshot.files)
+    /// With `only`, reads and reconciles just those files (a write healing the
+    /// task it is about to change: cheap, whatever the size of the store).
+    public static func run(writer: StoreWriter, only: [FileKind]? = nil, keep: (TaskFile) -> Void = { _ in }) throws -> ReconcileReport {
+        let files: [TaskFile]
+        if let only {
+            files = try only.compactMap { kind in try writer.store.read(kind)?.file }
+        } else {
+            files = try writer.store.snapshot().files
+        }
+        let (plans, report) = plan(files)
         guard !plans.isEmpty else { return report }
         let kinds = plans.keys.sorted { a, b in
             let ra = plans[a]?.replace.isEmpty == false, rb = plans[b]?.replace.isEmpty == false

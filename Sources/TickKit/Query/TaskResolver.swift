@@ -29,6 +29,10 @@ public struct TaskResolver {
         }
         let matches = try catalog.tasks(uuidHexPrefix: hex)
         if matches.count == 1 { return matches[0] }
+        // One task in two files (an interrupted move): one task, the newer copy.
+        if let first = matches.first, matches.count > 1, matches.allSatisfy({ $0.task.id == first.task.id }) {
+            return matches.max { $0.task.modifiedAt < $1.task.modifiedAt } ?? first
+        }
         if matches.isEmpty { throw brokenOrMissing(ref) }
         throw LookupError.ambiguousTask(ref, candidates: matches.map { m in
             let short = m.shortID.map { "\($0)" } ?? "-"

@@ -96,8 +96,10 @@ extension Tick {
             // Resolved under the lock: outside it, a concurrent `tick mv` of the task
             // can be half done (the task in both lists, or seen in neither).
             let (item, changed, after) = try context.store.withLock { writer in
+                guard let item = try TaskMutation(context: context).resolveUnderLock([arguments[0]], writer: writer).first else {
+                    throw LookupError.taskNotFound(arguments[0])
+                }
                 let loaded = try context.load()
-                let item = try loaded.tasks.resolve(arguments[0])
                 try edit.checkSlot(on: item.task)
                 var preview = item.task
                 edit.apply(to: &preview, now: now)

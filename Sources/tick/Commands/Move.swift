@@ -32,9 +32,9 @@ extension Tick {
             let (loaded, target) = try context.store.withLock { writer in
                 // Resolved under the lock: outside it, another `tick mv` of the same
                 // task can be half done (the task in both lists, or seen in neither).
+                let items = try mutation.resolveUnderLock(Array(arguments.dropLast()), writer: writer)
                 let loaded = try context.load()
                 let target = try loaded.lists.resolve(arguments[arguments.count - 1])
-                let items = mutation.unique(try loaded.tasks.resolve(Array(arguments.dropLast())))
                 for item in items {
                     guard item.kind != target else {
                         moved.append(.init(item: item, changed: false))

@@ -25,7 +25,7 @@ extension Tick {
             let now = context.now
             // Resolved under the lock, so a task a concurrent `tick mv` moved is found where it is now.
             let items = try context.store.withLock { writer in
-                let items = mutation.unique(try context.load().tasks.resolve(tasks.ids))
+                let items = try mutation.resolveUnderLock(tasks.ids, writer: writer)
                 for item in items {
                     try writer.update(item.kind) { file in
                         guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(item.task.id.lowercased) }

@@ -37,6 +37,8 @@ extension Tick {
             let blockConflicts = (blocks.hasMarkers ? [(CommitmentFile.relativePath, "git-conflict-markers")] : [])
                 + blocks.copies.map { ((($0.path as NSString).lastPathComponent), "sync-conflict-copy") }
             let nextReminder = try context.index.nextReminder(after: context.now)
+            // Tasks in more than one file: shown as one (the newer copy) until joined.
+            let split = try context.index.tasksInSeveralFiles()
             let t = context.terminal
             if output.json {
                 var members: [JSONMember] = [
@@ -50,6 +52,7 @@ extension Tick {
                     JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
                     JSONMember("nextReminder", nextReminder.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
                     JSONMember("unreadable", .array(broken.map { .string($0.summary) })),
+                    JSONMember("inSeveralLists", .array(split.map { .string($0.lowercased) })),
                 ]
                 do {
                     members.append(JSONMember("conflicts", .array(conflicts.map { c in
@@ -80,6 +83,10 @@ extension Tick {
             } else {
                 t.out("files     " + t.boldRed("\(broken.count) unreadable:"))
                 broken.forEach { t.out("          " + $0.summary) }
+            }
+            if !split.isEmpty {
+                t.out("tasks     " + t.boldRed("\(split.count) in more than one list (an interrupted move, or moved on one machine and edited on another); run `tick resolve` to join them:"))
+                split.prefix(10).forEach { t.out("          \($0.lowercased.prefix(8))") }
             }
             if !conflicts.isEmpty || !blockConflicts.isEmpty {
                 t.out("conflicts " + t.boldRed("\(conflicts.count + blockConflicts.count) pending (run `tick resolve`):"))

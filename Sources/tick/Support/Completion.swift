@@ -21,8 +21,8 @@ struct Completion {
     /// task another tick process moved meanwhile is found where it is now).
     func complete(_ refs: [String]) throws -> [Result] {
         try context.store.withLock { writer in
+            let items = try TaskMutation(context: context).resolveUnderLock(refs, writer: writer)
             let loaded = try context.load()
-            let items = TaskMutation(context: context).unique(try loaded.tasks.resolve(refs))
             return try complete(items, index: loaded.index, writer: writer)
         }
     }

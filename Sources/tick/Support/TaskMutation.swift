@@ -20,7 +20,7 @@ struct TaskMutation {
         try context.store.withLock { writer in
             // Resolved under the lock: outside it, a concurrent `tick mv` can be half
             // done (the task in both lists, or the index having seen it in neither).
-            let items = unique(try context.load().tasks.resolve(refs))
+            let items = try resolveUnderLock(refs, writer: writer)
             for item in items {
                 let (changed, after) = try writer.update(item.kind) { file in
                     try file.updateTask(item.task.id) { task in (try change(&task, now), task) }
@@ -31,6 +31,23 @@ struct TaskMutation {
             }
         }
         return results
+    }
+
+    /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
+    /// half done). A task found in two files (an interrupted `tick mv`, a move
+    /// merged file by file) is joined first, so the change lands on the one
+    /// copy left (Docs/MERGE.md §14).
+    func resolveUnderLock(_ refs: [String], writer: StoreWriter) throws -> [ListedTask] {
+        let items = unique(try context.load().tasks.resolve(refs))
+        var healed = false
+        for item in items {
+            let kinds = try context.index.files(containing: item.task.id)
+            if kinds.count > 1 {
+                _ = try StoreReconciler.run(writer: writer, only: kinds)
+                healed = true
+            }
+        }
+        return healed ? unique(try context.load().tasks.resolve(refs)) : items
     }
 
     /// The same task named twice is handled once.
