@@ -51,7 +51,7 @@ public struct WrittenCopies: Sendable {
     /// The copy and its decoded file, nil when missing or unreadable.
     func copy(of kind: FileKind) -> (bytes: [UInt8], file: TaskFile)? {
         guard let bytes = self.bytes(of: kind),
-              let file = try? TaskFileDecoder(bytes: bytes, path: path(of: kind), kind: kind, fallbackDate: Date()).decode()
+              let file = try? TaskFileDecoder(bytes: bytes, path: path(of: kind), kind: kind, fallbackDate: Date(timeIntervalSince1970: 0)).decode()
         else { return nil }
         return (bytes, file)
     }
