@@ -156,16 +156,8 @@ struct SyncHistory {
             case 8: op = .remove
             default: op = .reorder
             }
-            switch op {
-            case .title(let x): v.title = x
-            case .due(let x): v.due = x
-            case .note(let x): v.notes = x
-            case let .tag(t, add): if add { v.tags.insert(t) } else { v.tags.remove(t) }
-            case .state(let x): v.state = x
-            case .move(let f): v.file = f
-            case .remove: v.removed = true
-            case .reorder: break
-            }
+            Self.apply(op, to: &v)
+            if case .remove = op { v.removed = true }
             views[side.rawValue][id] = v
             steps.append(Step(side: side, task: id, op: op, time: time))
         }
@@ -191,19 +183,19 @@ struct SyncHistory {
                 if !laterByOther { continue }
                 // Kept as the other side has it.
                 var v = start
-                for step in mine where step.side != rm.side { apply(step.op, to: &v) }
+                for step in mine where step.side != rm.side { Self.apply(step.op, to: &v) }
                 out[id] = v
                 continue
             }
             // Every field: the latest change of it (ops are already in time order).
             var v = start
-            for step in mine { apply(step.op, to: &v) }
+            for step in mine { Self.apply(step.op, to: &v) }
             out[id] = v
         }
         return out
     }
 
-    func apply(_ op: Op, to v: inout View) {
+    static func apply(_ op: Op, to v: inout View) {
         switch op {
         case .title(let x): v.title = x
         case .due(let x): v.due = x

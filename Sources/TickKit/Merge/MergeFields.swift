@@ -105,7 +105,7 @@ struct MergeFieldPicker<Record> {
         let b = base.map { $0[keyPath: path] }
         if let b, o == b { return t }
         if let b, t == b { return o }
-        let bv = b.map(Self.values), ov = Self.values(o), tv = Self.values(t)
+        let bv = b.map(TaskItem.members), ov = TaskItem.members(o), tv = TaskItem.members(t)
 
         var merged: [String: JSONNode] = [:]
         for key in MergeOrder.filtered(o.map(\.key) + t.map(\.key), Set(ov.keys).union(tv.keys)) {
@@ -133,13 +133,6 @@ struct MergeFieldPicker<Record> {
                 oursWins: { _ in later != .theirs },
                 oursRunFirst: { $0 < $1 }))
         return order.compactMap { key in merged[key].map { JSONMember(key, $0) } }
-    }
-
-    /// Key to value, first occurrence wins (keys are unique in valid files).
-    private static func values(_ members: [JSONMember]) -> [String: JSONNode] {
-        var out: [String: JSONNode] = [:]
-        for m in members where out[m.key] == nil { out[m.key] = m.value }
-        return out
     }
 }
 
