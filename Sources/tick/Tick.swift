@@ -139,16 +139,14 @@ struct Tick: ParsableCommand {
         "--list", "--title", "--untag", "--store", "--estimate", "--at", "--for",
     ]
 
-    /// Prints an error the way terminal users expect and exits with tick's code.
+    /// The one place that prints errors: tick's own (``TickError``: the
+    /// location first when there is one, else `tick: error:`) and
+    /// ArgumentParser's (one line, no usage block); then exits with tick's code.
     static func exit(with error: Error) -> Never {
-        if error is InputError || error is LookupError || error is StoreError || error is FormatError || error is CLIError
-            || error is DateError || error is WatchError || error is IndexError || error is ImportError || error is ConfigError {
-            let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-            // File errors start with `path:line:column: error:` so editors can jump there.
-            let startsWithLocation: Bool
-            if case StoreError.invalidFile = error { startsWithLocation = true } else if case ConfigError.syntax = error { startsWithLocation = true } else { startsWithLocation = error is FormatError || error is ImportError }
-            FileHandle.standardError.write(Data(((startsWithLocation ? "" : "tick: error: ") + Terminal.shown(message, keepingNewlines: true) + "\n").utf8))
-            Foundation.exit(ExitStatus.of(error).rawValue)
+        if let error = error as? TickError {
+            let line = (error.fileLocation ?? "tick") + ": error: " + error.report
+            FileHandle.standardError.write(Data((Terminal.shown(line, keepingNewlines: true) + "\n").utf8))
+            Foundation.exit(ExitStatus(error.kind).rawValue)
         }
         let code = exitCode(for: error)
         if code == .success {

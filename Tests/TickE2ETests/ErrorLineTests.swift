@@ -135,4 +135,37 @@ struct ErrorLineTests {
         try s.ok("edit", "1", "-ab")
         #expect(try s.showJSON("1")["tags"] as? [String] == ["cd"])
     }
+
+    @Test("a bad TICK_NOW is refused the same way by every command, the merge driver and init included")
+    func badPinnedClockEverywhere() throws {
+        let s = try Sandbox()
+        try s.add("Keep")
+        let before = try s.fingerprint()
+        let ours = s.store + "/inbox.json"
+        for args in [["today"], ["add", "X"], ["merge-driver", ours, ours, ours, "inbox.json"], ["init", s.store]] {
+            let r = try s.tick(args, env: ["TICK_NOW": "yesterday-ish"])
+            #expect(r.status == 2, "\(args): \(r)")
+            #expect(r.stderr == "tick: error: TICK_NOW=yesterday-ish is not an ISO 8601 timestamp like 2026-11-21T09:00:00Z\n", "\(args): \(r)")
+        }
+        #expect(try s.fingerprint() == before)
+    }
+
+    @Test("an error inside a file starts with path:line:column (config and store files), exit 4")
+    func locatedErrors() throws {
+        let s = try Sandbox()
+        try s.add("Keep")
+        let config = s.home + "/.config/tick/config.toml"
+        try FileManager.default.createDirectory(atPath: (config as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "[sync]\nauto-resolve = = true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try s.tick(["plan"])
+        #expect(r.status == 4, "\(r)")
+        #expect(r.stderr.hasPrefix(config + ":2:"), "\(r)")
+        #expect(r.stderr.contains(": error: "), "\(r)")
+        try FileManager.default.removeItem(atPath: config)
+        try "{\"tasks\": [ {oops ]}".write(toFile: s.store + "/inbox.json", atomically: true, encoding: .utf8)
+        let bad = try s.tick(["done", "1"])
+        #expect(bad.status == 4, "\(bad)")
+        #expect(bad.stderr.contains("inbox.json:1:14: error: "), "\(bad)")
+        #expect(bad.stderr.contains("\n    {\"tasks\": [ {oops ]}\n"), "the line with a caret under it: \(bad)")
+    }
 }

@@ -21,3 +21,29 @@ public enum ConfigError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension ConfigError: TickError {
+    public var kind: FailureKind {
+        switch self {
+        case .syntax, .badValue: return .badData
+        case .unreadable: return .failure
+        }
+    }
+
+    public var fileLocation: String? {
+        switch self {
+        case let .syntax(path, line, column, _, _): return "\(path):\(line):\(column)"
+        case .badValue, .unreadable: return nil
+        }
+    }
+
+    public var report: String {
+        switch self {
+        case let .syntax(_, _, column, message, lineText):
+            let caret = String(repeating: " ", count: max(0, column - 1)) + "^"
+            return "\(message)\n  \(lineText)\n  \(caret)\nfix the file, or move it aside to use the defaults"
+        case .badValue, .unreadable:
+            return errorDescription ?? "\(self)"
+        }
+    }
+}

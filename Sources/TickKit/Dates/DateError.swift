@@ -38,3 +38,7 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
         }
     }
 }
+
+extension DateError: TickError {
+    public var kind: FailureKind { .usage }
+}

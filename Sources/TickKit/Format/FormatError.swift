@@ -38,3 +38,12 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
         self.message = message
     }
 }
+
+extension FormatError: TickError {
+    public var kind: FailureKind { .badData }
+    public var fileLocation: String? { location.map { "\(path):\($0)" } ?? path }
+    public var report: String {
+        guard let location else { return message }
+        return message + "\n" + location.caretSnippet
+    }
+}

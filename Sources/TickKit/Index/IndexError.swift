@@ -13,3 +13,7 @@ public enum IndexError: Error, LocalizedError, Sendable {
         }
     }
 }
+
+extension IndexError: TickError {
+    public var kind: FailureKind { .failure }
+}

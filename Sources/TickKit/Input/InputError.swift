@@ -23,3 +23,7 @@ public enum InputError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension InputError: TickError {
+    public var kind: FailureKind { .usage }
+}

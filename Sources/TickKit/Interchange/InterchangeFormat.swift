@@ -62,3 +62,9 @@ public protocol InterchangeCodec {
     /// Writes the files (inbox and lists) in this format.
     static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8]
 }
+
+extension ImportError: TickError {
+    public var kind: FailureKind { .badData }
+    public var fileLocation: String? { line.map { "\(path):\($0)" } ?? path }
+    public var report: String { message + "; nothing was imported" }
+}

@@ -8,3 +8,7 @@ public struct GitError: Error, LocalizedError, Sendable, Equatable {
 
     public var errorDescription: String? { message }
 }
+
+extension GitError: TickError {
+    public var kind: FailureKind { .failure }
+}

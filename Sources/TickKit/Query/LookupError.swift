@@ -38,3 +38,13 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension LookupError: TickError {
+    public var kind: FailureKind {
+        switch self {
+        case .listExists, .invalidListName: return .usage
+        case .taskInBrokenFile, .listInBrokenFile: return .badData
+        case .taskNotFound, .ambiguousTask, .listNotFound, .ambiguousList: return .notFound
+        }
+    }
+}

@@ -43,3 +43,22 @@ public enum StoreError: Error, LocalizedError, Sendable {
         }
     }
 }
+
+extension StoreError: TickError {
+    public var kind: FailureKind {
+        if case .invalidFile = self { return .badData }
+        return .failure
+    }
+
+    public var fileLocation: String? {
+        if case .invalidFile(let e) = self { return e.fileLocation }
+        return nil
+    }
+
+    public var report: String {
+        if case .invalidFile(let e) = self {
+            return e.report + "\n    fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
+        }
+        return errorDescription ?? "\(self)"
+    }
+}

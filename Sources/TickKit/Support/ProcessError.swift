@@ -8,3 +8,7 @@ public struct ProcessError: Error, LocalizedError, Sendable, Equatable {
 
     public var errorDescription: String? { message }
 }
+
+extension ProcessError: TickError {
+    public var kind: FailureKind { .failure }
+}

@@ -94,3 +94,7 @@ public struct UndoConflict: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { describe { String($0.lowercased.prefix(8)) } }
 }
+
+extension UndoError: TickError {
+    public var kind: FailureKind { .failure }
+}

@@ -55,3 +55,7 @@ public enum WatchError: Error, LocalizedError, Sendable {
         }
     }
 }
+
+extension WatchError: TickError {
+    public var kind: FailureKind { .failure }
+}

@@ -28,9 +28,9 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let env = ProcessInfo.processInfo.environment
-            let location = StoreLocation.resolve(explicit: global.store, environment: env, currentDirectory: FileManager.default.currentDirectoryPath)
-            let terminal = Terminal(noColorFlag: global.noColor, environment: env)
+            let process = try ProcessEnvironment.current()
+            let location = process.storeLocation(explicit: global.store)
+            let terminal = Terminal(noColorFlag: global.noColor, environment: process.variables)
             try GitSetupRunner(root: location.root, terminal: terminal).run()
         }
     }
@@ -48,7 +48,7 @@ struct GitSetupRunner {
             throw CLIError("the store \(root) does not exist; create it as a git repository with `tick init --git \(root)`")
         }
         guard isDir.boolValue else { throw StoreError.notADirectory(path: root) }
-        guard let repo = try gitErrors({ try GitRepository.discover(at: root) }) else {
+        guard let repo = try GitRepository.discover(at: root) else {
             throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` (it runs git init) or `git init` there first")
         }
         var changes: [String] = []
@@ -66,14 +66,14 @@ struct GitSetupRunner {
         let executable = ProcessRunner.currentExecutablePath()
         let command = GitMergeSetup.driverCommand(executable: executable)
         for (key, value) in [("merge.tick.name", GitMergeSetup.driverName), ("merge.tick.driver", command)] {
-            if try gitErrors({ try repo.localConfig(key) }) != value {
-                try gitErrors { try repo.setLocalConfig(key, value) }
+            if try repo.localConfig(key) != value {
+                try repo.setLocalConfig(key, value)
                 changes.append("Set \(key) = \(value) in the repository's local config")
             }
         }
 
         // 3. Hooks that run `tick resolve` after a plain `git pull` (core.hooksPath respected).
-        let hooks = try gitErrors { try repo.gitPath("hooks") }
+        let hooks = try repo.gitPath("hooks")
         for name in GitHooks.names {
             let path = (hooks as NSString).appendingPathComponent(name)
             switch try GitHooks.install(name, in: hooks, executable: executable, store: root) {
@@ -86,10 +86,10 @@ struct GitSetupRunner {
         }
 
         // 4. Commit .gitattributes when it differs from HEAD (only that file).
-        let status = try gitErrors { try repo.check(["status", "--porcelain", "--untracked-files=all", "--", ".gitattributes"]) }
+        let status = try repo.check(["status", "--porcelain", "--untracked-files=all", "--", ".gitattributes"])
         if !status.output.isEmpty {
-            try gitErrors { try repo.check(["add", "--", ".gitattributes"]) }
-            let commit = try gitErrors { try repo.git(["commit", "-q", "-m", GitMergeSetup.commitMessage, "--", ".gitattributes"]) }
+            try repo.check(["add", "--", ".gitattributes"])
+            let commit = try repo.git(["commit", "-q", "-m", GitMergeSetup.commitMessage, "--", ".gitattributes"])
             changes.forEach { t.out($0) }
             guard commit.succeeded else {
                 throw CLIError("could not commit \(repo.prefix).gitattributes (it is staged; commit it yourself so every clone uses the driver):\n\(commit.message)")
@@ -100,7 +100,7 @@ struct GitSetupRunner {
         }
 
         // 5. Check that git really routes store files to the driver.
-        let probe = try gitErrors { try repo.check(["check-attr", "merge", "--", "inbox.json", "lists/x.json"]) }
+        let probe = try repo.check(["check-attr", "merge", "--", "inbox.json", "lists/x.json"])
         let values = probe.output.split(separator: "\n").map { $0.components(separatedBy: ": ").last ?? "" }
         if values.contains(where: { $0 != "tick" }) {
             t.err("tick: warning: git does not use the tick driver for the store's files (another attributes file overrides it?):\n\(probe.output)")

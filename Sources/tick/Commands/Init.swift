@@ -28,9 +28,9 @@ extension Tick {
         var path: String?
 
         func run() throws {
-            let env = ProcessInfo.processInfo.environment
-            let cwd = FileManager.default.currentDirectoryPath
-            let location = StoreLocation.resolve(explicit: path ?? global.store, environment: env, currentDirectory: cwd)
+            let process = try ProcessEnvironment.current()
+            let env = process.variables
+            let location = process.storeLocation(explicit: path ?? global.store)
             let root = location.root
             let t = Terminal(noColorFlag: global.noColor, environment: env)
             var isDir: ObjCBool = false
@@ -42,16 +42,16 @@ extension Tick {
                 t.out("Created the store \(root)")
             }
             if git {
-                if let repo = try gitErrors({ try GitRepository.discover(at: root) }) {
+                if let repo = try GitRepository.discover(at: root) {
                     t.out("The store is in the git repository \(repo.topLevel)")
                 } else {
-                    let r = try gitErrors { try GitRepository.run(["init", "-q"], in: root) }
+                    let r = try GitRepository.run(["init", "-q"], in: root)
                     guard r.succeeded else { throw CLIError("git init failed in \(root):\n\(r.message)") }
                     t.out("Initialized a git repository in \(root)")
                 }
                 try GitSetupRunner(root: root, terminal: t).run()
             }
-            let configured = StoreLocation.resolve(explicit: global.store, environment: env, currentDirectory: cwd).root
+            let configured = process.storeLocation(explicit: global.store).root
             if configured != root {
                 t.out("To use it: export TICK_STORE=\(Git.shellQuoteIfNeeded(root))  (or pass --store \(Git.shellQuoteIfNeeded(root)))")
             }

@@ -44,18 +44,19 @@ extension Tick {
         var path: String
 
         func run() throws {
+            let process = try ProcessEnvironment.current()
             if Self.isCommitmentFile(path) {
-                try mergeCommitments()
+                try mergeCommitments(process)
                 return
             }
             let kind = Self.kind(of: path)
             guard let kind else {
                 // Not an inbox or list file (e.g. a conflict copy): git's text merge, as without the driver.
-                let status = try textMerge()
+                let status = try textMerge(process)
                 if status != 0 { throw ExitCode(status) }
                 return
             }
-            let fallback = Self.fallbackDate()
+            let fallback = Self.fallbackDate(process)
             func decode(_ file: String, label: String, optional: Bool) throws -> Result<TaskFile?, LabeledError> {
                 guard let (bytes, _) = try AtomicFile.read(path: file) else {
                     if optional { return .success(nil) }
@@ -74,7 +75,7 @@ extension Tick {
                 if case .failure(let e) = sides.0 { problems.append(e) }
                 if case .failure(let e) = sides.1 { problems.append(e) }
                 for p in problems { Self.note("tick merge-driver: \(p.label) version of \(p.error.summary)") }
-                let status = try textMerge()
+                let status = try textMerge(process)
                 Self.note("tick merge-driver: \(path): not a valid tick file on both sides; used git's text merge" + (status == 0 ? "" : " (conflict markers written)"))
                 throw ExitCode(status == 0 ? 1 : status)
             }
@@ -99,8 +100,8 @@ extension Tick {
         }
 
         /// `blocks.json`: merged block by block like tasks; git's text merge when a version does not parse.
-        func mergeCommitments() throws {
-            let fallback = Self.fallbackDate()
+        func mergeCommitments(_ process: ProcessEnvironment) throws {
+            let fallback = Self.fallbackDate(process)
             func decode(_ file: String, optional: Bool) throws -> CommitmentFile?? {
                 guard let (bytes, _) = try AtomicFile.read(path: file) else {
                     if optional { return .some(nil) }
@@ -115,7 +116,7 @@ extension Tick {
                 }
             }
             guard case .some(let o?) = try decode(ours, optional: false), case .some(let t?) = try decode(theirs, optional: false) else {
-                let status = try textMerge()
+                let status = try textMerge(process)
                 Self.note("tick merge-driver: \(path): not a valid blocks file on both sides; used git's text merge" + (status == 0 ? "" : " (conflict markers written)"))
                 throw ExitCode(status == 0 ? 1 : status)
             }
@@ -136,20 +137,18 @@ extension Tick {
 
         /// `git merge-file -L ours -L base -L theirs OURS BASE THEIRS`: conflict
         /// markers into OURS. Returns its exit status (0 clean, >0 conflicts).
-        func textMerge() throws -> Int32 {
+        func textMerge(_ process: ProcessEnvironment) throws -> Int32 {
             var basePath = base
             var tempBase: String?
             if FileStamp.of(path: base) == nil {
                 // No common version (both added the file): merge against an empty one.
-                let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-                let p = (dir as NSString).appendingPathComponent("tick-merge-base-\(getpid())")
+                let p = (process.temporaryDirectory as NSString).appendingPathComponent("tick-merge-base-\(getpid())")
                 try AtomicFile.write([], to: p, mode: 0o600)
                 tempBase = p
                 basePath = p
             }
             defer { if let tempBase { unlink(tempBase) } }
-            let cwd = FileManager.default.currentDirectoryPath
-            let r = try gitErrors { try GitRepository.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, basePath, theirs], in: cwd) }
+            let r = try GitRepository.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, basePath, theirs], in: process.currentDirectory)
             if r.status < 0 || r.status > 127 {
                 throw CLIError("git merge-file failed: \(r.message)")
             }
@@ -167,9 +166,8 @@ extension Tick {
         }
 
         /// For fields missing in hand-made versions: the same instant for all three.
-        static func fallbackDate() -> Date {
-            if let pinned = ProcessInfo.processInfo.environment["TICK_NOW"], let d = Timestamp.parse(pinned) { return d }
-            return Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        static func fallbackDate(_ process: ProcessEnvironment) -> Date {
+            process.isPinned ? process.now : Date(timeIntervalSince1970: process.now.timeIntervalSince1970.rounded(.down))
         }
 
         struct LabeledError: Error {
@@ -180,15 +178,5 @@ extension Tick {
         static func note(_ line: String) {
             FileHandle.standardError.write(Data((Terminal.shown(line, keepingNewlines: true) + "\n").utf8))
         }
-    }
-}
-
-/// Runs TickKit git helpers, turning their failures into CLI errors (exit 1).
-@discardableResult
-func gitErrors<R>(_ body: () throws -> R) throws -> R {
-    do {
-        return try body()
-    } catch let e as GitError {
-        throw CLIError(e.message)
     }
 }

@@ -36,12 +36,12 @@ extension Tick {
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
                 throw CLIError("the store \(root) does not exist; create it as a git repository with `tick init --git \(root)`")
             }
-            guard let repo = try gitErrors({ try GitRepository.discover(at: root) }) else {
+            guard let repo = try GitRepository.discover(at: root) else {
                 throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` or `git init` there, then `tick git setup`")
             }
             // No tick write interleaves with the commit, the merge and the checkout.
             try context.store.withLock { writer in
-                try gitErrors { try SyncRun(context: context, repo: repo, writer: writer).run() }
+                try SyncRun(context: context, repo: repo, writer: writer).run()
             }
         }
     }

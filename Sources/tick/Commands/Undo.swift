@@ -64,7 +64,7 @@ extension Tick {
                 // Read under the lock: another tick may have just recorded a change.
                 let pending = UndoJournal.undoable(try read(journal, context: context).entries)
                 guard n <= pending.count else {
-                    throw CLIError(UndoError.nothingToUndo(available: pending.count).errorDescription ?? "nothing to undo")
+                    throw UndoError.nothingToUndo(available: pending.count)
                 }
                 for entry in pending.prefix(n) {
                     do {
@@ -97,13 +97,9 @@ extension Tick {
 
         /// The journal's entries; unreadable lines are reported on stderr and skipped.
         func read(_ journal: UndoJournal, context: Context) throws -> UndoJournal.Contents {
-            do {
-                let contents = try journal.read()
-                contents.warnings.forEach(context.terminal.err)
-                return contents
-            } catch {
-                throw CLIError(error.errorDescription ?? "\(error)")
-            }
+            let contents = try journal.read()
+            contents.warnings.forEach(context.terminal.err)
+            return contents
         }
 
         /// Reverts one entry: checks every file first, then writes.

@@ -4,11 +4,11 @@ import TickKit
 /// What a command needs, built once from the global options and the
 /// environment: the store, the clock, the time zone and the terminal.
 struct Context {
-    let environment: [String: String]
-    let now: Date
-    /// Monotonic time when the command started (for ``clock``).
-    private let startUptime = DispatchTime.now().uptimeNanoseconds
-    let timeZone: TimeZone
+    /// The process's environment, clock and time zone, read once.
+    let process: ProcessEnvironment
+    var environment: [String: String] { process.variables }
+    var now: Date { process.now }
+    var timeZone: TimeZone { process.timeZone }
     let store: Store
     private let indexBox: IndexBox
     let terminal: Terminal
@@ -23,25 +23,11 @@ struct Context {
     }
 
     init(_ options: GlobalOptions) throws {
-        let env = ProcessInfo.processInfo.environment
-        environment = env
-        // TICK_NOW pins the clock (tests, scripting): an ISO 8601 timestamp.
-        if let pinned = env["TICK_NOW"], !pinned.isEmpty {
-            guard let date = Timestamp.parse(pinned) else {
-                throw CLIError("TICK_NOW=\(pinned) is not an ISO 8601 timestamp like 2026-11-21T09:00:00Z", status: .usage)
-            }
-            now = date
-        } else {
-            now = Date()
-        }
-        if let tz = env["TZ"], !tz.isEmpty, let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {
-            timeZone = zone
-        } else {
-            timeZone = TimeZone.current
-        }
-        let location = StoreLocation.resolve(
-            explicit: options.store, environment: env,
-            currentDirectory: FileManager.default.currentDirectoryPath)
+        let process = try ProcessEnvironment.current()
+        self.process = process
+        let env = process.variables
+        let now = process.now
+        let location = process.storeLocation(explicit: options.store)
         // Every write of this command goes into one undo-journal entry (see Undo.swift).
         let command = CommandPath.of(CommandLine.arguments)
         let journal = CommandPath.journaled(command) ? JournalSession(
@@ -49,7 +35,7 @@ struct Context {
             warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) }) : nil
         // A command's changes are all stamped with its start time (`tick watch` swaps in a running clock).
         let start = now
-        store = Store(location: location, currentDirectory: FileManager.default.currentDirectoryPath, journal: journal,
+        store = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
                       clock: { start })
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
         let index = try TaskIndex.open(store: store, now: Date.init)
@@ -60,15 +46,8 @@ struct Context {
         }
     }
 
-    /// A clock that runs: the real one, or, when TICK_NOW is pinned, the
-    /// pinned instant plus the time elapsed since the command started (so a
-    /// long-running `tick watch` under test still sees time pass).
-    var clock: @Sendable () -> Date {
-        let start = startUptime
-        let base = now
-        guard environment["TICK_NOW"].map({ !$0.isEmpty }) == true else { return Date.init }
-        return { base.addingTimeInterval(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
-    }
+    /// A clock that runs (see ``ProcessEnvironment/clock``).
+    var clock: @Sendable () -> Date { process.clock }
 
     /// The user's config.toml (defaults when there is none).
     func config() throws -> TickConfig {

@@ -11,7 +11,7 @@ struct EditorSession {
         let original = item.task
         var originalNode = JSONWriter.write(TaskFileEncoder.node(for: original))
         if originalNode.isEmpty { originalNode = [] }
-        let dir = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let dir = context.process.temporaryDirectory
         let path = (dir as NSString).appendingPathComponent("tick-edit-\(original.id.lowercased.prefix(8))-\(getpid()).json")
         try AtomicFile.write(originalNode, to: path, mode: 0o600)
         while true {

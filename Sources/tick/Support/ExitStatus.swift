@@ -14,28 +14,34 @@ enum ExitStatus: Int32 {
     /// A store file that cannot be parsed or breaks the schema.
     case badData = 4
 
-    /// The status for an error thrown by a command.
+    /// The status of a failure of this kind.
+    init(_ kind: FailureKind) {
+        switch kind {
+        case .failure: self = .failure
+        case .usage: self = .usage
+        case .notFound: self = .notFound
+        case .badData: self = .badData
+        }
+    }
+
+    /// The status for an error thrown by a command (1 for an error tick does not type).
     static func of(_ error: Error) -> ExitStatus {
-        switch error {
-        case is InputError, is DateError: return .usage
-        case let e as LookupError:
-            switch e {
-            case .listExists, .invalidListName: return .usage
-            case .taskInBrokenFile, .listInBrokenFile: return .badData
-            default: return .notFound
-            }
-        case is FormatError, is ImportError, is ConfigError: return .badData
-        case let e as StoreError:
-            if case .invalidFile = e { return .badData }
-            return .failure
-        case let e as CLIError: return e.status
-        default: return .failure
+        (error as? TickError).map { ExitStatus($0.kind) } ?? .failure
+    }
+
+    /// The kind of failure this status reports.
+    var kind: FailureKind {
+        switch self {
+        case .success, .failure: return .failure
+        case .usage: return .usage
+        case .notFound: return .notFound
+        case .badData: return .badData
         }
     }
 }
 
 /// Errors raised by the command layer itself.
-struct CLIError: Error, LocalizedError {
+struct CLIError: TickError {
     var message: String
     var status: ExitStatus
 
@@ -45,4 +51,5 @@ struct CLIError: Error, LocalizedError {
     }
 
     var errorDescription: String? { message }
+    var kind: FailureKind { status.kind }
 }
