@@ -80,13 +80,14 @@ public enum AtomicFile {
         try rename(tmp, over: path, durable: durable)
     }
 
-    /// Writes `bytes` to a new temp file next to `path` (`.<name>.tick-<random>.tmp`),
+    /// Writes `bytes` to a new temp file next to `path` (`.<name>.tick-<pid>-<random>.tmp`;
+    /// the pid lets ``StaleTemps`` remove what a killed tick left behind),
     /// fsynced unless `durable` is false, and returns its path. On failure
     /// nothing is left behind.
     static func writeTemp(_ bytes: [UInt8], for path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) -> String {
         let dir = (path as NSString).deletingLastPathComponent
         try createDirectory(dir)
-        let tmp = siblingPath(of: path, tag: "tick", suffix: ".tmp")
+        let tmp = siblingPath(of: path, tag: "tick-\(getpid())", suffix: ".tmp")
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         func fail(_ reason: String) -> StoreError {

@@ -120,6 +120,8 @@ public struct Store: Sendable {
         let lock = try FileLock(path: (location.stateDirectory as NSString).appendingPathComponent("store.lock"), timeout: timeout)
         defer { lock.unlock() }
         defer { journal?.flush() }
+        // Every writer of the store holds this lock, so a temp file of a dead process is litter.
+        StaleTemps.sweep([location.root, (location.root as NSString).appendingPathComponent("lists")])
         return try body(StoreWriter(store: self))
     }
 }
