@@ -18,6 +18,21 @@ import Testing
         return file
     }
 
+    @Test func replaceSwapsInOnlyOverTheExpectedBytes() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.root + "/blocks.json"
+        try Data("saved by an editor\n".utf8).write(to: URL(fileURLWithPath: path))
+        // The file no longer holds what tick read: nothing changes, the caller re-reads.
+        #expect(try AtomicFile.replace(path, with: Array("tick\n".utf8), expecting: Array("what tick read\n".utf8), mode: nil) == false)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "saved by an editor\n")
+        // It does: swapped in, nothing left beside it.
+        #expect(try AtomicFile.replace(path, with: Array("tick\n".utf8), expecting: Array("saved by an editor\n".utf8), mode: 0o640))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "tick\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.location.root).sorted() == ["blocks.json", "lists"])
+        #expect(FileStamp.of(path: path).map { $0.mode & 0o7777 } == 0o640)
+    }
+
     @Test func updateMergesASaveMadeUnderneath() throws {
         let (store, dir) = try makeStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }

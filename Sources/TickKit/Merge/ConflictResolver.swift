@@ -140,12 +140,11 @@ public struct ConflictResolver {
             wouldWrite[kind] = outcome.file
             return [step]
         }
-        guard FileStamp.of(path: path) == stamp else {
-            throw StoreError.writeFailed(path: shown, reason: "it changed on disk while tick was resolving it; nothing was written, run `tick resolve` again")
-        }
         let merged = TaskFileEncoder.encode(outcome.file)
         ResolvedArchive(store: store).keep(bytes, as: kind.relativePath)
-        try AtomicFile.write(merged, to: path, mode: stamp.mode)
+        guard try AtomicFile.replace(path, with: merged, expecting: bytes, mode: stamp.mode) else {
+            throw StoreError.writeFailed(path: shown, reason: "it changed on disk while tick was resolving it; nothing was written, run `tick resolve` again")
+        }
         store.written.save(merged, for: kind)
         return [step]
     }

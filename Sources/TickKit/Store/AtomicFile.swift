@@ -80,6 +80,47 @@ public enum AtomicFile {
         try rename(tmp, over: path, durable: durable)
     }
 
+    /// Replaces `path` with `bytes` only if it still holds `expected`, without
+    /// a window in which another program's save could be overwritten unseen:
+    /// the new version is swapped in (`RENAME_EXCHANGE`) and what came out is
+    /// compared with `expected`; a save that landed in between is swapped back.
+    /// Returns false, changing nothing, when the file no longer holds
+    /// `expected` (the caller reads it again). For files tick cannot merge
+    /// itself (`blocks.json`, a file with conflict markers); store files go
+    /// through ``SwappingWrite``, which merges instead.
+    static func replace(_ path: String, with bytes: [UInt8], expecting expected: [UInt8], mode: UInt32?) throws(StoreError) -> Bool {
+        let tmp = try writeTemp(bytes, for: path, mode: mode)
+        guard let current = try? read(path: path), current.bytes == expected else {
+            unlink(tmp)
+            return false
+        }
+        let error = RenameAt2.rename(tmp, path, flags: RenameAt2.exchange)
+        if RenameAt2.unsupported(error) {
+            try rename(tmp, over: path)
+            return true
+        }
+        guard error == 0 else {
+            unlink(tmp)
+            if error == ENOENT { return false }
+            throw .writeFailed(path: path, reason: String(cString: strerror(error)))
+        }
+        if let out = try? read(path: tmp), out.bytes == expected {
+            unlink(tmp)
+            syncDirectory((path as NSString).deletingLastPathComponent)
+            return true
+        }
+        // A save landed between the check and the swap: put it back.
+        guard RenameAt2.rename(tmp, path, flags: RenameAt2.exchange) == 0 else {
+            throw .unmergedSave(path: path, kept: [tmp], written: true)
+        }
+        if let out = try? read(path: tmp), out.bytes == bytes {
+            unlink(tmp)
+            return false
+        }
+        // Yet another save in between: it is kept beside the file, never lost.
+        throw .unmergedSave(path: path, kept: [tmp], written: false)
+    }
+
     /// Writes `bytes` to a new temp file next to `path` (`.<name>.tick-<pid>-<random>.tmp`;
     /// the pid lets ``StaleTemps`` remove what a killed tick left behind),
     /// fsynced unless `durable` is false, and returns its path. On failure

@@ -51,8 +51,13 @@ extension StoreWriter {
             let bytes = CommitmentFileCodec.encode(file)
             if let loaded, bytes == loaded.bytes { return result }
             if loaded == nil, file == CommitmentFile() { return result }
-            if FileStamp.of(path: path) != loaded?.stamp { continue }
-            try AtomicFile.write(bytes, to: path, mode: loaded?.stamp.mode)
+            if let loaded {
+                // Swapped in only if nobody saved it since it was read; else re-apply.
+                guard try AtomicFile.replace(path, with: bytes, expecting: loaded.bytes, mode: loaded.stamp.mode) else { continue }
+            } else {
+                if FileStamp.of(path: path) != nil { continue }
+                try AtomicFile.write(bytes, to: path, mode: nil)
+            }
             store.journal?.recordCommitments(before: loaded?.bytes, after: bytes)
             return result
         }
