@@ -70,8 +70,9 @@ import Testing
         try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
         var editor = listFile(["a", "from-editor"])
         editor.extra.append(JSONMember("x-editor", JSONNode(.number("1"))))
-        SwappingWrite.hooks.onNextSwap(of: path) { self.editorSave(TaskFileEncoder.encode(editor), to: path) }
-        try store.withLock { writer in
+        let save = TaskFileEncoder.encode(editor)
+        let racing = store.savingOnce(at: path) { self.editorSave(save, to: path) }
+        try racing.withLock { writer in
             try writer.update(.list(slug: "work")) { file in
                 file.tasks.append(TaskItem(id: UUID(name: "from-tick"), title: "from-tick", createdAt: now, modifiedAt: now))
             }
@@ -91,9 +92,9 @@ import Testing
         let path = store.location.path(of: .list(slug: "work"))
         try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
         let broken = Array("{\"name\": \"Work\", \"tasks\": [\n".utf8)
-        SwappingWrite.hooks.onNextSwap(of: path) { self.editorSave(broken, to: path) }
+        let racing = store.savingOnce(at: path) { self.editorSave(broken, to: path) }
         #expect(throws: StoreError.self) {
-            try store.withLock { writer in
+            try racing.withLock { writer in
                 try writer.update(.list(slug: "work")) { file in file.tasks[0].title = "b" }
             }
         }
@@ -163,5 +164,29 @@ import Testing
         let state = StoreLocation.resolve(explicit: nil, environment: env, currentDirectory: "/").stateDirectory
         #expect(state.hasPrefix("/st/tick/tasks-"))
         #expect(!state.hasPrefix("/data/tasks"))
+    }
+}
+
+/// Runs a handler the first time it is called.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (() -> Void)?
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+    func run() {
+        let h = lock.withLock { () -> (() -> Void)? in
+            defer { handler = nil }
+            return handler
+        }
+        h?()
+    }
+}
+
+extension Store {
+    /// This store, with `save` run just before its first swap of `path`.
+    func savingOnce(at path: String, _ save: @escaping () -> Void) -> Store {
+        var store = self
+        let once = Once(save)
+        store.beforeSwap = { if $0 == path { once.run() } }
+        return store
     }
 }

@@ -13,6 +13,9 @@ public struct Store: Sendable {
     /// The time writes record as the change time of what they change
     /// (a command passes its start time; `tick watch` a running clock).
     public let clock: @Sendable () -> Date
+    /// Tests only: runs just before a store file is swapped in (``SwappingWrite``),
+    /// so a test can save the file in that instant, as an editor might.
+    var beforeSwap: (@Sendable (String) -> Void)?
 
     public init(location: StoreLocation, currentDirectory: String? = nil, journal: JournalSession? = nil,
                 clock: @escaping @Sendable () -> Date = Date.init) {
@@ -24,7 +27,9 @@ public struct Store: Sendable {
 
     /// The same store with another clock for its writes.
     public func with(clock: @escaping @Sendable () -> Date) -> Store {
-        Store(location: location, currentDirectory: currentDirectory, journal: journal, clock: clock)
+        var store = Store(location: location, currentDirectory: currentDirectory, journal: journal, clock: clock)
+        store.beforeSwap = beforeSwap
+        return store
     }
 
     /// The last bytes tick wrote to each file (for stamping hand edits).

@@ -60,24 +60,6 @@ struct SwappingWrite {
         var merged: Bool
     }
 
-    /// Tests only: lets a test save the file in the instant between the check and the swap.
-    static let hooks = Hooks()
-
-    final class Hooks: @unchecked Sendable {
-        private let lock = NSLock()
-        private var handlers: [String: () -> Void] = [:]
-
-        /// Runs `handler` (once) just before the next swap of `path`.
-        func onNextSwap(of path: String, _ handler: @escaping () -> Void) {
-            lock.withLock { handlers[path] = handler }
-        }
-
-        func beforeSwap(_ path: String) {
-            let handler = lock.withLock { handlers.removeValue(forKey: path) }
-            handler?()
-        }
-    }
-
     private var directory: String { (path as NSString).deletingLastPathComponent }
 
     /// Writes `bytes` (`file`, encoded) in place of the file `loaded` was read
@@ -151,7 +133,7 @@ struct SwappingWrite {
                 base = theirs
                 continue
             }
-            Self.hooks.beforeSwap(path)
+            store.beforeSwap?(path)
             let error = RenameAt2.rename(tmp, path, flags: RenameAt2.exchange)
             if error != 0 {
                 if RenameAt2.unsupported(error) {
