@@ -10,7 +10,8 @@ struct RaceEditorTests {
     /// list (and every 8th save a marker task `editor-N`), written to a temp file, fsynced and swapped in.
     /// It never loses tick's writes itself: it swaps with RENAME_EXCHANGE and,
     /// when what it swapped out is not what it had read (tick wrote in
-    /// between), adds what that version had and saves again. A save counts
+    /// between), takes that version, adds its own keys and marker tasks to it
+    /// and saves again (it changes none of tick's tasks, so it keeps them as tick left them). A save counts
     /// (is logged) only once it is in place.
     static let editor = #"""
     import ctypes, json, os, random, sys, time, uuid
@@ -37,11 +38,17 @@ struct RaceEditorTests {
         return tmp
 
     def union(mine, other):
-        ids = {t['id'] for t in mine['tasks']}
-        mine['tasks'] += [t for t in other['tasks'] if t['id'] not in ids]
-        for k, v in other.items():
-            mine.setdefault(k, v)
-        return mine
+        # The editor changes no task of tick's, so the version it swapped out (the
+        # newer one) wins for every task in it; tasks only in its own version
+        # (its markers, or tick's that the swapped-out version lacked) and its
+        # keys are carried over. (A task tick moved away can come back this way:
+        # tick joins it again on its next write, by the move's change time.)
+        ids = {t['id'] for t in other['tasks']}
+        merged = dict(other)
+        merged['tasks'] = other['tasks'] + [t for t in mine['tasks'] if t['id'] not in ids]
+        for k, v in mine.items():
+            merged.setdefault(k, v)
+        return merged
 
     resaved = 0
     try:

@@ -111,14 +111,25 @@ public enum AtomicFile {
         }
         // A save landed between the check and the swap: put it back.
         guard RenameAt2.rename(tmp, path, flags: RenameAt2.exchange) == 0 else {
-            throw .unmergedSave(path: path, kept: [tmp], written: true)
+            throw .unmergedSave(path: path, kept: [keepBeside(tmp, of: path)], written: true)
         }
         if let out = try? read(path: tmp), out.bytes == bytes {
             unlink(tmp)
             return false
         }
         // Yet another save in between: it is kept beside the file, never lost.
-        throw .unmergedSave(path: path, kept: [tmp], written: false)
+        throw .unmergedSave(path: path, kept: [keepBeside(tmp, of: path)], written: false)
+    }
+
+    /// Renames a version tick could not put in place to `<name>.tick-kept-<random>`
+    /// next to `path` (not hidden, not a list, never swept) and returns where it is.
+    static func keepBeside(_ version: String, of path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        let kept = ((path as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("\(name).tick-kept-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))")
+        guard Glibc.rename(version, kept) == 0 else { return version }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+        return kept
     }
 
     /// Writes `bytes` to a new temp file next to `path` (`.<name>.tick-<pid>-<random>.tmp`;

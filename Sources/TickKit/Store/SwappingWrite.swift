@@ -162,7 +162,10 @@ struct SwappingWrite {
             } catch {
                 throw withdraw(tmp, ours: ours, pending: pending, parseError: error)
             }
-            pending.append(tmp)
+            // Held under a name a later write's sweep of dead temps never matches
+            // (StaleTemps): it may be the only copy of that save until the merge is in place.
+            let held = AtomicFile.siblingPath(of: path, tag: "tick-swapped", suffix: "")
+            pending.append(Glibc.rename(tmp, held) == 0 ? held : tmp)
             // A writer that also swaps and checks (a tool like this one) reacts to
             // this swap as this one reacts to its: a random pause lets one finish first.
             usleep(UInt32.random(in: 0...(500 << min(pending.count, 5))))
@@ -210,18 +213,11 @@ struct SwappingWrite {
     /// Renames swapped-out versions to `<name>.tick-kept-<random>` next to the
     /// file (tick does not read them as lists) and returns the error naming them.
     private func keep(_ versions: [String], written: Bool) -> StoreError {
-        let name = (path as NSString).lastPathComponent
         let shownDirectory = (store.displayPath(kind) as NSString).deletingLastPathComponent
-        var shown: [String] = []
-        for version in versions {
-            let keptName = "\(name).tick-kept-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-            if Glibc.rename(version, (directory as NSString).appendingPathComponent(keptName)) == 0 {
-                shown.append((shownDirectory as NSString).appendingPathComponent(keptName))
-            } else {
-                shown.append(version)
-            }
+        let shown = versions.map { version in
+            let kept = AtomicFile.keepBeside(version, of: path)
+            return kept == version ? version : (shownDirectory as NSString).appendingPathComponent((kept as NSString).lastPathComponent)
         }
-        AtomicFile.syncDirectory(directory)
         return .unmergedSave(path: store.displayPath(kind), kept: shown, written: written)
     }
 }
