@@ -31,13 +31,13 @@ struct RecurrenceE2ETests {
         #expect(nextID.dropFirst(14).first == "5", "a version 5 UUID: \(nextID)")
         #expect(r.lines == ["Completed 1 (\(prefix)): Pay rent", "Next: 1 (\(nextID.prefix(8))) due Wed 30 Dec"])
 
-        // Done again: nothing new. Reopen and done: still one next occurrence.
+        // Done again: nothing new. Reopen (which takes back the untouched next one) and done: one next occurrence again.
         let again = try s.tick("done", prefix)
         #expect(again.status == 0)
         #expect(again.stdout.contains("was already done"))
         try s.ok("reopen", prefix)
         let redo = try s.tick("done", prefix)
-        #expect(redo.lines.count == 1 && redo.stdout.hasPrefix("Completed ") && redo.stdout.hasSuffix("(\(prefix)): Pay rent\n"), "\(redo)")
+        #expect(redo.lines == ["Completed 1 (\(prefix)): Pay rent", "Next: 1 (\(nextID.prefix(8))) due Wed 30 Dec"], "\(redo)")
         #expect(try s.tasks("lists/home.json").count == 3)
     }
 
@@ -114,5 +114,28 @@ extension Sandbox {
     func uuidPrefixOpen(_ title: String) throws -> String {
         let id = try tasks("inbox.json").first { $0.string("title") == title && $0.string("state") == "open" }?.string("id")
         return String(try #require(id).prefix(8))
+    }
+
+    @Test("reopen takes back the untouched next occurrence (one open task again); a touched one is kept and named; done again recreates it")
+    func reopenTakesBackTheNextOccurrence() throws {
+        let s = try Sandbox()
+        try s.add("Water plants", "due:today", "repeat:daily")
+        let original = try s.uuidPrefix("Water plants")
+        try s.ok("done", original)
+        #expect(try s.tasks("inbox.json").filter { $0.string("state") == "open" }.count == 1, "the next occurrence")
+        let reopened = try s.ok("reopen", original)
+        #expect(reopened.contains("removed its next occurrence"), "\(reopened)")
+        var open = try s.tasks("inbox.json").filter { $0.string("state") == "open" }
+        #expect(open.count == 1 && open.first?.string("due") == "2026-11-21", "one open task, the original: \(String(describing: open))")
+        // Completing it again is a new completion: the next occurrence comes back.
+        try s.ok("done", original)
+        open = try s.tasks("inbox.json").filter { $0.string("state") == "open" }
+        #expect(open.count == 1 && open.first?.string("due") == "2026-11-22", "\(String(describing: open))")
+        // Touched since: kept, and the command says so.
+        let next = try #require(open.first?.string("id"))
+        try s.ok("edit", String(next.prefix(8)), "+soon")
+        let kept = try s.ok("reopen", original)
+        #expect(kept.contains("kept its next occurrence"), "\(kept)")
+        #expect(try s.tasks("inbox.json").filter { $0.string("state") == "open" }.count == 2)
     }
 }

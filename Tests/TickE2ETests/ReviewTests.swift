@@ -102,4 +102,18 @@ struct ReviewTests {
         let help = try s.tick("review", "--help")
         #expect(help.stdout.contains("tick never moves a date by itself"))
     }
+
+    @Test("a task's slot moves with its day: review --all-to and the reminder's Tomorrow keep its time and length")
+    func slotMovesWithTheDay() throws {
+        let s = try Sandbox()
+        try s.add("Placed", "sched:today", "at:10:00", "for:45m")
+        #expect(try s.tasks("inbox.json").task("Placed")?["slot"] as? [String: Any] != nil)
+        let r = try s.tick("review", "--all-to", "mon")
+        #expect(r.status == 0, "\(r)")
+        let placed = try #require(try s.tasks("inbox.json").task("Placed"))
+        #expect(placed.string("scheduled") == "2026-11-23")
+        let slot = try #require(placed["slot"] as? [String: Any], "the slot was dropped")
+        #expect(slot.string("start") == "2026-11-23T10:00", "the slot stayed on the old day: \(slot)")
+        #expect(slot.int("minutes") == 45)
+    }
 }

@@ -164,17 +164,23 @@ import Testing
         #expect(o2.next?.due == .day(try d("2026-03-31")))
         #expect(o2.next?.extra == [JSONMember("x-custom", .string("kept"))])
 
-        // Done again: nothing changes. Reopened and done again: no second next.
+        // Done again: nothing changes. Set open by hand (the next one is still there) and done again: no second next.
         let count = f.tasks.count
         #expect(try f.complete(taskID: task.id, at: now, timeZone: berlin).changed == false)
         f.tasks[0].setState(.open, at: now)
         let again = try f.complete(taskID: task.id, at: now, timeZone: berlin)
         #expect(again.changed && !again.nextCreated)
         #expect(f.tasks.count == count)
-        // A deleted next occurrence is not brought back either.
+        // A next occurrence deleted later than this completion (another machine's clock) is not brought back.
         var h = file(task)
-        h.recordDeletion(of: [TaskFile.nextOccurrenceID(after: task.id)], at: now)
+        let nextID = TaskFile.nextOccurrenceID(after: task.id)
+        h.recordDeletion(of: [nextID], at: now.addingTimeInterval(60))
         #expect(try h.complete(taskID: task.id, at: now, timeZone: berlin).nextCreated == false)
+        // One deleted before it (a reopen took it back) is: completing again is a new completion.
+        var k = file(task)
+        k.recordDeletion(of: [nextID], at: now.addingTimeInterval(-60))
+        #expect(try k.complete(taskID: task.id, at: now, timeZone: berlin).nextCreated)
+        #expect(k.deleted.isEmpty, "the old tombstone is cleared")
     }
 
     @Test("+3d from the completion day; a rule without dates schedules the next occurrence; a bad stored rule still completes")

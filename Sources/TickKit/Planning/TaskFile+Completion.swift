@@ -30,8 +30,10 @@ extension TaskFile {
     /// after it in this file: the one completion path for every command.
     ///
     /// Nothing is created when a task with the next occurrence's id already exists
-    /// here, was deleted here (a tombstone), or `existsElsewhere` reports it (a task
-    /// moved to another list). Completing a task that is already done changes nothing.
+    /// here, was deleted here later than `now` (a tombstone from another machine's
+    /// clock), or `existsElsewhere` reports it (a task moved to another list). An
+    /// older tombstone (a reopen took the occurrence back) is cleared: completing
+    /// the task again is a new completion. Completing a task that is already done changes nothing.
     @discardableResult
     public mutating func complete(
         taskID: UUID, at now: Date, timeZone: TimeZone,
@@ -66,7 +68,11 @@ extension TaskFile {
         guard let i = index(of: taskID), tasks[i].repeatRule != nil else { return (nil, false) }
         let nextID = Self.nextOccurrenceID(after: taskID)
         if let existing = tasks.first(where: { $0.id == nextID }) { return (existing, false) }
-        if deleted.contains(where: { $0.id == nextID }) || existsElsewhere(nextID) { return (nil, false) }
+        // A tombstone from before now (the occurrence was removed, or a reopen took
+        // it back) does not stop a new completion; one from later (another machine's
+        // clock) does.
+        if deleted.contains(where: { $0.id == nextID && $0.at > now }) || existsElsewhere(nextID) { return (nil, false) }
+        deleted.removeAll { $0.id == nextID }
         guard let next = try tasks[i].nextOccurrence(completedAt: tasks[i].completedAt ?? now, now: now, timeZone: timeZone) else {
             return (nil, false)
         }

@@ -6,7 +6,8 @@ extension TaskItem {
     ///
     /// - `due`, when on or before today (or overdue): to `target`'s day. A timed due keeps
     ///   its wall-clock time unless `target` itself has a time, which then wins.
-    /// - `scheduled`, when on or before today: to `target`'s day.
+    /// - `scheduled`, when on or before today: to `target`'s day; a slot on or
+    ///   before today moves to that day too, at the same time and length.
     /// - `remind`: moves by as many days as the due date did (keeping its offset and
     ///   wall-clock time); without a moved due, a reminder on or before today moves to
     ///   `target`'s day at its time. Later dates are left alone.
@@ -27,6 +28,12 @@ extension TaskItem {
             dueShift = oldDay.days(until: day)
         }
         if let s = scheduled, s <= today { scheduled = day }
+        // A slot is a place on the scheduled day: it moves with it (same time and length).
+        if var placed = slot, placed.day <= today {
+            placed.day = day
+            slot = placed
+            scheduled = day
+        }
         if let r = remind {
             let remindDay = LocalDate(date: r, timeZone: timeZone)
             if let shift = dueShift {

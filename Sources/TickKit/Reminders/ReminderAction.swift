@@ -47,6 +47,12 @@ public enum ReminderAction: String, Sendable, CaseIterable {
             case nil: break
             }
             if task.scheduled != nil || task.due == nil { task.scheduled = tomorrow }
+            if var slot = task.slot {
+                // The slot moves with the day, at the same time and length.
+                slot.day = tomorrow
+                task.slot = slot
+                task.scheduled = tomorrow
+            }
             if let remind = task.remind { task.remind = sameTime(remind) }
         }
         guard !task.sameContent(as: before) else { return false }

@@ -7,7 +7,14 @@ extension Tick {
             abstract: "Set tasks back to open; clears completedAt.",
             discussion: """
             Each ID is a short id from a listing or 4+ hex digits of a UUID. \
-            Every change bumps the task's modifiedAt.
+            Every change bumps the task's modifiedAt. A done task keeps its \
+            short id for a while, so `tick reopen 12` right after `tick done 12` works.
+
+            A repeating task's completion created its next occurrence: reopening \
+            the task removes that occurrence when nobody has touched it (as \
+            `tick undo` would), so the series has one open task again. An \
+            occurrence that was changed, started or completed meanwhile is kept, \
+            and the command says so.
 
             EXAMPLE
               tick reopen 6f1c2a
@@ -17,7 +24,24 @@ extension Tick {
         @OptionGroup var tasks: TaskIDs
 
         func run() throws {
-            try tasks.setState(.open, global: global, verb: "Reopened", unchanged: "was already open")
+            let context = try Context(global)
+            let mutation = TaskMutation(context: context)
+            let results = try mutation.applyInFile(tasks.ids) { file, id, now in
+                try file.reopen(taskID: id, at: now)
+            }
+            let ids = try context.resyncIDs()
+            mutation.report(results.map(\.outcome), verb: "Reopened", unchanged: "was already open", ids: ids)
+            let t = context.terminal
+            for (_, next) in results {
+                switch next {
+                case .none: break
+                case .removed(let task):
+                    t.out("  removed its next occurrence \(t.bold(String(task.id.lowercased.prefix(8)))), which nobody had touched: \(task.title)")
+                case .kept(let task):
+                    let label = ids.shortID(of: task.id).map { "\(t.bold(String($0))) (\(task.id.lowercased.prefix(8)))" } ?? t.bold(String(task.id.lowercased.prefix(8)))
+                    t.out("  kept its next occurrence \(label), changed since (delete it with `tick rm` if it is not wanted): \(task.title)")
+                }
+            }
         }
     }
 }

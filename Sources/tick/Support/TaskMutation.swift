@@ -15,19 +15,30 @@ struct TaskMutation {
     /// Applies `change` to every task named in `refs`. `change` returns true
     /// when it changed the task.
     func apply(_ refs: [String], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [Outcome] {
+        try applyInFile(refs) { file, id, now -> (Bool, TaskItem, Void) in
+            try file.updateTask(id) { task in (try change(&task, now), task, ()) }
+        }.map(\.outcome)
+    }
+
+    /// Like ``apply(_:_:)``, for changes that touch more of the task's file than
+    /// the task (reopening a repeating task takes back its next occurrence):
+    /// `change` gets the file, the task's id and the time, and returns whether
+    /// the task changed, the task as it is now, and a detail for the report.
+    func applyInFile<Detail>(_ refs: [String], _ change: @escaping (inout TaskFile, UUID, Date) throws -> (Bool, TaskItem, Detail))
+        throws -> [(outcome: Outcome, detail: Detail)] {
         let now = context.now
-        var results: [Outcome] = []
+        var results: [(outcome: Outcome, detail: Detail)] = []
         try context.store.withLock { writer in
             // Resolved under the lock: outside it, a concurrent `tick mv` can be half
             // done (the task in both lists, or the index having seen it in neither).
             let items = try resolveUnderLock(refs, writer: writer)
             for item in items {
-                let (changed, after) = try writer.update(item.kind) { file in
-                    try file.updateTask(item.task.id) { task in (try change(&task, now), task) }
+                let (changed, after, detail) = try writer.update(item.kind) { file in
+                    try change(&file, item.task.id, now)
                 }
                 var updated = item
                 updated.task = after
-                results.append(Outcome(item: updated, changed: changed))
+                results.append((Outcome(item: updated, changed: changed), detail))
             }
         }
         return results
