@@ -255,10 +255,10 @@ struct AddTests {
     }
 
     @Test("bad field values are usage errors", arguments: [
-        (["pri:urgent"], "tick: error: pri: \"urgent\" is not one of must, flexible\n"),
+        (["pri:urgent"], "tick: error: pri: \"urgent\" is not one of must, flexible; if \"pri:urgent\" is title text, put it after `--` or write \\pri:urgent\n"),
         (["--pri", "urgent"], "tick: error: --pri: \"urgent\" is not one of must, flexible\n"),
-        (["energy:medium"], "tick: error: energy: \"medium\" is not one of high, low, any\n"),
-        (["+bad,tag"], "tick: error: bad tag \"+bad,tag\": a tag must not contain spaces or commas (found \"bad,tag\")\n"),
+        (["energy:medium"], "tick: error: energy: \"medium\" is not one of high, low, any; if \"energy:medium\" is title text, put it after `--` or write \\energy:medium\n"),
+        (["+bad,tag"], "tick: error: bad tag \"+bad,tag\": a tag must not contain spaces or commas (found \"bad,tag\"); if \"+bad,tag\" is title text, put it after `--` or write \\+bad,tag\n"),
     ])
     func badValues(extra: [String], stderr: String) throws {
         let s = try Sandbox()

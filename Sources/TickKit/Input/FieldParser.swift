@@ -68,7 +68,7 @@ public struct FieldParser: Sendable {
             if let (amount, unit) = DurationText.single(text), !unit.isTimeOfDay {
                 throw .invalid("\(key): \"\(text)\" is \(amount) \(unit.spelled(amount)); \(key): takes minutes or hours, e.g. 45m, 90min, 2h, 1h30m")
             }
-            throw .invalid("\(key): \"\(text)\" is not a duration; use minutes like 45m, 45min, 90 or hours like 2h, 1h30m")
+            throw .invalid("\(key): \"\(text)\" is not a duration; use minutes like 45m, 90 or hours like 1h30m")
         }
         guard m <= max else { throw .invalid("\(key): \(text) is too long (at most \(DurationText.format(max)))") }
         return m

@@ -52,11 +52,11 @@ public struct QuickAddParser: Sendable {
                 continue
             }
             if Self.isTagWord(word) {
-                do { edit.addTags.append(try fields.tag(word)) } catch { throw .inToken(word: word, error) }
+                do { edit.addTags.append(try fields.tag(word)) } catch { throw Self.literalHint(error, word: word, allowRemoval) }
                 continue
             }
             if allowRemoval, Self.isUntagWord(word) {
-                do { edit.removeTags.append(try fields.tag(String(word.dropFirst()))) } catch { throw .inToken(word: word, error) }
+                edit.removeTags.append(try fields.tag(String(word.dropFirst())))
                 continue
             }
             guard let (key, typedValue) = Self.token(in: word) else {
@@ -80,7 +80,7 @@ public struct QuickAddParser: Sendable {
                 spelled += " " + next
                 words = words.dropFirst()
             }
-            do { try apply(key: key, value: value, to: &edit) } catch { throw .inToken(word: spelled, error) }
+            do { try apply(key: key, value: value, to: &edit) } catch { throw Self.literalHint(error, word: spelled, allowRemoval) }
         }
         return (titleWords, edit)
     }
@@ -165,6 +165,12 @@ public struct QuickAddParser: Sendable {
     }
 
     // MARK: - Applying
+
+    /// In `add`, a bad token value may be a title word: the error says how to keep it as text.
+    /// (`edit` takes a new title only from `--title` or from words alone.)
+    static func literalHint(_ error: InputError, word: String, _ allowRemoval: Bool) -> InputError {
+        allowRemoval ? error : .inToken(word: word, error)
+    }
 
     private func clear(key: String, in edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
         guard allowRemoval || key == "list" else {
