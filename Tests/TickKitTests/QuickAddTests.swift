@@ -71,7 +71,7 @@ import Testing
 
     @Test func proseWithColonsAndPlusesStaysText() throws {
         for words in [["Remind: Sam about keys"], ["Remind:", "Sam", "about", "keys"], ["Email", "Anna", "at:home"],
-                      ["Meet", "+1", "today"], ["Raise", "+15%"], ["Due:", "see", "notes"]] {
+                      ["Meet", "+1", "today"], ["Raise", "+15%"], ["Pay", "+$5"], ["Due:", "see", "notes"]] {
             let (title, edit) = try parser.parse(words)
             #expect(title == words.joined(separator: " "))
             #expect(edit.isEmpty, "\(words)")
@@ -79,9 +79,9 @@ import Testing
     }
 
     @Test func tokensStillWork() throws {
-        let (title, edit) = try parser.parse(["Lunch", "at:noon", "+food", "Due:fri"])
+        let (title, edit) = try parser.parse(["Lunch", "at:noon", "+food", "+é", "+🔥", "+_x", "Due:fri"])
         #expect(title == "Lunch")
-        #expect(edit.addTags == ["food"])
+        #expect(edit.addTags == ["food", "é", "🔥", "_x"])
         #expect(edit.due == .set(.day(LocalDate(iso: "2026-11-27")!)))
         #expect(edit.slot == .set(SlotRequest(day: nil, today: LocalDate(iso: "2026-11-21")!, start: ClockTime(hour: 12, minute: 0)!)))
     }

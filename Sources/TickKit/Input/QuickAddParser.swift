@@ -12,7 +12,7 @@ import Foundation
 /// with a backslash (which is dropped); `key:value` whose key is not one of ``keys``; a
 /// known key followed by a space inside one quoted word (`'Remind: Sam'`); a capitalized
 /// key with nothing after the colon (`Remind:`); `at:` followed by no digit (`at:home`);
-/// `+` followed by anything but a letter (`+1`, `+15%`).
+/// `+` followed by a digit or an ASCII sign (`+1`, `+15%`).
 public struct QuickAddParser: Sendable {
     public let fields: FieldParser
 
@@ -87,9 +87,11 @@ public struct QuickAddParser: Sendable {
 
     // MARK: - What is a token
 
-    /// `+tag`: a plus followed by a letter (`+1` and `+15%` are text).
+    /// `+tag`: a plus followed by a letter, `_` or any non-ASCII character (`+é`, `+🔥`);
+    /// a digit or other ASCII sign after the plus makes it text (`+1`, `+15%`, `+$5`).
     static func isTagWord(_ word: String) -> Bool {
-        word.count > 1 && word.hasPrefix("+") && word.dropFirst().first?.isLetter == true
+        guard word.count > 1, word.hasPrefix("+"), let first = word.dropFirst().first else { return false }
+        return !first.isASCII || first.isLetter || first == "_"
     }
 
     /// `-tag` (edit only): a minus followed by a letter.

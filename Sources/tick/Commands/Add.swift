@@ -18,8 +18,8 @@ extension Tick {
             (`\\due:` gives "due:"). Also text: `key:value` whose key is not a token \
             (`Note:x`, `10:30`); a known key followed by a space inside one quoted word \
             ('Remind: Sam about keys'); a capitalized key with nothing after it \
-            (`Remind:`); `at:` without a digit (`at:home`); `+` not followed by a letter \
-            (`+1`, `+15%`). A bad value of a token is an error that says how to keep it as \
+            (`Remind:`); `at:` without a digit (`at:home`); `+` followed by a digit or \
+            ASCII sign (`+1`, `+15%`). A bad value of a token is an error that says how to keep it as \
             text.
 
             DATES AND DURATIONS (WHEN; all forms in Docs/CLI.md "Dates and durations")
