@@ -30,6 +30,7 @@ extension Tick {
             y = years. Minutes and hours are a time from now; days and longer are a \
             whole day. sched: takes a day only (sched:2h is refused). A WHEN with a \
             space works quoted (due:"next monday") or as separate words (due:next monday).
+
             The task goes to the inbox unless a list is given; the list must exist \
             (create it with `tick lists add NAME`). The store is created on first use.
 
