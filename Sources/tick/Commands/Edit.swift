@@ -15,7 +15,9 @@ extension Tick {
             values and durations: see `tick add --help` and Docs/CLI.md "Dates and durations".
 
             With nothing else given, opens $VISUAL (else $EDITOR, else vi) on the task's \
-            JSON. The result is validated; invalid JSON is refused with file:line:column \
+            JSON, under a `//` header (ignored). A time typed without a zone \
+            (2026-11-24T17:00) is read in the local zone; with Z or an offset it is that \
+            instant. The result is validated; invalid JSON is refused with file:line:column \
             and your text is kept in the temp file it names. If the task changed on disk \
             while you were editing, tick refuses rather than overwrite that change.
 
