@@ -132,6 +132,18 @@ struct InputGrammarTests {
         #expect(try task(s, "A").string("remind") == "2026-10-24T07:00:00Z")
     }
 
+    @Test("multi-word WHEN values work on stdin lines and as one flag value")
+    func multiWordOnStdinAndFlags() throws {
+        let s = try Sandbox()
+        let r = try s.tick(["add", "-"], stdin: "Buy tree due:dec 24 early\nCall Sam remind:in 2 hours\n", now: Self.berlinBeforeFallBack)
+        #expect(r.status == 0, "\(r)")
+        try s.ok("add", "Flag", "--due", "next monday", "--remind", "24 dec@noon", now: Self.berlinBeforeFallBack)
+        #expect(try task(s, "Buy tree early").string("due") == "2026-12-24")
+        #expect(try task(s, "Call Sam").string("remind") == "2026-10-25T00:30:00Z")   // two elapsed hours: 01:30 CET
+        #expect(try task(s, "Flag").string("due") == "2026-10-26")
+        #expect(try task(s, "Flag").string("remind") == "2026-12-24T11:00:00Z")
+    }
+
     // MARK: 3. tick edit and stray words
 
     @Test("tick edit 1 2 due:fri is refused, naming the stray word (it renamed the task to \"2\")")
