@@ -27,11 +27,15 @@ struct Tick: ParsableCommand {
           this machine and stays the same until the task is done or deleted.
           Anywhere an ID is expected, 4 or more hex digits of the UUID work too.
 
-        DATES (WHEN)
-          today  tomorrow  yesterday  mon..sun (the next one)  next-week  eom  eow
-          eoy  in 3d  3d  2w  1m  1y  2026-11-24  2026-11-24T17:00  17:00  5pm
-          A day and a time: tomorrow@17:00  fri@9am
-          Local time zone ($TZ), DST-correct.
+        DATES (WHEN) AND DURATIONS (all forms: Docs/CLI.md "Dates and durations")
+          now  today  tomorrow  yesterday  eod  mon..sun, next mon (the next one)
+          sow  som  soy (start of next week/month/year)  eow  eom  eoy
+          dec 24  24 dec  15th  2026-11-24  2026-11-24T17:00  17:00  5pm  noon
+          in 2h  +2h  2h  in 90min  3d  2w  3mo  1y
+          A day and a time: tomorrow@17:00  fri@9am  fri@17  dec 24@noon
+          Units: min or m = minutes, h = hours, d = days, w = weeks, mo = months,
+          y = years (also estimate:45m, for:1h30m). Minutes and hours are a time
+          from now; days and longer are a whole day. Local zone ($TZ), DST-correct.
 
         ENVIRONMENT
           TICK_STORE       store directory (overridden by --store)

@@ -16,7 +16,7 @@ struct AddTests {
         ("in 3d", "2026-11-24"),
         ("3d", "2026-11-24"),
         ("2w", "2026-12-05"),
-        ("1m", "2026-12-21"),
+        ("1mo", "2026-12-21"),
         ("eom", "2026-11-30"),
         ("eow", "2026-11-22"),
         ("2026-11-24", "2026-11-24"),
@@ -45,7 +45,7 @@ struct AddTests {
         ("2026-11-21T23:30:00Z", "due:17:00", "due", "2026-11-22T16:00:00Z"),
         ("2027-03-27T12:00:00Z", "due:tomorrow@17:00", "due", "2027-03-28T15:00:00Z"),  // across the switch to CEST
         ("2027-03-27T12:00:00Z", "remind:tomorrow", "remind", "2027-03-28T07:00:00Z"),
-        ("2027-01-31T09:00:00Z", "due:1m", "due", "2027-02-28"),                // clamped to the month's end
+        ("2027-01-31T09:00:00Z", "due:1mo", "due", "2027-02-28"),                // clamped to the month's end
         ("2028-02-10T09:00:00Z", "due:eom", "due", "2028-02-29"),
         ("2026-11-27T09:00:00Z", "due:fri@9am", "due", "2026-12-04T08:00:00Z"), // a Friday: the next one
         ("2026-11-22T09:00:00Z", "due:eow", "due", "2026-11-22"),               // a Sunday
@@ -255,10 +255,10 @@ struct AddTests {
     }
 
     @Test("bad field values are usage errors", arguments: [
-        (["pri:urgent"], "tick: error: pri: \"urgent\" is not one of must, flexible\n"),
+        (["pri:urgent"], "tick: error: pri: \"urgent\" is not one of must, flexible; if \"pri:urgent\" is title text, put it after `--` or write \\pri:urgent\n"),
         (["--pri", "urgent"], "tick: error: --pri: \"urgent\" is not one of must, flexible\n"),
-        (["energy:medium"], "tick: error: energy: \"medium\" is not one of high, low, any\n"),
-        (["+bad,tag"], "tick: error: bad tag \"+bad,tag\": a tag must not contain spaces or commas (found \"bad,tag\")\n"),
+        (["energy:medium"], "tick: error: energy: \"medium\" is not one of high, low, any; if \"energy:medium\" is title text, put it after `--` or write \\energy:medium\n"),
+        (["+bad,tag"], "tick: error: bad tag \"+bad,tag\": a tag must not contain spaces or commas (found \"bad,tag\"); if \"+bad,tag\" is title text, put it after `--` or write \\+bad,tag\n"),
     ])
     func badValues(extra: [String], stderr: String) throws {
         let s = try Sandbox()

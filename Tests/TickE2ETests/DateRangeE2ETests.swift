@@ -31,7 +31,7 @@ struct DateRangeE2ETests {
     }
 
     @Test("add refuses a date outside 1970-01-01...9999-12-31 and writes nothing", arguments: [
-        ["X", "due:7974y"], ["X", "due:99999m"], ["X", "sched:99999y"], ["X", "remind:0000-01-01@9am"],
+        ["X", "due:7974y"], ["X", "due:99999mo"], ["X", "sched:99999y"], ["X", "remind:0000-01-01@9am"],
         ["X", "--due", "7974y"], ["X", "due:1969-12-31"], ["X", "at:0001-01-01T10:00"],
     ])
     func addRefuses(_ words: [String]) throws {

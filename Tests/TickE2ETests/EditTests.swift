@@ -38,11 +38,11 @@ struct EditTests {
         #expect(t2.string("modifiedAt") == Self.evenLater)
     }
 
-    @Test("edit tokens: words replace the title, key: clears a field, +tag adds")
+    @Test("edit tokens: --title renames, key: clears a field, +tag adds")
     func editTokens() throws {
         let s = try Sandbox()
         try s.add("Old", "title", "due:today", "pri:must", "energy:low", "repeat:daily", "+keep")
-        try s.ok("edit", "1", "New", "title", "due:", "pri:", "energy:", "repeat:", "+more", "sched:tue", now: Self.later)
+        try s.ok("edit", "1", "--title", "New title", "due:", "pri:", "energy:", "repeat:", "+more", "sched:tue", now: Self.later)
         let t = try #require(try s.tasks("inbox.json").first)
         #expect(t.string("title") == "New title")
         #expect(t["due"] == nil && t["priority"] == nil && t["energy"] == nil && t["repeat"] == nil)
@@ -90,7 +90,7 @@ struct EditTests {
     @Test("edit refuses bad input", arguments: [
         (["edit", "1", "list:Work"], Int32(2), "tick: error: list: cannot be changed by edit; use `tick mv ID LIST`\n"),
         (["edit", "1", "--title", "  "], Int32(2), "tick: error: a task needs a title; e.g. tick add Buy milk due:tomorrow +errand\n"),
-        (["edit", "1", "due:blah"], Int32(2), "tick: error: due: unrecognized date word \"blah\" in \"blah\"; try today, tomorrow, mon..sun, in 3d, 2026-11-24, 17:00, fri@9am\n"),
+        (["edit", "1", "due:blah"], Int32(2), "tick: error: due: unrecognized date word \"blah\" in \"blah\"; try today, tomorrow, fri, next mon, dec 24, 15th, in 3d, in 2h, 2026-11-24, 17:00, fri@9am (all forms: tick add --help)\n"),
         (["edit", "1", "pri:urgent"], Int32(2), "tick: error: pri: \"urgent\" is not one of must, flexible\n"),
         (["edit", "1", "sched:9am"], Int32(2), "tick: error: sched: a time is not allowed here (\"9am\"); give a day only, e.g. tomorrow, fri, 2026-11-24\n"),
         (["edit", "7", "due:today"], Int32(3), "tick: error: no task with id \"7\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID\n"),
@@ -168,7 +168,8 @@ struct EditTests {
         #expect(kept.count == 1)
         let keptPath = s.tmp + "/" + (kept.first ?? "?")
         #expect(kept.first?.hasPrefix("tick-edit-") == true)
-        #expect(r.stderr.contains("\(keptPath):5:3: error: expected ',' or '}' after the value of \"state\""))
+        // Line 5 of the task JSON, after the buffer's four `//` header lines.
+        #expect(r.stderr.contains("\(keptPath):9:3: error: expected ',' or '}' after the value of \"state\""))
         #expect(r.stderr.hasSuffix("tick: error: nothing was saved; your text is kept in \(keptPath)\n"))
         // The kept file has the user's (broken) text.
         let keptText = String(decoding: FileManager.default.contents(atPath: keptPath) ?? Data(), as: UTF8.self)

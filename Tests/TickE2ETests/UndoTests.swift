@@ -37,7 +37,7 @@ struct UndoTests {
         let s = try Sandbox()
         try s.add("Report", "due:tomorrow", "+work")
         let before = try s.text("inbox.json")
-        try s.ok("edit", "1", "Report v2", "due:fri", "-work", "+home", "pri:must", now: "2026-11-21T10:00:00Z")
+        try s.ok("edit", "1", "--title", "Report v2", "due:fri", "-work", "+home", "pri:must", now: "2026-11-21T10:00:00Z")
         #expect(try s.text("inbox.json") != before)
         try s.ok("undo")
         #expect(try s.text("inbox.json") == before)

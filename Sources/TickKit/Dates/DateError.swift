@@ -13,9 +13,13 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
     /// A date outside ``DateRange`` (e.g. "7974y" or "0000-01-01"); `day` is the day it
     /// names when it is an all-day date.
     case outOfRange(input: String, day: LocalDate?)
+    /// `30M`: a capital M could be months (ISO 8601) or minutes.
+    case ambiguousUnit(input: String, amount: Int)
+    /// An amount of minutes or hours (`2h`, `3m`) where only a day is allowed.
+    case relativeTimeNotAllowed(input: String, amount: Int, unit: DurationUnit)
 
     /// The examples offered after an unrecognized expression.
-    static let hint = "try today, tomorrow, mon..sun, in 3d, 2026-11-24, 17:00, fri@9am"
+    static let hint = "try today, tomorrow, fri, next mon, dec 24, 15th, in 3d, in 2h, 2026-11-24, 17:00, fri@9am (all forms: tick add --help)"
 
     /// What failed and what to do instead.
     public var errorDescription: String? {
@@ -33,6 +37,14 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
             return "a time is not allowed here (\"\(text)\"); give a day only, e.g. tomorrow, fri, 2026-11-24"
         case .outOfRange(let input, let day?):
             return "\"\(input)\" is \(day.iso), outside the dates tick can store (\(DateRange.text))"
+        case .ambiguousUnit(let input, let amount):
+            return "\"\(input)\" is ambiguous: M could mean minutes or months; write \(amount)m or \(amount)min for minutes, \(amount)mo for months"
+        case .relativeTimeNotAllowed(let input, let amount, let unit):
+            let then = "\"\(input)\" is \(amount) \(unit.spelled(amount)) from now, a time, and only a day is allowed here"
+            if unit == .minute {
+                return then + "; for months write \(amount)mo, for days \(amount)d"
+            }
+            return then + "; give a day instead, e.g. today, tomorrow, 1d, fri"
         case .outOfRange(let input, nil):
             return "\"\(input)\" is outside the dates tick can store (\(DateRange.text), times in UTC)"
         }

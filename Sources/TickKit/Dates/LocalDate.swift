@@ -69,6 +69,11 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         LocalDate.floorMod(daysSinceEpoch + 3, 7) + 1
     }
 
+    /// The first day of this date's month.
+    public var firstDayOfMonth: LocalDate {
+        LocalDate(uncheckedYear: year, month: month, day: 1)
+    }
+
     /// The last day of this date's month.
     public var lastDayOfMonth: LocalDate {
         LocalDate(uncheckedYear: year, month: month, day: LocalDate.daysInMonth(year: year, month: month))

@@ -2,15 +2,24 @@ import Foundation
 
 /// Parses human WHEN expressions relative to a pinned clock and time zone.
 ///
-/// Grammar (case-insensitive, surrounding whitespace ignored):
-/// - days: `today`, `tomorrow`/`tom`, `yesterday`, weekday names (`monday`, `mon`, `tue`/`tues`,
-///   `thu`/`thur`/`thurs`, ...) meaning the next such day strictly after today, `next week`
-///   (Monday of next ISO week), `eow`/`eom`/`eoy`, relative offsets (`in 3d`, `in3d`, `3d`,
-///   `+3d`, `2w`, `1m`, `1y`; units may also be spelled out: `in 3 days`), and ISO `2026-11-24`.
-/// - times alone: `17:00`, `9:05`, `5pm`, `5:30pm`, `12am`, `12pm` -> today at that local time.
+/// Grammar (case-insensitive, surrounding whitespace ignored; Docs/CLI.md "Dates" is the
+/// user-facing version):
+/// - instants: `now`; `noon`; times alone (`17:00`, `9:05`, `5pm`, `5:30pm`, `12am`) mean
+///   today at that local time.
+/// - relative amounts in the one duration grammar (``DurationUnit``): `in 2h`, `+2h`, `2h`,
+///   `in 90min`, `in 1h30m`, `in 3 days`. Minutes and hours are a time that far from now
+///   (elapsed time, so DST-correct); days, weeks (`w`), months (`mo`) and years (`y`) are a
+///   whole day that many calendar steps from today. `M` in capitals is refused as ambiguous.
+/// - days: `today`, `tomorrow`/`tom`, `yesterday`, `eod` (today), weekday names (`monday`,
+///   `mon`, ..., also `next monday`) meaning the next such day strictly after today,
+///   `next week`/`sow` (Monday of next week), `next month`/`som` (1st of next month),
+///   `next year`/`soy` (Jan 1 of next year), `eow` (Sunday), `eom`, `eoy`, month names
+///   (`dec 24`, `24 dec`, `december 24th`, `dec 24 2027`) and ordinals (`15th`) meaning the
+///   next such day on or after today, and ISO `2026-11-24`.
 /// - ISO date-times: `2026-11-24T17:00`, `2026-11-24T17:00:00`, `2026-11-24 17:00` (local wall
 ///   time) or with `Z` / an offset (that exact instant).
-/// - a day and a time joined by `@`: `tomorrow@17:00`, `fri@9am`, `in 3d@9am`.
+/// - a day and a time joined by `@`: `tomorrow@17:00`, `fri@9am`, `fri@17` (an hour alone),
+///   `dec 24@noon`, `in 3d@9am`.
 public struct WhenParser: Sendable {
     /// The instant treated as "now".
     public let now: Date
@@ -19,7 +28,7 @@ public struct WhenParser: Sendable {
     /// The local day containing `now`.
     public let today: LocalDate
 
-    private static let weekdays: [String: Int] = [
+    static let weekdays: [String: Int] = [
         "monday": 1, "mon": 1,
         "tuesday": 2, "tue": 2, "tues": 2,
         "wednesday": 3, "wed": 3,
@@ -29,8 +38,15 @@ public struct WhenParser: Sendable {
         "sunday": 7, "sun": 7,
     ]
 
+    static let months: [String: Int] = [
+        "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3,
+        "april": 4, "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7,
+        "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10,
+        "november": 11, "nov": 11, "december": 12, "dec": 12,
+    ]
+
     /// Largest accepted relative amount (`in 99999d`), keeping date arithmetic far from overflow.
-    private static let maxAmount = 99_999
+    static let maxAmount = 99_999
 
     /// Creates a parser for the clock `now` in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
@@ -64,12 +80,18 @@ public struct WhenParser: Sendable {
                 throw .unrecognized(word: dayText, input: input)
             }
             guard !timeText.isEmpty else { throw .unrecognized(word: dayText + "@", input: input) }
-            guard let time = try matchTime(timeText) else {
+            guard let time = try matchTime(timeText, bareHour: true) else {
                 throw .unrecognized(word: timeText, input: input)
             }
             return .time(instant(on: day, time))
         }
 
+        if WhenParser.normalize(input) == "now" {
+            return .time(now)
+        }
+        if let relative = try WhenParser.relative(input), relative.unit.isTimeOfDay {
+            return .time(now.addingTimeInterval(TimeInterval(relative.minutes * 60)))
+        }
         if let day = try matchDay(input) {
             return .day(day)
         }
@@ -85,36 +107,64 @@ public struct WhenParser: Sendable {
     }
 
     /// Parses a WHEN expression that must name a whole day (e.g. a scheduled date).
-    /// Throws `.timeNotAllowed` when the expression has a time of day.
+    /// Throws `.timeNotAllowed` when the expression has a time of day, and
+    /// `.relativeTimeNotAllowed` for an amount of minutes or hours (`2h`, `3m`).
     public func parseDay(_ text: String) throws(DateError) -> LocalDate {
         switch try parse(text) {
         case .day(let day): return day
-        case .time: throw .timeNotAllowed(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        case .time: throw WhenParser.dayOnlyError(text)
         }
+    }
+
+    /// Why `text`, which names a time, cannot stand where only a day is allowed.
+    public static func dayOnlyError(_ text: String) -> DateError {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let relative = try? relative(trimmed), relative.unit.isTimeOfDay {
+            return .relativeTimeNotAllowed(input: trimmed, amount: relative.amount, unit: relative.unit)
+        }
+        return .timeNotAllowed(trimmed)
     }
 
     // MARK: - Days
 
     /// Parses a day expression; nil when it is not one. Throws `.invalidDate` for an
-    /// ISO-shaped date that does not exist.
+    /// ISO-shaped or month-name date that does not exist.
     private func matchDay(_ text: String) throws(DateError) -> LocalDate? {
-        let word = WhenParser.normalize(text)
+        var word = WhenParser.normalize(text)
         switch word {
-        case "today": return today
+        case "today", "eod": return today
         case "tomorrow", "tom": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
-        case "next week", "nextweek", "next-week": return today.adding(days: 8 - today.weekday)
+        case "next week", "nextweek", "next-week", "sow": return today.adding(days: 8 - today.weekday)
+        case "next month", "som": return today.adding(months: 1).firstDayOfMonth
+        case "next year", "soy": return today.adding(months: 13 - today.month).firstDayOfMonth   // Jan 1
         case "eow": return today.adding(days: 7 - today.weekday)
         case "eom": return today.lastDayOfMonth
         case "eoy": return today.adding(months: 12 - today.month).lastDayOfMonth   // Dec 31
         default: break
         }
+        // `next monday` is the same day as `monday`: the next one after today.
+        if word.hasPrefix("next "), WhenParser.weekdays[String(word.dropFirst(5))] != nil {
+            word = String(word.dropFirst(5))
+        }
         if let weekday = WhenParser.weekdays[word] {
             let ahead = (weekday - today.weekday + 7) % 7
             return today.adding(days: ahead == 0 ? 7 : ahead)
         }
-        if let date = relativeDay(word) {
+        if let relative = try WhenParser.relative(word) {
+            switch relative.unit {
+            case .minute, .hour: return nil
+            case .day: return today.adding(days: relative.amount)
+            case .week: return today.adding(days: relative.amount * 7)
+            case .month: return today.adding(months: relative.amount)
+            case .year: return today.adding(months: relative.amount * 12)
+            }
+        }
+        if let date = try monthDay(word) {
             return date
+        }
+        if let dayOfMonth = WhenParser.ordinal(word) {
+            return nextDay(ofMonth: dayOfMonth)
         }
         if let (year, month, day) = LocalDate.parseISO(Array(word.utf8)) {
             guard let date = LocalDate(year: year, month: month, day: day) else {
@@ -123,30 +173,6 @@ public struct WhenParser: Sendable {
             return date
         }
         return nil
-    }
-
-    /// `in 3d`, `in3d`, `3d`, `+3d`, `2w`, `1m`, `1y`, `in 3 days`; nil when not of that form.
-    private func relativeDay(_ word: String) -> LocalDate? {
-        var rest = Substring(word)
-        if rest.hasPrefix("in") {
-            rest = rest.dropFirst(2)
-            if rest.first == " " { rest = rest.dropFirst() }
-        } else if rest.hasPrefix("+") {
-            rest = rest.dropFirst()
-        }
-        let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
-        guard !digits.isEmpty, digits.count <= 5, let amount = Int(digits), amount <= WhenParser.maxAmount else {
-            return nil
-        }
-        rest = rest.dropFirst(digits.count)
-        if rest.first == " " { rest = rest.dropFirst() }
-        switch rest {
-        case "d", "day", "days": return today.adding(days: amount)
-        case "w", "wk", "wks", "week", "weeks": return today.adding(days: amount * 7)
-        case "m", "mo", "mos", "month", "months": return today.adding(months: amount)
-        case "y", "yr", "yrs", "year", "years": return today.adding(months: amount * 12)
-        default: return nil
-        }
     }
 
     // MARK: - Times
@@ -158,10 +184,13 @@ public struct WhenParser: Sendable {
         var second: Int
     }
 
-    /// Parses `17:00`, `9:05`, `17:00:30`, `5pm`, `5:30pm`, `12am`; nil when the text is not
+    /// Parses `17:00`, `9:05`, `17:00:30`, `5pm`, `5:30pm`, `12am`, `noon`; with `bareHour`
+    /// (after `@`) also `17` or `9` (an hour on the 24-hour clock). Nil when the text is not
     /// shaped like a time, `.invalidTime` when it is but the values are out of range.
-    private func matchTime(_ text: String) throws(DateError) -> WallTime? {
-        let bytes = Array(WhenParser.normalize(text).utf8)
+    private func matchTime(_ text: String, bareHour: Bool = false) throws(DateError) -> WallTime? {
+        let normalized = WhenParser.normalize(text)
+        if normalized == "noon" { return WallTime(hour: 12, minute: 0, second: 0) }
+        let bytes = Array(normalized.utf8)
         var index = 0
         func digitRun() -> (value: Int, count: Int) {
             var value = 0
@@ -199,7 +228,8 @@ public struct WhenParser: Sendable {
         case "pm", "p.m.": meridiem = true
         default: return nil
         }
-        guard hasColon || meridiem != nil else { return nil }   // a bare number is not a time
+        // A bare number is not a time, except right after `@` (`fri@17`).
+        guard hasColon || meridiem != nil || bareHour else { return nil }
 
         let invalid = DateError.invalidTime(text)
         guard hour.count <= 2, minute.count == 2, second.count == 2,
@@ -251,7 +281,7 @@ public struct WhenParser: Sendable {
     }
 
     /// Lowercases and collapses whitespace runs to single spaces.
-    private static func normalize(_ text: String) -> String {
+    static func normalize(_ text: String) -> String {
         text.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }

@@ -23,7 +23,7 @@ public struct FieldParser: Sendable {
     public func scheduled(_ text: String, key: String = "sched") throws(InputError) -> LocalDate {
         let parsed: TaskDate
         do { parsed = try when.parse(text) } catch { throw .badDate(key: key, error) }
-        guard case .day(let d) = parsed else { throw .badDate(key: key, .timeNotAllowed(text)) }
+        guard case .day(let d) = parsed else { throw .badDate(key: key, WhenParser.dayOnlyError(text)) }
         return d
     }
 
@@ -65,6 +65,9 @@ public struct FieldParser: Sendable {
 
     private func minutes(_ text: String, key: String, max: Int) throws(InputError) -> Int {
         guard let m = DurationText.parse(text) else {
+            if let (amount, unit) = DurationText.single(text), !unit.isTimeOfDay {
+                throw .invalid("\(key): \"\(text)\" is \(amount) \(unit.spelled(amount)); \(key): takes minutes or hours, e.g. 45m, 90min, 2h, 1h30m")
+            }
             throw .invalid("\(key): \"\(text)\" is not a duration; use minutes like 45m, 90 or hours like 1h30m")
         }
         guard m <= max else { throw .invalid("\(key): \(text) is too long (at most \(DurationText.format(max)))") }
@@ -80,10 +83,15 @@ public struct FieldParser: Sendable {
             let dayText = String(trimmed[..<at])
             timeText = String(trimmed[trimmed.index(after: at)...])
             do { day = try when.parseDay(dayText) } catch { throw .badDate(key: key, error) }
+        } else if trimmed.lowercased() == "noon", let noon = ClockTime(hour: 12, minute: 0) {
+            return SlotRequest(day: nil, today: when.today, start: noon)
         } else if let (d, time) = TaskSlot.parseStart(trimmed) {
             guard DateRange.contains(d) else { throw .badDate(key: key, .outOfRange(input: trimmed, day: d)) }
             return SlotRequest(day: d, today: when.today, start: time)
         }
+        // After `@`, `noon` and an hour alone (`fri@17`) work as in WHEN.
+        if day != nil, timeText.lowercased() == "noon" { timeText = "12:00" }
+        if day != nil, (1...2).contains(timeText.count), timeText.allSatisfy({ $0.isASCII && $0.isNumber }) { timeText += ":00" }
         guard let time = ClockTime(parsing: timeText), time.minutes < 1440 else {
             throw .invalid("\(key): \"\(text)\" is not a start time; use at:14:00, at:2pm or at:2026-11-24@14:00")
         }
@@ -93,6 +101,13 @@ public struct FieldParser: Sendable {
     /// A `repeat:` rule: validated (see ``RecurrenceRule``), returned as typed.
     public func repeatRule(_ text: String, key: String = "repeat") throws(InputError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // In tick's duration grammar `m` is minutes; a rule never steps by minutes, and
+        // files written before kept `+1m` meaning months, so new input must say `mo`.
+        let lower = trimmed.lowercased()
+        if lower.hasSuffix("m"), let before = lower.dropLast().last, before.isNumber || before == " " || before == "+" {
+            let fixed = String(trimmed.dropLast()) + "mo"
+            throw .invalid("\(key): \"\(trimmed)\" is ambiguous: m means minutes in tick, and a rule cannot repeat by minutes; for months write \(key):\(fixed)")
+        }
         _ = try RecurrenceRule.parse(trimmed, key: key)
         return trimmed
     }

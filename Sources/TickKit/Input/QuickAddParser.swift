@@ -6,9 +6,13 @@ import Foundation
 /// `list:NAME`, `+tag`, `pri:must|flexible` (or `priority:`),
 /// `energy:high|low|any`, `repeat:RULE`, `estimate:45m` (or `est:`),
 /// `at:14:00` / `at:DAY@14:00` (a slot) and `for:45m` (its length). With `allowRemoval`, `-tag` removes
-/// a tag and an empty value (`due:`) clears the field. Words after `--`, and
-/// words starting with a backslash (which is dropped), are title text. Every
-/// other word is title text.
+/// a tag and an empty value (`due:`) or `none` clears the field.
+///
+/// What stays title text (Docs/CLI.md "Literal titles"): words after `--`; a word starting
+/// with a backslash (which is dropped); `key:value` whose key is not one of ``keys``; a
+/// known key followed by a space inside one quoted word (`'Remind: Sam'`); a capitalized
+/// key with nothing after the colon (`Remind:`); `at:` followed by no digit (`at:home`);
+/// `+` followed by a digit or an ASCII sign (`+1`, `+15%`).
 public struct QuickAddParser: Sendable {
     public let fields: FieldParser
 
@@ -24,6 +28,12 @@ public struct QuickAddParser: Sendable {
 
     /// Parses words; returns the title (words joined by spaces; may be empty) and the edit.
     public func parse(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (title: String, edit: TaskEdit) {
+        let (titleWords, edit) = try split(words, allowRemoval: allowRemoval)
+        return (titleWords.joined(separator: " "), edit)
+    }
+
+    /// Parses words; returns the words that are title text, one by one, and the edit.
+    public func split(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (titleWords: [String], edit: TaskEdit) {
         var edit = TaskEdit()
         var titleWords: [String] = []
         var literal = false
@@ -41,61 +51,149 @@ public struct QuickAddParser: Sendable {
                 titleWords.append(String(word.dropFirst()))
                 continue
             }
-            if word.count > 1, word.hasPrefix("+") {
-                edit.addTags.append(try fields.tag(word))
+            if Self.isTagWord(word) {
+                do { edit.addTags.append(try fields.tag(word)) } catch { throw Self.literalHint(error, word: word, allowRemoval) }
                 continue
             }
-            if allowRemoval, word.count > 1, word.hasPrefix("-"), !word.hasPrefix("--"), word.dropFirst().first?.isLetter == true {
+            if allowRemoval, Self.isUntagWord(word) {
                 edit.removeTags.append(try fields.tag(String(word.dropFirst())))
                 continue
             }
-            if let colon = word.firstIndex(of: ":") {
-                let key = word[..<colon].lowercased()
-                let value = String(word[word.index(after: colon)...])
-                if Self.keys.contains(key) {
-                    var value = value
-                    // `due:in 3d` and `due:next week` arrive as two words.
-                    if Self.dateKeys.contains(key), ["in", "next"].contains(value.lowercased()), let next = words.first {
-                        value += " " + next
-                        words = words.dropFirst()
-                    }
-                    // `repeat:every 2w` and `repeat:every 3 days` arrive as two or three words.
-                    if key == "repeat", value.lowercased() == "every", let next = words.first {
-                        value += " " + next
-                        words = words.dropFirst()
-                        if next.allSatisfy({ $0.isASCII && $0.isNumber }), let unit = words.first {
-                            value += " " + unit
-                            words = words.dropFirst()
-                        }
-                    }
-                    try apply(key: key, value: value, to: &edit, allowRemoval: allowRemoval)
-                    continue
-                }
+            guard let (key, typedValue) = Self.token(in: word) else {
+                titleWords.append(word)
+                continue
             }
-            titleWords.append(word)
+            var value = typedValue
+            if value.isEmpty || value.lowercased() == "none" {
+                // `due: fri` is a mistyped `due:fri`, never a clear plus a title word.
+                if let next = words.first, next != "--", !Self.isFieldWord(next, allowRemoval: allowRemoval) {
+                    throw .separatedValue(key: key, next: next, clearing: allowRemoval)
+                }
+                if value.isEmpty || allowRemoval {
+                    try clear(key: key, in: &edit, allowRemoval: allowRemoval)
+                }
+                continue
+            }
+            var spelled = word
+            for next in joinedWords(key: key, value: value, following: words) {
+                value += " " + next
+                spelled += " " + next
+                words = words.dropFirst()
+            }
+            do { try apply(key: key, value: value, to: &edit) } catch { throw Self.literalHint(error, word: spelled, allowRemoval) }
         }
-        return (titleWords.joined(separator: " "), edit)
+        return (titleWords, edit)
     }
 
-    private func apply(key: String, value: String, to edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
-        if value.isEmpty {
-            guard allowRemoval || key == "list" else {
-                throw .invalid("\(key): needs a value, e.g. \(key):\(Self.example(key))")
-            }
-            switch key {
-            case "due": edit.due = .clear
-            case "remind": edit.remind = .clear
-            case "sched", "scheduled": edit.scheduled = .clear
-            case "pri", "priority": edit.priority = .clear
-            case "energy": edit.energy = .clear
-            case "repeat": edit.repeatRule = .clear
-            case "estimate", "est": edit.estimate = .clear
-            case "at": edit.slot = .clear
-            case "for": throw .invalid("for: needs a length, e.g. for:45m (use at: to remove the slot)")
-            default: throw .invalid("list: needs a list name, e.g. list:Work (use list:inbox for the inbox)")
-            }
-            return
+    // MARK: - What is a token
+
+    /// `+tag`: a plus followed by a letter, `_` or any non-ASCII character (`+é`, `+🔥`);
+    /// a digit or other ASCII sign after the plus makes it text (`+1`, `+15%`, `+$5`).
+    static func isTagWord(_ word: String) -> Bool {
+        guard word.count > 1, word.hasPrefix("+"), let first = word.dropFirst().first else { return false }
+        return !first.isASCII || first.isLetter || first == "_"
+    }
+
+    /// `-tag` (edit only): a minus followed by a letter.
+    static func isUntagWord(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && !word.hasPrefix("--") && word.dropFirst().first?.isLetter == true
+    }
+
+    /// The key (lowercased) and value when `word` is a `key:value` token; nil when it is text.
+    static func token(in word: String) -> (key: String, value: String)? {
+        guard let colon = word.firstIndex(of: ":") else { return nil }
+        let typedKey = word[..<colon]
+        let key = typedKey.lowercased()
+        guard keys.contains(key) else { return nil }
+        let value = String(word[word.index(after: colon)...])
+        // `'Remind: Sam about keys'` quoted as one word: prose, not a token.
+        if value.first?.isWhitespace == true { return nil }
+        // `Remind:` or `Note:` written as a sentence starts: prose.
+        if value.isEmpty, typedKey.first?.isUppercase == true { return nil }
+        // `at:home`, `at:work`: an English word, not a start time.
+        if key == "at", !value.isEmpty, !value.contains(where: { $0.isASCII && $0.isNumber }), !value.contains("@"),
+           value.lowercased() != "noon" {
+            return nil
         }
+        return (key, value)
+    }
+
+    /// True when `word` would be read as a token (so it is not a stray value).
+    static func isFieldWord(_ word: String, allowRemoval: Bool) -> Bool {
+        isTagWord(word) || (allowRemoval && isUntagWord(word)) || token(in: word) != nil
+    }
+
+    /// The words after `key:value` that belong to its value: `due:in 3d`, `due:in 3 days`,
+    /// `due:next monday`, `due:dec 24`, `due:24 dec`, `due:dec 24 2027`, `repeat:every 2w`,
+    /// `repeat:every 3 days`. Only these shapes join, so a title word is never taken.
+    func joinedWords(key: String, value: String, following words: ArraySlice<String>) -> [String] {
+        let lower = value.lowercased()
+        var rest = words
+        var taken: [String] = []
+        func take(_ ok: (String) -> Bool) -> Bool {
+            guard let next = rest.first, ok(next.lowercased()) else { return false }
+            taken.append(next)
+            rest = rest.dropFirst()
+            return true
+        }
+        let isNumber: (String) -> Bool = { !$0.isEmpty && $0.count <= 5 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+        let isUnit: (String) -> Bool = { DurationUnit.named($0.split(separator: "@").first ?? "") != nil }
+        let isMonth: (String) -> Bool = { WhenParser.months[String($0.split(separator: "@").first ?? "")] != nil }
+        let isDayOfMonth: (String) -> Bool = { word in
+            let day = String(word.split(separator: "@").first ?? "")
+            return WhenParser.ordinal(day) != nil || (isNumber(day) && day.count <= 2 && (Int(day) ?? 0) >= 1 && (Int(day) ?? 0) <= 31)
+        }
+        if key == "repeat" {
+            if lower == "every", take({ _ in true }), isNumber(taken[0].lowercased()) {
+                _ = take(isUnit)
+            }
+            return taken
+        }
+        guard Self.dateKeys.contains(key) else { return [] }
+        if lower == "in" {
+            if take({ _ in true }), isNumber(taken[0].lowercased()) { _ = take(isUnit) }
+        } else if lower == "next" {
+            _ = take { _ in true }
+        } else if isNumber(lower), !take(isMonth) {
+            _ = take(isUnit)   // `due:3 days`
+        } else if WhenParser.ordinal(lower) != nil {
+            _ = take(isMonth)  // `due:24th dec`
+        } else if WhenParser.months[lower] != nil {
+            if take(isDayOfMonth), !taken[0].contains("@") {
+                _ = take { $0.count == 4 && isNumber($0) }   // a year
+            }
+        }
+        return taken
+    }
+
+    // MARK: - Applying
+
+    /// In `add`, a bad token value may be a title word: the error says how to keep it as text.
+    /// (`edit` takes a new title only from `--title` or from words alone.)
+    static func literalHint(_ error: InputError, word: String, _ allowRemoval: Bool) -> InputError {
+        allowRemoval ? error : .inToken(word: word, error)
+    }
+
+    private func clear(key: String, in edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
+        guard allowRemoval || key == "list" else {
+            throw .invalid("\(key): needs a value, e.g. \(key):\(Self.example(key)); "
+                + "if \"\(key):\" is title text, put it after `--` or write \\\(key):")
+        }
+        switch key {
+        case "due": edit.due = .clear
+        case "remind": edit.remind = .clear
+        case "sched", "scheduled": edit.scheduled = .clear
+        case "pri", "priority": edit.priority = .clear
+        case "energy": edit.energy = .clear
+        case "repeat": edit.repeatRule = .clear
+        case "estimate", "est": edit.estimate = .clear
+        case "at": edit.slot = .clear
+        case "for": throw .invalid("for: needs a length, e.g. for:45m (use at: to remove the slot)")
+        default: throw .invalid("list: needs a list name, e.g. list:Work (use list:inbox for the inbox)")
+        }
+    }
+
+    private func apply(key: String, value: String, to edit: inout TaskEdit) throws(InputError) {
         switch key {
         case "due": edit.due = .set(try fields.due(value))
         case "remind": edit.remind = .set(try fields.remind(value))
@@ -111,13 +209,14 @@ public struct QuickAddParser: Sendable {
         }
     }
 
-    private static func example(_ key: String) -> String {
+    static func example(_ key: String) -> String {
         switch key {
         case "pri", "priority": return "must"
         case "energy": return "low"
         case "repeat": return "weekly"
         case "estimate", "est", "for": return "45m"
         case "at": return "14:00"
+        case "list": return "Work"
         default: return "tomorrow"
         }
     }

@@ -11,8 +11,26 @@ extension Tick {
               due:WHEN  remind:WHEN  sched:WHEN  list:NAME  +tag
               pri:must|flexible  energy:high|low|any  repeat:RULE
               estimate:45m  at:14:00 or at:DAY@14:00 (a time slot)  for:45m (its length)
-            Every token also exists as a flag. Words after `--` are title text, as
-            is a word starting with a backslash (`\\due:` gives "due:").
+            Every token also exists as a flag.
+
+            LITERAL TITLES
+            Words after `--` are title text, as is a word starting with a backslash \
+            (`\\due:` gives "due:"). Also text: `key:value` whose key is not a token \
+            (`Note:x`, `10:30`); a known key followed by a space inside one quoted word \
+            ('Remind: Sam about keys'); a capitalized key with nothing after it \
+            (`Remind:`); `at:` without a digit (`at:home`); `+` followed by a digit or \
+            ASCII sign (`+1`, `+15%`). A bad value of a token is an error that says how to keep it as \
+            text.
+
+            DATES AND DURATIONS (WHEN; all forms in Docs/CLI.md "Dates and durations")
+              now  today  tomorrow  eod  fri  next monday  sow  som  soy  eow  eom  eoy
+              dec 24  24 dec  15th  2026-11-24  17:00  5pm  noon  fri@17  dec 24@9am
+              in 2h  +2h  2h  in 90min  in 1h30m  3d  2w  3mo  1y
+            Units: min or m = minutes, h = hours, d = days, w = weeks, mo = months, \
+            y = years. Minutes and hours are a time from now; days and longer are a \
+            whole day. sched: takes a day only (sched:2h is refused). A WHEN with a \
+            space works quoted (due:"next monday") or as separate words (due:next monday).
+
             The task goes to the inbox unless a list is given; the list must exist \
             (create it with `tick lists add NAME`). The store is created on first use.
 
@@ -32,6 +50,8 @@ extension Tick {
               tick add Buy milk due:tomorrow +errand
               tick add Call the bank remind:fri@9am pri:must list:Home
               tick add Write report estimate:1h30m at:tomorrow@10:00
+              tick add Check oven remind:30m
+              tick add Buy tree due:dec 24 remind:"dec 20@noon"
               tick add --list Work --due 2026-12-01 -- Review due: dates in report
               printf 'Dune\\nHyperion\\n' | tick add - list:Reading
             """)

@@ -8,11 +8,16 @@ extension Tick {
             abstract: "Change a task's fields, or edit its JSON in $EDITOR.",
             discussion: """
             With flags or quick-add tokens, changes only those fields. Tokens work as in \
-            `tick add`; in addition `-tag` removes a tag and an empty value (`due:`) \
-            clears a field. Other words replace the title.
+            `tick add`; in addition `-tag` removes a tag and `due:` (at the end, or before \
+            another token) or `due:none` clears a field. `due: fri` (with a space) is an \
+            error, not a clear. Words alone (`tick edit 3 Call the bank`) replace the title; \
+            next to tokens or flags, loose words are refused: rename with --title. WHEN \
+            values and durations: see `tick add --help` and Docs/CLI.md "Dates and durations".
 
             With nothing else given, opens $VISUAL (else $EDITOR, else vi) on the task's \
-            JSON. The result is validated; invalid JSON is refused with file:line:column \
+            JSON, under a `//` header (ignored). A time typed without a zone \
+            (2026-11-24T17:00) is read in the local zone; with Z or an offset it is that \
+            instant. The result is validated; invalid JSON is refused with file:line:column \
             and your text is kept in the temp file it names. If the task changed on disk \
             while you were editing, tick refuses rather than overwrite that change.
 
@@ -28,6 +33,8 @@ extension Tick {
               tick edit 3 --title "Call the bank" --no-remind
               tick edit 3 estimate:45m at:14:00
               tick edit 3 at:
+              tick edit 3 due:"next monday" remind:none
+              tick edit 3 Call the bank
               tick edit 3
             """)
 
@@ -55,7 +62,7 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Tag to remove (repeatable).", valueName: "tag"))
         var untag: [String] = []
 
-        @Argument(help: "The task, then optional quick-add tokens or new title words.")
+        @Argument(help: "The task, then quick-add tokens, or only words for a new title.")
         var arguments: [String]
 
         func validate() throws {
@@ -65,12 +72,18 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             var edit = try fieldOptions.edit(context.fields)
-            let (wordsTitle, tokenEdit) = try context.quickAdd.parse(Array(arguments.dropFirst()), allowRemoval: true)
+            let (titleWords, tokenEdit) = try context.quickAdd.split(Array(arguments.dropFirst()), allowRemoval: true)
             if tokenEdit.list != nil {
                 throw CLIError("list: cannot be changed by edit; use `tick mv ID LIST`", status: .usage)
             }
             edit.merge(tokenEdit)
-            if !wordsTitle.isEmpty { edit.title = wordsTitle }
+            let hasFieldChanges = !edit.isEmpty || title != nil || noDue || noRemind || noSched || noSlot || noEstimate || !untag.isEmpty
+            if !titleWords.isEmpty {
+                // Loose words rename the task only when they are all there is (`tick edit 3 New title`);
+                // next to tokens or flags they are a mistake (`tick edit 1 2 due:fri`).
+                guard !hasFieldChanges else { throw InputError.strayWords(titleWords) }
+                edit.title = titleWords.joined(separator: " ")
+            }
             if let title {
                 guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
                 edit.title = title

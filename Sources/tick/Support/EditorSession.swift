@@ -13,18 +13,21 @@ struct EditorSession {
         if originalNode.isEmpty { originalNode = [] }
         let dir = context.process.temporaryDirectory
         let path = (dir as NSString).appendingPathComponent("tick-edit-\(original.id.lowercased.prefix(8))-\(getpid()).json")
-        try AtomicFile.write(originalNode, to: path, mode: 0o600)
+        // A `//` header says how times are read; zone-less times are local (EditorBuffer).
+        let buffer = EditorBuffer(timeZone: context.timeZone)
+        let originalBuffer = buffer.render(json: originalNode)
+        try AtomicFile.write(originalBuffer, to: path, mode: 0o600)
         while true {
             try launchEditor(on: path)
             guard let (bytes, _) = try AtomicFile.read(path: path) else {
                 throw CLIError("the edited file \(path) is gone; nothing was changed")
             }
-            if bytes == originalNode {
+            if bytes == originalBuffer || buffer.json(from: bytes) == buffer.json(from: originalBuffer) {
                 unlink(path)
                 t.out("No changes.")
                 return
             }
-            let decoder = TaskFileDecoder(bytes: bytes, path: path, kind: item.kind, fallbackDate: context.now)
+            let decoder = TaskFileDecoder(bytes: buffer.json(from: bytes), path: path, kind: item.kind, fallbackDate: context.now)
             do {
                 var edited = try decoder.decodeTask()
                 guard edited.id == original.id else {
