@@ -126,10 +126,13 @@ import Testing
         let path = try #require(first.path)
         // Another schema version.
         try first.db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        // Only a file nobody has open is migrated or replaced (see IndexLock).
+        first.close()
         let second = try index(store)
         try second.refresh()
         #expect(try second.totals().tasks == 43)
         // Garbage bytes.
+        second.close()
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
         TaskIndex.removeFiles(at: path + "-nonexistent")
         let third = try index(store)

@@ -3,19 +3,52 @@ import GRDB
 
 /// Opening the index: where it lives, creating it, checking and migrating it.
 extension TaskIndex {
+    /// How long a command waits for another one that is creating or
+    /// rebuilding the index (seconds) before working in memory.
+    static let sharedWait = 60.0
+    /// How long a command waits for the others to close the index before it
+    /// migrates or deletes a damaged one (seconds).
+    static let exclusiveWait = 10.0
+
     /// Opens the store's index, rebuilding it when it is missing, outdated or
     /// damaged, and falling back to an in-memory index when the cache
     /// directory cannot be used. Throws only if SQLite cannot work at all.
     public static func open(store: Store, now: @escaping () -> Date = Date.init) throws -> TaskIndex {
+        var reason: String?
         for path in candidatePaths(for: store) {
-            if let index = try? TaskIndex(store: store, path: path, now: now), index.isHealthy { return index }
-            // Damaged or outdated beyond repair: delete and start again.
-            removeFiles(at: path)
-            if let index = try? TaskIndex(store: store, path: path, now: now), index.isHealthy { return index }
+            do {
+                return try TaskIndex(store: store, path: path, now: now)
+            } catch IndexError.busy(let why) {
+                // Another process holds it too long: do not start a second index elsewhere.
+                reason = why
+                break
+            } catch {
+                reason = reason ?? describe(error)
+            }
         }
         // No usable directory at all: work in memory (slower, still correct,
         // but short ids are then numbered afresh by every command).
-        return try TaskIndex(store: store, path: nil, now: now)
+        let memory = try TaskIndex(store: store, path: nil, db: connect(nil), lock: nil, now: now,
+                                   fallbackReason: reason ?? "no writable directory")
+        try memory.migrate()
+        return memory
+    }
+
+    /// An in-memory copy of `index` (its short ids included) that answers
+    /// from the files when the index on disk cannot be updated (a full or
+    /// failing disk). Without a readable copy, a fresh in-memory index.
+    public static func inMemoryCopy(of index: TaskIndex, reason: String) throws -> TaskIndex {
+        let memory = try connect(nil)
+        let copy = TaskIndex(store: index.store, path: nil, db: memory, lock: nil, now: index.now, fallbackReason: reason)
+        do {
+            try index.db.backup(to: memory)
+            guard copy.isCurrent else { throw IndexError.database("incomplete copy") }
+        } catch {
+            let fresh = TaskIndex(store: index.store, path: nil, db: try connect(nil), lock: nil, now: index.now, fallbackReason: reason)
+            try fresh.migrate()
+            return fresh
+        }
+        return copy
     }
 
     /// `<cache>/index.sqlite`.
@@ -34,27 +67,125 @@ extension TaskIndex {
         ]
     }
 
-    /// Recovers from a damaged index found in use: deletes it and opens a fresh one.
-    public static func reopenAfterFailure(_ index: TaskIndex) throws -> TaskIndex {
+    /// Recovers from an index that failed in use: closes it and opens the
+    /// store's index again. When `error` says the file is damaged, the file
+    /// is deleted first, but only once no other process has it open.
+    public static func reopenAfterFailure(_ index: TaskIndex, error: Error? = nil) throws -> TaskIndex {
         if let path = index.path {
             try? index.db.close()
-            removeFiles(at: path)
+            if let error, isDamage(error), let lock = index.lock, lock.acquire(.exclusive, timeout: exclusiveWait) {
+                removeFiles(at: path)
+            }
+            index.lock?.release()
         }
         return try open(store: index.store, now: index.now)
     }
 
-    /// Deletes an index database and its WAL files.
+    /// Deletes an index database and its WAL files (only under the exclusive lock).
     public static func removeFiles(at path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    /// A cheap check that the database answers and has every table.
-    var isHealthy: Bool {
-        let names = IndexSchema.tableNames
-        let found = try? db.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (\(names.map { "'\($0)'" }.joined(separator: ", ")))")
+    /// True for errors that say the database file itself is damaged.
+    static func isDamage(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// True for errors of the disk rather than of the database: full, I/O,
+    /// read-only, permission. Deleting and rebuilding the index cannot help.
+    public static func isResourceFailure(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        if error.extendedResultCode == .SQLITE_READONLY_DBMOVED { return false }
+        return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN].contains(error.resultCode)
+    }
+
+    /// A short reason for an index failure, in words rather than SQLite's.
+    public static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_FULL: return "the disk is full"
+            case .SQLITE_IOERR: return "an I/O error"
+            case .SQLITE_READONLY, .SQLITE_PERM: return "it cannot be written"
+            case .SQLITE_CANTOPEN: return "it cannot be opened"
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "it is damaged"
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return "it is busy"
+            default: return "database error \(error.resultCode.rawValue)"
+            }
         }
-        return found == names.count
+        if let error = error as? IndexError {
+            switch error {
+            case .cannotOpen(_, let reason), .database(let reason), .busy(let reason): return reason
+            }
+        }
+        return (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    }
+
+    /// True when the database answers, has the current schema version and every table.
+    var isCurrent: Bool { Self.isCurrent(db) }
+
+    /// Opens the database file at `path` under its lock: shared when it is
+    /// current; otherwise exclusive, to migrate it or delete it and create
+    /// a new one (then `fresh` is true and the lock is still exclusive).
+    static func openFile(at path: String) throws -> (db: DatabaseQueue, lock: IndexLock, fresh: Bool) {
+        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        let lock = try IndexLock(path: path + ".lock")
+        guard lock.acquire(.shared, timeout: sharedWait) else {
+            throw IndexError.busy("another tick process has been building the index \(path) for over \(Int(sharedWait)) s")
+        }
+        if let db = try? openExisting(path) {
+            if isCurrent(db) { return (db, lock, false) }
+            try? db.close()
+        }
+        guard lock.acquire(.exclusive, timeout: exclusiveWait) else {
+            lock.release()
+            throw IndexError.busy("the index \(path) needs rebuilding, but another tick process (tick watch?) keeps it open")
+        }
+        // Nobody else has the file open now. Another process may have made it
+        // current while this one waited.
+        if let db = try? openExisting(path) {
+            if isCurrent(db) {
+                lock.acquire(.shared, timeout: sharedWait)
+                return (db, lock, false)
+            }
+            // Outdated: drop and recreate the tables in place, or damaged: delete it.
+            let migrated = (try? migrate(db)) != nil && isCurrent(db)
+            if migrated { return (db, lock, true) }
+            try? db.close()
+        }
+        removeFiles(at: path)
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFiles.fileMode)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            lock.release()
+            throw IndexError.cannotOpen(path: path, reason: reason)
+        }
+        fchmod(fd, PrivateFiles.fileMode)
+        Glibc.close(fd)
+        do {
+            let db = try connect(path)
+            try migrate(db)
+            return (db, lock, true)
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    /// Connects to an existing database file; nil when there is none.
+    private static func openExisting(_ path: String) throws -> DatabaseQueue? {
+        guard access(path, F_OK) == 0 else { return nil }
+        for suffix in ["", "-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
+        return try connect(path)
+    }
+
+    private static func isCurrent(_ db: DatabaseQueue) -> Bool {
+        let names = IndexSchema.tableNames
+        let found = try? db.read { db -> Bool in
+            guard try Int.fetchOne(db, sql: "PRAGMA user_version") == IndexSchema.version else { return false }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (\(names.map { "'\($0)'" }.joined(separator: ", ")))") == names.count
+        }
+        return found == true
     }
 
     /// Opens a connection: WAL (readers never wait for the watcher), a busy
@@ -79,7 +210,12 @@ extension TaskIndex {
 
     /// Creates the tables, or drops everything when the schema version differs.
     func migrate() throws {
-        try db.writeWithoutTransaction { db in
+        try Self.migrate(db)
+    }
+
+    /// Creates the tables of `queue`, or drops everything when the schema version differs.
+    static func migrate(_ queue: DatabaseQueue) throws {
+        try queue.writeWithoutTransaction { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             if version == IndexSchema.version { return }
             if version != 0 {

@@ -57,9 +57,11 @@ extension TaskIndex {
             }
             todo.append((kind, stamp))
         }
-        // A new index: build it in bulk, which is several times faster.
-        if only == nil, known.isEmpty, todo.count > 1, path != nil {
-            return try rebuild(progress: progress)
+        // A new index: build it in bulk, which is several times faster, when
+        // no other process has it open (the file is replaced).
+        if only == nil, known.isEmpty, todo.count > 1, let path,
+           let report = try exclusively(timeout: 0, { try replaceFile(at: path, progress: progress) }) {
+            return report
         }
         let gone: [String]
         if let only {
@@ -131,16 +133,44 @@ extension TaskIndex {
     ///
     /// On disk, the new index is built in a separate file without a journal,
     /// its indexes and full-text table are created after the rows are in, and
-    /// it then replaces the old file in one rename.
+    /// it then replaces the old file in one rename, once no other process
+    /// has the file open (waiting a few seconds for them); otherwise it is
+    /// rebuilt in place, in one transaction.
     @discardableResult
     public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        guard let path,
+              let report = try exclusively(timeout: Self.exclusiveWait, { try replaceFile(at: path, progress: progress) })
+        else { return try rebuildInPlace(progress: progress) }
+        return report
+    }
+
+    /// Runs `body` with the index lock held exclusively (waiting up to
+    /// `timeout` seconds), then shares it again. Nil, without running
+    /// `body`, when other processes keep the index open.
+    func exclusively<T>(timeout: Double, _ body: () throws -> T) rethrows -> T? {
+        guard let lock, lock.mode != .exclusive else { return try body() }
+        guard lock.acquire(.exclusive, timeout: timeout) else {
+            lock.acquire(.shared, timeout: Self.sharedWait)
+            return nil
+        }
+        defer { lock.acquire(.shared, timeout: Self.sharedWait) }
+        return try body()
+    }
+
+    /// Builds a new database next to `path` and renames it over `path`.
+    /// Only under the exclusive lock: nobody else has the file open.
+    private func replaceFile(at path: String, progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
         cachedListRows = nil
         defer { cachedListRows = nil }
-        guard let path else { return try rebuildInPlace(progress: progress) }
         let tmp = path + ".rebuild-\(getpid())"
         Self.removeFiles(at: tmp)
         var report = RefreshReport()
         do {
+            // Created 0600 before SQLite opens it (its WAL files take its mode).
+            let fd = Glibc.open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFiles.fileMode)
+            guard fd >= 0 else { throw IndexError.cannotOpen(path: tmp, reason: String(cString: strerror(errno))) }
+            fchmod(fd, PrivateFiles.fileMode)
+            Glibc.close(fd)
             let builder = try DatabaseQueue(path: tmp)
             try builder.writeWithoutTransaction { db in
                 for pragma in ["journal_mode = OFF", "synchronous = OFF", "cache_size = -65536", "temp_store = MEMORY"] {
@@ -161,6 +191,8 @@ extension TaskIndex {
                     try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
                     return .commit
                 }
+                // WAL from the start: whoever opens it next only reads the mode.
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
             }
             try builder.close()
         } catch {

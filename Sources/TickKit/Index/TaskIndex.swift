@@ -20,24 +20,56 @@ public final class TaskIndex {
     /// the same timestamp tick could otherwise keep an identical stamp.
     static let racyWindow: Int64 = 2_000_000_000
 
+    /// Held shared while `db` is open on a file, so that no other tick
+    /// process deletes or replaces the file under it (nil in memory).
+    let lock: IndexLock?
+    /// Why this index is in memory when it should be on disk (the cache
+    /// could not be used, or not updated); nil when all is well.
+    public let fallbackReason: String?
+
     /// Opens (or creates) the index at `path`, or in memory when nil.
-    public init(store: Store, path: String?, now: @escaping () -> Date = Date.init) throws {
-        self.store = store
-        self.path = path
-        self.now = now
-        do {
-            if let path {
-                try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
-            }
-            db = try Self.connect(path)
+    ///
+    /// Creating, migrating or deleting the file happens under an exclusive
+    /// lock (see ``IndexLock``), so any number of processes may do this at once.
+    public convenience init(store: Store, path: String?, now: @escaping () -> Date = Date.init) throws {
+        guard let path else {
+            try self.init(store: store, path: nil, db: Self.connect(nil), lock: nil, now: now, fallbackReason: nil)
             try migrate()
+            return
+        }
+        let opened: (db: DatabaseQueue, lock: IndexLock, fresh: Bool)
+        do {
+            opened = try Self.openFile(at: path)
+        } catch let error as IndexError {
+            throw error
         } catch let error as StoreError {
-            throw IndexError.cannotOpen(path: path ?? ":memory:", reason: error.localizedDescription)
+            throw IndexError.cannotOpen(path: path, reason: error.localizedDescription)
         } catch {
-            throw IndexError.cannotOpen(path: path ?? ":memory:", reason: "\(error)")
+            throw IndexError.cannotOpen(path: path, reason: Self.describe(error))
+        }
+        self.init(store: store, path: path, db: opened.db, lock: opened.lock, now: now, fallbackReason: nil)
+        if opened.fresh {
+            // Still under the exclusive lock: fill it in bulk, then let others in.
+            _ = try? rebuild()
+            lock?.acquire(.shared, timeout: Self.sharedWait)
         }
     }
 
+    init(store: Store, path: String?, db: DatabaseQueue, lock: IndexLock?, now: @escaping () -> Date, fallbackReason: String?) {
+        self.store = store
+        self.path = path
+        self.db = db
+        self.lock = lock
+        self.now = now
+        self.fallbackReason = fallbackReason
+    }
+
+    /// Closes the database and lets other processes replace it. The index
+    /// must not be used afterwards.
+    public func close() {
+        try? db.close()
+        lock?.release()
+    }
 
     /// The lists in display order, cached until the next change to `files`.
     var cachedListRows: [ListInfo]?

@@ -6,9 +6,10 @@ public final class FileLock {
 
     /// Takes an exclusive lock on `path`, waiting up to `timeout` seconds.
     public init(path: String, timeout: Double) throws(StoreError) {
-        try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        PrivateFiles.tighten(fd: fd)
         // A monotonic clock: a wall-clock jump (NTP, a suspended laptop
         // whose clock is set back) must neither stretch nor cut the wait.
         let clock = ContinuousClock()
