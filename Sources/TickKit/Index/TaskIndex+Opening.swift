@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Opening the index: where it lives, creating it, checking and migrating it.
 extension TaskIndex {
@@ -22,6 +23,10 @@ extension TaskIndex {
                 // Another process holds it too long: do not start a second index elsewhere.
                 reason = why
                 break
+            } catch let error as UnwritableIndex {
+                // It exists but cannot be written (a full disk): answer from a
+                // copy in memory, which keeps its short ids.
+                return try inMemoryCopy(ofFile: error.path, store: store, now: now, warning: error.warning)
             } catch {
                 reason = reason ?? describe(error)
             }
@@ -29,7 +34,8 @@ extension TaskIndex {
         // No usable directory at all: work in memory (slower, still correct,
         // but short ids are then numbered afresh by every command).
         let memory = try TaskIndex(store: store, path: nil, db: connect(nil), lock: nil, now: now,
-                                   fallbackReason: reason ?? "no writable directory")
+                                   fallbackWarning: "cannot use the index in \(store.location.cacheDirectory) (\(reason ?? "no writable directory")); "
+                                       + "working in memory, so short ids may change between commands (UUID prefixes always work)")
         try memory.migrate()
         return memory
     }
@@ -39,16 +45,46 @@ extension TaskIndex {
     /// failing disk). Without a readable copy, a fresh in-memory index.
     public static func inMemoryCopy(of index: TaskIndex, reason: String) throws -> TaskIndex {
         let memory = try connect(nil)
-        let copy = TaskIndex(store: index.store, path: nil, db: memory, lock: nil, now: index.now, fallbackReason: reason)
+        let warning = copyWarning(index.path ?? index.store.location.cacheDirectory, reason)
+        let copy = TaskIndex(store: index.store, path: nil, db: memory, lock: nil, now: index.now, fallbackWarning: warning)
         do {
             try index.db.backup(to: memory)
             guard copy.isCurrent else { throw IndexError.database("incomplete copy") }
         } catch {
-            let fresh = TaskIndex(store: index.store, path: nil, db: try connect(nil), lock: nil, now: index.now, fallbackReason: reason)
+            let fresh = TaskIndex(store: index.store, path: nil, db: try connect(nil), lock: nil, now: index.now, fallbackWarning: warning)
             try fresh.migrate()
             return fresh
         }
         return copy
+    }
+
+    /// The warning of an index that answers from an in-memory copy.
+    static func copyWarning(_ path: String, _ reason: String) -> String {
+        "cannot update the index \(path) (\(reason)); answering from the store files for this command (short ids of new tasks may change)"
+    }
+
+    /// An in-memory copy of the database file at `path`, read as bytes (it
+    /// cannot be opened: SQLite needs room for its WAL files to open it).
+    /// What the WAL held but the file not yet is reparsed from the files.
+    static func inMemoryCopy(ofFile path: String, store: Store, now: @escaping () -> Date, warning: String) throws -> TaskIndex {
+        let memory = try connect(nil)
+        let copy = TaskIndex(store: store, path: nil, db: memory, lock: nil, now: now, fallbackWarning: warning)
+        if var bytes = (try? AtomicFile.read(path: path))??.bytes, bytes.count >= 100 {
+            // A WAL database's header says so (bytes 18-19 = 2); an image in memory has no WAL.
+            if bytes[18] == 2 { bytes[18] = 1 }
+            if bytes[19] == 2 { bytes[19] = 1 }
+            let loaded: Bool = (try? memory.writeWithoutTransaction { db -> Bool in
+                guard let buffer = sqlite3_malloc64(sqlite3_uint64(bytes.count)) else { return false }
+                bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
+                let size = sqlite3_int64(bytes.count)
+                return sqlite3_deserialize(db.sqliteConnection, "main", buffer.assumingMemoryBound(to: UInt8.self), size, size, flags) == SQLITE_OK
+            }) ?? false
+            if loaded, copy.isCurrent { return copy }
+        }
+        let fresh = TaskIndex(store: store, path: nil, db: try connect(nil), lock: nil, now: now, fallbackWarning: warning)
+        try fresh.migrate()
+        return fresh
     }
 
     /// `<cache>/index.sqlite`.
@@ -84,6 +120,12 @@ extension TaskIndex {
     /// Deletes an index database and its WAL files (only under the exclusive lock).
     public static func removeFiles(at path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// An index file that exists but cannot be opened for writing.
+    struct UnwritableIndex: Error {
+        var path: String
+        var warning: String
     }
 
     /// True for errors that say the database file itself is damaged.
@@ -133,9 +175,19 @@ extension TaskIndex {
         guard lock.acquire(.shared, timeout: sharedWait) else {
             throw IndexError.busy("another tick process has been building the index \(path) for over \(Int(sharedWait)) s")
         }
-        if let db = try? openExisting(path) {
-            if isCurrent(db) { return (db, lock, false) }
-            try? db.close()
+        do {
+            if let db = try openExisting(path) {
+                if isCurrent(db) { return (db, lock, false) }
+                try? db.close()
+            }
+        } catch {
+            // It is there but cannot be opened for writing (full disk, I/O
+            // error, read-only): deleting it would not help, and would lose
+            // its short ids. A damaged file is deleted below.
+            if !isDamage(error) {
+                lock.release()
+                throw UnwritableIndex(path: path, warning: copyWarning(path, describe(error)))
+            }
         }
         guard lock.acquire(.exclusive, timeout: exclusiveWait) else {
             lock.release()

@@ -24,8 +24,9 @@ public final class TaskIndex {
     /// process deletes or replaces the file under it (nil in memory).
     let lock: IndexLock?
     /// Why this index is in memory when it should be on disk (the cache
-    /// could not be used, or not updated); nil when all is well.
-    public let fallbackReason: String?
+    /// could not be used, or not updated), as a warning for the user; nil
+    /// when all is well.
+    public let fallbackWarning: String?
 
     /// Opens (or creates) the index at `path`, or in memory when nil.
     ///
@@ -33,7 +34,7 @@ public final class TaskIndex {
     /// lock (see ``IndexLock``), so any number of processes may do this at once.
     public convenience init(store: Store, path: String?, now: @escaping () -> Date = Date.init) throws {
         guard let path else {
-            try self.init(store: store, path: nil, db: Self.connect(nil), lock: nil, now: now, fallbackReason: nil)
+            try self.init(store: store, path: nil, db: Self.connect(nil), lock: nil, now: now, fallbackWarning: nil)
             try migrate()
             return
         }
@@ -42,12 +43,14 @@ public final class TaskIndex {
             opened = try Self.openFile(at: path)
         } catch let error as IndexError {
             throw error
+        } catch let error as UnwritableIndex {
+            throw error
         } catch let error as StoreError {
             throw IndexError.cannotOpen(path: path, reason: error.localizedDescription)
         } catch {
             throw IndexError.cannotOpen(path: path, reason: Self.describe(error))
         }
-        self.init(store: store, path: path, db: opened.db, lock: opened.lock, now: now, fallbackReason: nil)
+        self.init(store: store, path: path, db: opened.db, lock: opened.lock, now: now, fallbackWarning: nil)
         if opened.fresh {
             // Still under the exclusive lock: fill it in bulk, then let others in.
             _ = try? rebuild()
@@ -55,13 +58,13 @@ public final class TaskIndex {
         }
     }
 
-    init(store: Store, path: String?, db: DatabaseQueue, lock: IndexLock?, now: @escaping () -> Date, fallbackReason: String?) {
+    init(store: Store, path: String?, db: DatabaseQueue, lock: IndexLock?, now: @escaping () -> Date, fallbackWarning: String?) {
         self.store = store
         self.path = path
         self.db = db
         self.lock = lock
         self.now = now
-        self.fallbackReason = fallbackReason
+        self.fallbackWarning = fallbackWarning
     }
 
     /// Closes the database and lets other processes replace it. The index

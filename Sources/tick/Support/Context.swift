@@ -57,9 +57,9 @@ struct Context {
         let index = try TaskIndex.open(store: store, now: Date.init)
         indexBox = IndexBox(index)
         terminal = Terminal(noColorFlag: options.noColor, environment: env)
-        if index.path == nil {
+        if let warning = index.fallbackWarning {
             indexBox.warned = true
-            terminal.err("tick: warning: cannot use the index in \(store.location.cacheDirectory) (\(index.fallbackReason ?? "no writable directory")); working in memory, so short ids may change between commands (UUID prefixes always work)")
+            terminal.err("tick: warning: " + warning)
         }
     }
 
@@ -156,12 +156,10 @@ struct Context {
 
     /// Swaps in an in-memory copy of the index, with one warning.
     private func fallBackToMemory(after error: Error) throws {
-        let reason = TaskIndex.describe(error)
-        let shown = index.path ?? store.location.cacheDirectory
         if index.path != nil {
-            indexBox.index = try TaskIndex.inMemoryCopy(of: index, reason: reason)
+            indexBox.index = try TaskIndex.inMemoryCopy(of: index, reason: TaskIndex.describe(error))
         }
-        warnOnce("tick: warning: cannot update the index \(shown) (\(reason)); answering from the store files for this command (short ids of new tasks may change)")
+        warnOnce("tick: warning: " + (index.fallbackWarning ?? "cannot update the index (\(TaskIndex.describe(error)))"))
     }
 
     private func warnOnce(_ line: String) {
