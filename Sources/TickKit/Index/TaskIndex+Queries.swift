@@ -199,7 +199,10 @@ extension TaskIndex {
 extension TaskIndex: TaskCatalog {
     public func task(shortID: Int) throws -> ListedTask? {
         try db.read { db in
-            try listed(db, where: "t.short = ? AND t.state != 'done'", arguments: [shortID]).first
+            // A pending task's number, or a done task's while it holds it (TaskIndex.shortIDGrace).
+            let now = store.clock().timeIntervalSinceReferenceDate
+            return try listed(db, where: "t.id = (SELECT id FROM short_ids WHERE n = ? AND (held_until IS NULL OR held_until >= ?))",
+                              arguments: [shortID, now]).first
         }
     }
 

@@ -20,30 +20,54 @@ extension TaskIndex {
         try db.execute(sql: "UPDATE tasks SET short = (SELECT n FROM short_ids s WHERE s.id = tasks.id) WHERE state != 'done'")
     }
 
-    /// Frees the short ids of touched tasks that are no longer pending and
-    /// gives touched pending tasks without one the smallest free numbers, in
-    /// display order.
+    /// How long a done or deleted task keeps its short id: 24 hours after
+    /// it was done (its `completedAt`) or deleted (the command's clock). Until
+    /// then `tick reopen 20` still finds it, and no new task is given 20.
+    public static let shortIDGrace: TimeInterval = 86_400
+
+    /// Holds the short ids of touched tasks that are no longer pending (for
+    /// ``shortIDGrace``), frees numbers whose hold is over, and gives touched
+    /// pending tasks without one the smallest free numbers, in display order.
+    /// A task that comes back to pending within its hold keeps its number.
     func syncShortIDs(touched: Set<String>, db: Database) throws {
+        let now = store.clock().timeIntervalSinceReferenceDate
         var pending: [String: (rank: Int, position: Int)] = [:]
         let ranks = try fileRanks(db)
         let check = try db.cachedStatement(sql: "SELECT path, position FROM tasks WHERE id = ? AND state != 'done' LIMIT 1")
-        let mirror = try db.cachedStatement(sql: "UPDATE tasks SET short = (SELECT n FROM short_ids WHERE id = ?1) WHERE id = ?1")
+        let done = try db.cachedStatement(sql: "SELECT completed_ts FROM tasks WHERE id = ? LIMIT 1")
+        let mirror = try db.cachedStatement(sql: "UPDATE tasks SET short = CASE WHEN state != 'done' THEN (SELECT n FROM short_ids WHERE id = ?1 AND held_until IS NULL) END WHERE id = ?1")
         defer {
-            // Keep the copy in `tasks` in step for every touched task.
+            // Keep the copy in `tasks` in step for every touched task (pending ones only).
             for id in touched { try? mirror.execute(arguments: [id]) }
         }
-        let delete = try db.cachedStatement(sql: "DELETE FROM short_ids WHERE id = ?")
-        let has = try db.cachedStatement(sql: "SELECT 1 FROM short_ids WHERE id = ?")
+        let hold = try db.cachedStatement(sql: "UPDATE short_ids SET held_until = ? WHERE id = ? AND held_until IS NULL")
+        let unhold = try db.cachedStatement(sql: "UPDATE short_ids SET held_until = NULL WHERE id = ?")
+        let held = try db.cachedStatement(sql: "SELECT held_until FROM short_ids WHERE id = ?")
         for id in touched {
+            let numbered = try Row.fetchOne(held, arguments: [id])
+            let heldUntil = numbered.flatMap { $0[0] as Double? }
             if let row = try Row.fetchOne(check, arguments: [id]) {
-                if try Int.fetchOne(has, arguments: [id]) == nil {
-                    let path: String = row[0]
-                    pending[id] = (ranks[path] ?? Int.max, row[1])
+                let path: String = row[0]
+                let position: Int = row[1]
+                if numbered == nil {
+                    pending[id] = (ranks[path] ?? Int.max, position)
+                } else if let heldUntil {
+                    if heldUntil >= now {
+                        // Back to pending within its hold: the same number.
+                        try unhold.execute(arguments: [id])
+                    } else {
+                        // Its hold is over: a new number, like any new task.
+                        try db.execute(sql: "DELETE FROM short_ids WHERE id = ?", arguments: [id])
+                        pending[id] = (ranks[path] ?? Int.max, position)
+                    }
                 }
-            } else {
-                try delete.execute(arguments: [id])
+            } else if numbered != nil {
+                // Done: held until a day after its completion; gone: a day from now.
+                let completed = try Row.fetchOne(done, arguments: [id]).flatMap { $0[0] as Double? }
+                try hold.execute(arguments: [(completed ?? now) + Self.shortIDGrace, id])
             }
         }
+        try db.execute(sql: "DELETE FROM short_ids WHERE held_until IS NOT NULL AND held_until < ?", arguments: [now])
         guard !pending.isEmpty else { return }
         let used = try Int.fetchAll(db, sql: "SELECT n FROM short_ids ORDER BY n")
         var usedIterator = used.makeIterator()
@@ -64,6 +88,6 @@ extension TaskIndex {
 extension TaskIndex: ShortIDLookup {
     /// The short id of a pending task, if it has one.
     public func shortID(of task: UUID) -> Int? {
-        try? db.read { db in try Int.fetchOne(db, sql: "SELECT n FROM short_ids WHERE id = ?", arguments: [task.lowercased]) }
+        try? db.read { db in try Int.fetchOne(db, sql: "SELECT n FROM short_ids WHERE id = ? AND held_until IS NULL", arguments: [task.lowercased]) }
     }
 }
