@@ -118,7 +118,14 @@ struct Context {
                 throw error
             } catch {
                 try fallBackToMemory(after: error)
-                return try loadOnce()
+                do {
+                    return try loadOnce()
+                } catch let error as StoreError {
+                    throw error
+                } catch {
+                    // SQLite cannot work even in memory: say so in words, not SQLite's.
+                    throw IndexError.database(TaskIndex.describe(error))
+                }
             }
         }
     }
@@ -151,6 +158,7 @@ struct Context {
             try fallBackToMemory(after: error)
         } else {
             indexBox.index = try TaskIndex.reopenAfterFailure(index, error: error)
+            if let warning = index.fallbackWarning { warnOnce("tick: warning: " + warning) }
         }
     }
 
