@@ -13,7 +13,7 @@ struct IDTests {
         return out
     }
 
-    @Test("short ids are stable across listings; done frees the number and the next add reuses it")
+    @Test("short ids are stable across listings; a done or deleted task keeps its number for 24 hours, then the smallest free number is reused")
     func shortIDStability() throws {
         let s = try Sandbox()
         try s.ok("lists", "add", "Work")
@@ -30,27 +30,56 @@ struct IDTests {
         #expect(try s.json("list", "Work").first?.int("shortId") == 2)
 
         #expect(try s.ok("done", "1") == "Completed 1 (\(try s.uuidPrefix("A"))): A\n")
-        let gone = try s.tick("done", "1")
-        #expect(gone.status == 3)
-        #expect(gone.stderr == "tick: error: no task with id \"1\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID\n")
-        #expect(try s.tick("show", "1").status == 3)
+        // The number still names A (done) for a day: completing it again changes nothing.
+        #expect(try s.ok("done", "1") == "\(try s.uuidPrefix("A")) was already done: A\n")
+        #expect(try s.showJSON("1").string("title") == "A")
+        // Listings show done tasks without a number, as before.
         #expect(try Self.shortIDs(s) == ["A": nil, "B": 2, "C": 3])
 
-        // The smallest free number is reused; the others stay.
-        #expect(try s.add("D") == "1")
-        #expect(try Self.shortIDs(s) == ["A": nil, "B": 2, "C": 3, "D": 1])
-        #expect(try s.showJSON("1").string("title") == "D")
-
-        // Deleting frees a number too.
+        // A new task does not get A's number while A holds it.
+        #expect(try s.add("D") == "4")
+        // Deleting holds the number too.
         try s.ok("rm", "2")
-        #expect(try s.add("E") == "2")
-        #expect(try s.showJSON("2").string("title") == "E")
+        #expect(try s.add("E") == "5")
+        #expect(try s.tick("show", "2").status == 3, "a deleted task's number names nothing")
         #expect(try s.showJSON("3").string("title") == "C")
 
-        // Reopening gives the task a number again (the smallest free one).
+        // 24 hours after A was done (TICK_NOW), its number and B's are free again, smallest first.
+        let later = "2026-11-22T09:30:00Z"
+        #expect(try s.add("F", now: later) == "1")
+        #expect(try s.add("G", now: later) == "2")
+        #expect(try s.showJSON("1").string("title") == "F")
+
+        // Reopening after the grace period gives the task a number again (the smallest free one).
         let idA = try #require(try s.tasks("inbox.json").task("A")?.string("id"))
-        try s.ok("reopen", String(idA.prefix(6)))
-        #expect(try Self.shortIDs(s)["A"] == 4)
+        try s.ok("reopen", String(idA.prefix(6)), now: later)
+        #expect(try Self.shortIDs(s)["A"] == 6)
+    }
+
+    @Test("issue 13: `done 1; add Call dentist; done 1` leaves the new task open, and `reopen 20` right after `done 20` works")
+    func freedNumbersAreNotReusedAtOnce() throws {
+        let s = try Sandbox()
+        let input = (1...20).map { "task \($0)" }.joined(separator: "\n") + "\n"
+        #expect(try s.tick("add", "-", stdin: input).status == 0)
+        #expect(try s.showJSON("20").string("title") == "task 20")
+
+        try s.ok("done", "1")
+        let dentist = try s.add("Call", "dentist")
+        #expect(dentist != "1")
+        let again = try s.tick("done", "1")
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("was already done: task 1"), "\(again.stdout)")
+        let tasks = try s.tasks("inbox.json")
+        #expect(tasks.task("Call dentist")?.string("state") == "open")
+        #expect(tasks.task("task 1")?.string("state") == "done")
+
+        try s.ok("done", "20")
+        let reopened = try s.tick("reopen", "20")
+        #expect(reopened.status == 0, "\(reopened)")
+        #expect(try s.tasks("inbox.json").task("task 20")?.string("state") == "open")
+        // It keeps its number.
+        #expect(try Self.shortIDs(s)["task 20"] == 20)
+        #expect(try s.showJSON("20").string("title") == "task 20")
     }
 
     @Test("short ids live in the index under $XDG_CACHE_HOME/tick/<store-key>/; the lock under $XDG_STATE_HOME; nothing in the store")

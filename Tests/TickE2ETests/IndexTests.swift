@@ -239,13 +239,13 @@ struct IndexTests {
         try s.add("B")                       // 2
         try s.ok("lists", "add", "Work")
         try s.add("W1", "list:Work")         // 3
-        try s.ok("done", "1")                // frees 1
+        try s.ok("done", "1")                // 1 is held for a day
         try s.ok("lists", "add", "Alpha")
-        try s.add("X1", "list:Alpha")        // 1 (smallest free)
-        try s.add("C")                       // 4
+        try s.add("X1", "list:Alpha")        // 4 (smallest free)
+        try s.add("C")                       // 5
         let before = try s.json("list")
         #expect(before.titles == ["B", "C", "X1", "W1"])
-        #expect(before.compactMap { $0.int("shortId") } == [2, 4, 1, 3])
+        #expect(before.compactMap { $0.int("shortId") } == [2, 5, 4, 3])
         let r = try s.tick("reindex")
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("Indexed 5 tasks in 2 lists (3 files) in "), "\(r.stdout)")

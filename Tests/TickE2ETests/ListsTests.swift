@@ -135,8 +135,9 @@ struct ListsTests {
         #expect(yes.stdout == "Deleted list Errands and 2 task(s)\n")
         #expect(!s.exists("lists/errands.json"))
         #expect(try s.json("list", "--all").isEmpty)
-        // Its short id is free again.
-        #expect(try s.add("Next") == "1")
+        // Its tasks' short ids are held for a day (CLI.md §7), then free again.
+        #expect(try s.add("Next") == "3")
+        #expect(try s.add("Later", now: "2026-11-22T10:00:00Z") == "1")
 
         let inbox = try s.tick("lists", "rm", "inbox", "--yes")
         #expect(inbox.status == 2)

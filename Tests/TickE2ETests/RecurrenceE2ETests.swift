@@ -29,7 +29,8 @@ struct RecurrenceE2ETests {
         // UUIDv5 of the predecessor (name "next-occurrence:<id>" in tick's namespace).
         let nextID = try #require(next.string("id"))
         #expect(nextID.dropFirst(14).first == "5", "a version 5 UUID: \(nextID)")
-        #expect(r.lines == ["Completed 1 (\(prefix)): Pay rent", "Next: 1 (\(nextID.prefix(8))) due Wed 30 Dec"])
+        // The done occurrence keeps 1 for a day (Docs/CLI.md §7): the next one gets the next free number.
+        #expect(r.lines == ["Completed 1 (\(prefix)): Pay rent", "Next: 3 (\(nextID.prefix(8))) due Wed 30 Dec"])
 
         // Done again: nothing new. Reopen (which takes back the untouched next one) and done: one next occurrence again.
         let again = try s.tick("done", prefix)

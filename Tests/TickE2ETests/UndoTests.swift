@@ -169,8 +169,8 @@ struct UndoTests {
         #expect(none.status == 1)
         #expect(none.stderr.contains("nothing to undo"))
         // An alias and global options before the command are recorded under the command's name.
-        try s.add("X")
-        try s.ok("--store", s.store, "delete", "1")
+        let x = try s.add("X")
+        try s.ok("--store", s.store, "delete", x)
         let json = try s.tick("undo", "--json")
         #expect(json.status == 0)
         let undone = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])

@@ -126,16 +126,49 @@ import Testing
         let path = try #require(first.path)
         // Another schema version.
         try first.db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        // Only a file nobody has open is migrated or replaced (see IndexLock).
+        first.close()
         let second = try index(store)
         try second.refresh()
         #expect(try second.totals().tasks == 43)
         // Garbage bytes.
+        second.close()
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
         TaskIndex.removeFiles(at: path + "-nonexistent")
         let third = try index(store)
         try third.refresh()
         #expect(try third.totals().tasks == 43)
         #expect(third.path == path)
+    }
+
+    /// The inode of a file, or nil.
+    private func inode(_ path: String) -> UInt64? {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
+    }
+
+    @Test func theIndexFileIsNeverReplacedWhileAnotherIndexHasItOpen() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try index(store)
+        try first.refresh()
+        let path = try #require(first.path)
+        let second = try index(store)
+        #expect(second.path == path, "both use the same file")
+        let before = try #require(inode(path))
+        // With `second` open, a rebuild happens in place: same file, same answers.
+        try first.rebuild()
+        #expect(inode(path) == before)
+        #expect(try first.totals().tasks == 43)
+        #expect(try second.totals().tasks == 43)
+        // Once nobody else has it open, a rebuild builds a new file and renames it in.
+        second.close()
+        try first.rebuild()
+        #expect(inode(path) != before)
+        #expect(try first.totals().tasks == 43)
+        // Machine-local: 0600.
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
     }
 
     @Test func shortIDsStayPutAcrossIncrementalChanges() throws {

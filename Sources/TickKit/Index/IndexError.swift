@@ -5,11 +5,14 @@ import Foundation
 public enum IndexError: Error, LocalizedError, Sendable {
     case cannotOpen(path: String, reason: String)
     case database(String)
+    /// Another tick process holds the index's lock for too long.
+    case busy(String)
 
     public var errorDescription: String? {
         switch self {
         case let .cannotOpen(path, reason): return "cannot open the index \(path): \(reason)"
         case .database(let reason): return "index error: \(reason)"
+        case .busy(let reason): return "index busy: \(reason)"
         }
     }
 }

@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 9
+    static let version = 10
 
     /// The tables a usable index has.
     static let tableNames = ["files", "tasks", "tags", "fts", "short_ids"]
@@ -67,7 +67,10 @@ enum IndexSchema {
             title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0', detail=none
         )
         """,
-        "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE)",
+        // held_until: NULL while the task is pending; once it is done or
+        // gone, the instant (seconds since the reference date) until which
+        // the number stays its own (see TaskIndex.shortIDGrace).
+        "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE, held_until REAL)",
     ]
 
     /// Secondary indexes and the triggers that keep FTS in step.

@@ -34,7 +34,8 @@ public struct ResolvedArchive: Sendable {
     public func keep(_ bytes: [UInt8], as relativePath: String) {
         let stamp = Timestamp.format(clock()).replacingOccurrences(of: ":", with: "")
         let name = stamp + "-" + relativePath.replacingOccurrences(of: "/", with: "_")
-        try? AtomicFile.write(bytes, to: (directory as NSString).appendingPathComponent(name), mode: nil, durable: false)
+        try? PrivateFiles.createDirectory(directory)
+        try? AtomicFile.write(bytes, to: (directory as NSString).appendingPathComponent(name), mode: UInt32(PrivateFiles.fileMode), durable: false)
     }
 }
 

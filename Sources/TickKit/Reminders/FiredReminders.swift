@@ -47,7 +47,7 @@ public final class FiredReminders {
         var entries: [String: Any] = [:]
         for (id, at) in fired { entries[id.lowercased] = Timestamp.format(at) }
         let data = try JSONSerialization.data(withJSONObject: ["fired": entries], options: [.sortedKeys, .prettyPrinted])
-        try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
+        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
         try AtomicFile.write(Array(data) + [0x0A], to: path, mode: 0o600)
     }
 

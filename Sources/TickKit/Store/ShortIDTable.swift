@@ -5,6 +5,10 @@ import Foundation
 /// An id stays with its task until the task is done or deleted; freed
 /// numbers are reused smallest first. The table lives outside the store
 /// (`<state>/ids.json`), so it never causes a merge conflict.
+///
+/// The commands use the index's table instead (``TaskIndex/shortIDGrace``:
+/// a done or deleted task keeps its number for a day); this one is the
+/// simple model for answering from a snapshot without an index.
 public struct ShortIDTable: Sendable, Equatable {
     public private(set) var idsByTask: [UUID: Int]
 

@@ -29,7 +29,8 @@ public struct WrittenCopies: Sendable {
     /// hand edit is then only stamped by its file's time as a whole).
     public func save(_ bytes: [UInt8], for kind: FileKind) {
         let target = path(of: kind)
-        try? AtomicFile.write(bytes, to: target, mode: nil, durable: false)
+        try? PrivateFiles.createDirectory((target as NSString).deletingLastPathComponent)
+        try? AtomicFile.write(bytes, to: target, mode: UInt32(PrivateFiles.fileMode), durable: false)
     }
 
     /// Forgets the copy (the file was removed).

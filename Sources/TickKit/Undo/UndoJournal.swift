@@ -79,7 +79,7 @@ public struct UndoJournal: Sendable {
     /// Appends one encoded line, then drops the oldest lines beyond the bounds.
     public func append(_ line: [UInt8]) throws(UndoError) {
         do {
-            try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
+            try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
         } catch {
             throw .journalFailed(path: path, reason: error.localizedDescription)
         }

@@ -15,12 +15,13 @@ public final class WatchLock {
     public init(location: StoreLocation) throws {
         path = Self.path(for: location)
         do {
-            try AtomicFile.createDirectory(location.stateDirectory)
+            try PrivateFiles.createDirectory(location.stateDirectory)
         } catch {
             throw WatchError.inotify("cannot create \(location.stateDirectory): \(error.localizedDescription)")
         }
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard fd >= 0 else { throw WatchError.inotify("cannot open \(path): \(String(cString: strerror(errno)))") }
+        PrivateFiles.tighten(fd: fd)
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let pid = Self.readPID(fd)
             close(fd)

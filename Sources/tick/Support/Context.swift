@@ -16,9 +16,11 @@ struct Context {
     /// The index (outside the store); refreshed by ``load()``.
     var index: TaskIndex { indexBox.index }
 
-    /// Holds the index so that a damaged one can be swapped for a fresh one.
+    /// Holds the index so that a damaged one can be swapped for a fresh one
+    /// (or for an in-memory copy), and whether the user was told.
     final class IndexBox {
         var index: TaskIndex
+        var warned = false
         init(_ index: TaskIndex) { self.index = index }
     }
 
@@ -41,8 +43,9 @@ struct Context {
         let index = try TaskIndex.open(store: store, now: Date.init)
         indexBox = IndexBox(index)
         terminal = Terminal(noColorFlag: options.noColor, environment: env)
-        if index.path == nil {
-            terminal.err("tick: warning: no writable directory for the index (tried \(store.location.cacheDirectory)); working in memory, so short ids may change between commands (UUID prefixes always work)")
+        if let warning = index.fallbackWarning {
+            indexBox.warned = true
+            terminal.err("tick: warning: " + warning)
         }
     }
 
@@ -76,15 +79,33 @@ struct Context {
     }
 
     /// Brings the index up to date with the files and returns what commands need.
-    /// A damaged index is deleted and rebuilt once, silently: it is only a cache.
+    ///
+    /// The index never takes the store down: a damaged index is deleted and
+    /// rebuilt once, silently; one that cannot be updated (a full or failing
+    /// cache disk) is replaced, for this command, by an in-memory copy that
+    /// answers from the files, with one warning.
     func load() throws -> Loaded {
         do {
             return try loadOnce()
         } catch let error as StoreError {
             throw error
         } catch {
-            indexBox.index = try TaskIndex.reopenAfterFailure(index)
-            return try loadOnce()
+            try recover(after: error)
+            do {
+                return try loadOnce()
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                try fallBackToMemory(after: error)
+                do {
+                    return try loadOnce()
+                } catch let error as StoreError {
+                    throw error
+                } catch {
+                    // SQLite cannot work even in memory: say so in words, not SQLite's.
+                    throw IndexError.database(TaskIndex.describe(error))
+                }
+            }
         }
     }
 
@@ -94,9 +115,44 @@ struct Context {
     }
 
     /// Re-indexes after a write, so short ids are assigned and released.
+    ///
+    /// Never fails: the write is done, so a failing index costs at most one
+    /// warning (and the short ids of this command's output), never the exit status.
     func resyncIDs() throws -> TaskIndex {
-        try index.refresh()
-        return index
+        do {
+            try index.refresh()
+            return index
+        } catch {
+            if (try? recover(after: error)) != nil, (try? index.refresh()) != nil { return index }
+            if (try? fallBackToMemory(after: error)) != nil, (try? index.refresh()) != nil { return index }
+            warnOnce("tick: warning: the change is saved, but the index could not be updated (\(TaskIndex.describe(error))); short ids may be missing until the next command")
+            return index
+        }
+    }
+
+    /// After a failed refresh: a damaged or vanished index is reopened
+    /// (rebuilt); a disk that cannot take writes gets the in-memory copy.
+    private func recover(after error: Error) throws {
+        if index.path == nil || TaskIndex.isResourceFailure(error) {
+            try fallBackToMemory(after: error)
+        } else {
+            indexBox.index = try TaskIndex.reopenAfterFailure(index, error: error)
+            if let warning = index.fallbackWarning { warnOnce("tick: warning: " + warning) }
+        }
+    }
+
+    /// Swaps in an in-memory copy of the index, with one warning.
+    private func fallBackToMemory(after error: Error) throws {
+        if index.path != nil {
+            indexBox.index = try TaskIndex.inMemoryCopy(of: index, reason: TaskIndex.describe(error))
+        }
+        warnOnce("tick: warning: " + (index.fallbackWarning ?? "cannot update the index (\(TaskIndex.describe(error)))"))
+    }
+
+    private func warnOnce(_ line: String) {
+        guard !indexBox.warned else { return }
+        indexBox.warned = true
+        terminal.err(line)
     }
 
     struct Loaded {

@@ -1,0 +1,263 @@
+import Foundation
+import GRDB
+
+/// Reading the index: lists, views, search, counts and id lookups.
+extension TaskIndex {
+    // MARK: Lists
+
+    /// Display rank of each file: the inbox first, then lists by name.
+    func fileRanks(_ db: Database) throws -> [String: Int] {
+        let infos = try listRows(db)
+        var ranks: [String: Int] = [:]
+        for (i, info) in infos.enumerated() { ranks[info.kind.relativePath] = i }
+        return ranks
+    }
+
+
+    func listRows(_ db: Database) throws -> [ListInfo] {
+        if let cachedListRows { return cachedListRows }
+        let sorted = try readListRows(db)
+        cachedListRows = sorted
+        return sorted
+    }
+
+    func readListRows(_ db: Database) throws -> [ListInfo] {
+        var infos: [ListInfo] = []
+        let rows = try Row.fetchAll(db, sql: "SELECT path, list_id, name, color FROM files")
+        for row in rows {
+            guard let kind = Self.kind(forRelativePath: row[0]) else { continue }
+            let id = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(name: "tick-list:\(kind.slug ?? "inbox")")
+            let name: String = row[2] ?? (kind == .inbox ? "Inbox" : (kind.slug ?? "list"))
+            infos.append(ListInfo(kind: kind, id: id, name: name, color: row[3]))
+        }
+        return ListInfo.displayOrder(infos)
+    }
+
+    /// Every list and the inbox (when it exists), in display order. A file
+    /// that never parsed is not among them (see ``problems``).
+    public func lists() throws -> [ListInfo] {
+        var infos = try db.read { db in try listRows(db) }
+        // Like the files, the index treats a missing inbox.json as an empty inbox.
+        if infos.first?.kind != .inbox {
+            infos.insert(ListInfo(kind: .inbox, id: UUID(name: "tick-list:inbox"), name: "Inbox", color: nil), at: 0)
+        }
+        return infos
+    }
+
+    /// Files that fail to parse right now, with their errors.
+    public func currentProblems() throws -> [FileKind: FormatError] {
+        try db.read { db in
+            var out: [FileKind: FormatError] = [:]
+            let rows = try Row.fetchAll(db, sql: "SELECT path, error_message, error_line, error_column, error_text FROM files WHERE error_message IS NOT NULL")
+            for row in rows {
+                guard let kind = Self.kind(forRelativePath: row[0]) else { continue }
+                var location: SourceLocation?
+                if let line: Int = row[2], let column: Int = row[3] {
+                    location = SourceLocation(line: line, column: column, lineText: row[4] ?? "")
+                }
+                out[kind] = FormatError(path: store.displayPath(kind), location: location, message: row[1])
+            }
+            return out
+        }
+    }
+
+    // MARK: Tasks
+
+    /// Tasks matching a WHERE clause (over `t` = tasks, `s` = short_ids), in
+    /// display order: the inbox, then lists by name, each in manual order.
+    func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
+        let infos = try listRows(db)
+        var slot: [String: Int] = [:]
+        for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
+        // Bucket rows by file in display order, then sort each file's rows by position.
+        var buckets = [[(position: Int, item: ListedTask)]](repeating: [], count: infos.count + 1)
+        var lastPath = ""
+        var lastKind: FileKind?
+        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
+        try statement.setArguments(arguments)
+        try RowReader.forEach(statement) { task, path, shortID, position in
+            if path != lastPath {
+                lastPath = path
+                lastKind = Self.kind(forRelativePath: path)
+            }
+            guard let kind = lastKind else { return }
+            let i = slot[path] ?? infos.count
+            let name = i < infos.count ? infos[i].name : (kind.slug ?? "Inbox")
+            buckets[i].append((position, ListedTask(task: task, kind: kind, listName: name, shortID: shortID)))
+        }
+        var out: [ListedTask] = []
+        out.reserveCapacity(buckets.reduce(0) { $0 + $1.count })
+        for bucket in buckets {
+            // Rows usually arrive in position order already (rowid order); sort only when not.
+            if zip(bucket, bucket.dropFirst()).allSatisfy({ $0.position < $1.position }) {
+                out.append(contentsOf: bucket.lazy.map(\.item))
+            } else {
+                out.append(contentsOf: bucket.sorted { $0.position < $1.position }.map(\.item))
+            }
+        }
+        return out
+    }
+
+    /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``
+    /// applies the one exact definition of the view.
+    public func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery) throws -> [ListedTask] {
+        let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        var clause = "t.state IN (\(states))"
+        var args: StatementArguments = []
+        let today = query.today.daysSinceEpoch
+        let nowTS = query.now.timeIntervalSinceReferenceDate
+        // One day of slack on instants covers any time zone; select() is exact.
+        // Without done tasks, the subqueries use the pending-only indexes.
+        let p = filter.states.contains(.done) ? "" : " AND state != 'done'"
+        switch view {
+        case .list(let kind?):
+            clause += " AND t.path = ?"
+            args += [kind.relativePath]
+        case .list(nil):
+            break
+        // Date views read the partial date indexes (a union of ranges) rather
+        // than scanning every row.
+        case .today:
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day <= ?\(p) UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day <= ?\(p)"
+                + (p.isEmpty ? " UNION ALL SELECT rowid FROM tasks WHERE completed_ts >= \(nowTS - 2 * 86_400))" : ")")
+            args += [today, nowTS + 2 * 86_400, today]
+        case .upcoming(let days):
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day > ? AND due_day <= ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE due_ts >= ? AND due_ts < ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day > ? AND scheduled_day <= ?\(p))"
+            args += [today, today + days, nowTS - 86_400, nowTS + Double(days + 2) * 86_400, today, today + days]
+        case .overdue:
+            clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day < ?\(p) UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?\(p))"
+            args += [today, nowTS]
+        }
+        let candidates = try db.read { db in try listed(db, where: clause, arguments: args) }
+        return query.select(view, filter: filter, from: candidates)
+    }
+
+    /// Full-text search, ranked. See ``SearchQuery`` for the syntax.
+    public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil) throws -> [ListedTask] {
+        let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        var clause = "t.state IN (\(states))"
+        var args: StatementArguments = []
+        if let list {
+            clause += " AND t.path = ?"
+            args += [list.relativePath]
+        }
+        for tag in filter.tags {
+            clause += " AND t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)"
+            args += [tag]
+        }
+        let candidates: [ListedTask] = try db.read { db in
+            var clause = clause
+            var args = args
+            if let match = search.ftsExpression {
+                clause += " AND t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+                args += [match]
+            }
+            return try listed(db, where: clause, arguments: args)
+        }
+        // Exact matching and ranking: title matches first, then tags, then
+        // notes; ties keep display order.
+        let ranked = candidates.filter { search.matches($0.task) && filter.matches($0.task) }
+            .enumerated().map { (score: search.score($0.element.task), offset: $0.offset, item: $0.element) }
+            .sorted { ($1.score, $0.offset) < ($0.score, $1.offset) }
+            .map(\.item)
+        if let limit { return Array(ranked.prefix(limit)) }
+        return ranked
+    }
+
+    /// Counts per list: open, active, overdue (given a query's now) and done.
+    public func counts(query: TaskQuery) throws -> [(list: ListInfo, open: Int, active: Int, overdue: Int, done: Int)] {
+        try db.read { db in
+            let infos = try listRows(db)
+            var byPath: [String: (Int, Int, Int, Int)] = [:]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT path,
+                       sum(state = 'open'), sum(state = 'active'),
+                       sum(state != 'done' AND (due_day < ? OR due_ts < ?)),
+                       sum(state = 'done')
+                FROM tasks GROUP BY path
+                """, arguments: [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
+            for row in rows { byPath[row[0]] = (row[1] ?? 0, row[2] ?? 0, row[3] ?? 0, row[4] ?? 0) }
+            return infos.map { info in
+                let c = byPath[info.kind.relativePath] ?? (0, 0, 0, 0)
+                return (info, c.0, c.1, c.2, c.3)
+            }
+        }
+    }
+
+    /// Number of tasks and of list files in the index.
+    public func totals() throws -> (tasks: Int, lists: Int) {
+        try db.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM files WHERE slug IS NOT NULL") ?? 0)
+        }
+    }
+}
+
+extension TaskIndex: TaskCatalog {
+    public func task(shortID: Int) throws -> ListedTask? {
+        try db.read { db in
+            // A pending task's number, or a done task's while it holds it (TaskIndex.shortIDGrace).
+            let now = store.clock().timeIntervalSinceReferenceDate
+            return try listed(db, where: "t.id = (SELECT id FROM short_ids WHERE n = ? AND (held_until IS NULL OR held_until >= ?))",
+                              arguments: [shortID, now]).first
+        }
+    }
+
+    public func tasks(uuidHexPrefix hex: String) throws -> [ListedTask] {
+        // Put the dashes back (8-4-4-4-12) and range-scan the id index.
+        var dashed = ""
+        for (i, c) in hex.prefix(32).enumerated() {
+            if [8, 12, 16, 20].contains(i) { dashed.append("-") }
+            dashed.append(c)
+        }
+        return try db.read { db in
+            try listed(db, where: "t.id >= ? AND t.id < ?", arguments: [dashed, dashed + "~"])
+        }
+    }
+
+    public var problems: [FormatError] {
+        ((try? currentProblems()) ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+    }
+}
+
+extension TaskIndex {
+    /// What a status line needs: how many pending tasks are due today (and
+    /// not overdue yet), how many are overdue, and the first `limit` tasks of
+    /// today's view, without decoding the whole view.
+    ///
+    /// The counts are SQL counts over the pending-date indexes. For the first
+    /// tasks, each date index gives its earliest entries, every task tied
+    /// with the `limit`-th included, so their union holds the view's first
+    /// `limit` tasks; ``TaskQuery/select(_:filter:from:)`` then orders them
+    /// exactly as `tick today` would.
+    public func todaySummary(query: TaskQuery, limit: Int) throws -> (dueToday: Int, overdue: Int, first: [ListedTask]) {
+        let today = query.today.daysSinceEpoch
+        let now = query.now.timeIntervalSinceReferenceDate
+        let endOfToday = query.today.adding(days: 1).startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
+        let n = max(limit, 1)
+        return try db.read { db in
+            let pending = "state != 'done'"
+            func count(_ condition: String, _ args: StatementArguments) throws -> Int {
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE \(pending) AND \(condition)", arguments: args) ?? 0
+            }
+            let overdue = try count("due_day < ?", [today]) + count("due_ts < ?", [now])
+            let dueToday = try count("due_day = ?", [today]) + count("due_ts >= ? AND due_ts < ?", [now, endOfToday])
+            // Earliest entries of each date, ties at the cut included.
+            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible) -> String {
+                "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound.databaseValue.description), "
+                    + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound.databaseValue.description)))"
+            }
+            let clause = "t.rowid IN (" + [
+                earliest("due_day", upTo: today),
+                earliest("due_ts", upTo: now + 2 * 86_400),
+                earliest("scheduled_day", upTo: today),
+            ].joined(separator: " UNION ") + ")"
+            let candidates = try listed(db, where: clause)
+            let first = query.select(.today, filter: TaskFilter(), from: candidates)
+            return (dueToday, overdue, Array(first.prefix(limit)))
+        }
+    }
+}

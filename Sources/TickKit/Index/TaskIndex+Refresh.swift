@@ -1,0 +1,343 @@
+import Foundation
+import GRDB
+
+/// Keeping the index in step with the files: refresh, reindexing one file, rebuild.
+extension TaskIndex {
+    // MARK: Freshness
+
+    /// What a refresh did to one file.
+    public struct FileReport: Sendable {
+        public var kind: FileKind
+        public var taskCount: Int
+        public var milliseconds: Double
+        /// Set when the file failed to parse; its last good tasks stay, marked stale.
+        public var error: FormatError?
+        /// True when the file is gone from the store.
+        public var removed: Bool
+    }
+
+    /// The result of a refresh.
+    public struct RefreshReport: Sendable {
+        public var files: [FileReport] = []
+        /// Files whose stamp matched: nothing to do.
+        public var unchanged = 0
+        public var changed: Bool { !files.isEmpty }
+    }
+
+    struct Known {
+        var size: Int64
+        var mtime: Int64
+        var inode: Int64
+        var hash: String
+        var racy: Bool
+        var hasError: Bool
+    }
+
+    /// Brings the index up to date with the files: stat everything, reparse
+    /// only what is new, changed or gone. With `only`, looks at that one file.
+    @discardableResult
+    public func refresh(only: FileKind? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        let kinds: [FileKind]
+        if let only {
+            kinds = FileStamp.of(path: store.location.path(of: only)) == nil ? [] : [only]
+        } else {
+            kinds = try store.kinds()
+        }
+        // A quick look without the write lock: most of the time nothing changed.
+        let known = try db.read { db in try self.knownFiles(db) }
+        let present = Set(kinds.map(\.relativePath))
+        var todo: [(FileKind, FileStamp?)] = []
+        var unchanged = 0
+        for kind in kinds {
+            let stamp = FileStamp.of(path: store.location.path(of: kind))
+            if let stamp, let k = known[kind.relativePath], !k.racy, k.size == stamp.size,
+               k.mtime == stamp.mtimeNanoseconds, k.inode == Int64(bitPattern: stamp.inode) {
+                unchanged += 1
+                continue
+            }
+            todo.append((kind, stamp))
+        }
+        // A new index: build it in bulk, which is several times faster, when
+        // no other process has it open (the file is replaced).
+        if only == nil, known.isEmpty, todo.count > 1, let path,
+           let report = try exclusively(timeout: 0, { try replaceFile(at: path, progress: progress) }) {
+            return report
+        }
+        let gone: [String]
+        if let only {
+            gone = present.contains(only.relativePath) || known[only.relativePath] == nil ? [] : [only.relativePath]
+        } else {
+            gone = known.keys.filter { !present.contains($0) }
+        }
+        if todo.isEmpty && gone.isEmpty { return RefreshReport(unchanged: unchanged) }
+
+        var report = RefreshReport(unchanged: unchanged)
+        cachedListRows = nil
+        defer { cachedListRows = nil }
+        try db.inTransaction(.immediate) { db in
+            var touched: Set<String>? = Set<String>()
+            let current = try self.knownFiles(db)
+            for path in gone {
+                if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
+                try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
+                try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+                if let kind = Self.kind(forRelativePath: path) {
+                    report.files.append(FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true))
+                }
+            }
+            for (i, (kind, _)) in todo.enumerated() {
+                progress?(i, todo.count)
+                if let r = try self.reindex(kind, previous: current[kind.relativePath], db: db, touched: &touched) {
+                    report.files.append(r)
+                } else {
+                    report.unchanged += 1
+                }
+            }
+            progress?(todo.count, todo.count)
+            if let touched, !touched.isEmpty { try self.syncShortIDs(touched: touched, db: db) }
+            return .commit
+        }
+        return report
+    }
+
+    /// Files the next refresh would reparse (new or changed) or drop (gone),
+    /// found by stat alone; nothing is written. Empty when the index is fresh.
+    public func staleFiles() throws -> [String] {
+        let known = try db.read { db in try self.knownFiles(db) }
+        let kinds = try store.kinds()
+        var stale: [String] = []
+        for kind in kinds {
+            let stamp = FileStamp.of(path: store.location.path(of: kind))
+            if let stamp, let k = known[kind.relativePath], k.size == stamp.size,
+               k.mtime == stamp.mtimeNanoseconds, k.inode == Int64(bitPattern: stamp.inode) { continue }
+            stale.append(kind.relativePath)
+        }
+        let present = Set(kinds.map(\.relativePath))
+        stale += known.keys.filter { !present.contains($0) }.sorted()
+        return stale
+    }
+
+    /// Makes the next refresh reparse a file even if its stamp did not change.
+    public func forgetStamp(of kind: FileKind) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE files SET size = -1, hash = '' WHERE path = ?", arguments: [kind.relativePath])
+        }
+    }
+
+    /// The content hash recorded for a file.
+    public func contentHash(of kind: FileKind) throws -> String? {
+        try db.read { db in try String.fetchOne(db, sql: "SELECT hash FROM files WHERE path = ?", arguments: [kind.relativePath]) }
+    }
+
+    /// Deletes everything and indexes the store from scratch.
+    ///
+    /// On disk, the new index is built in a separate file without a journal,
+    /// its indexes and full-text table are created after the rows are in, and
+    /// it then replaces the old file in one rename, once no other process
+    /// has the file open (waiting a few seconds for them); otherwise it is
+    /// rebuilt in place, in one transaction.
+    @discardableResult
+    public func rebuild(progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        guard let path,
+              let report = try exclusively(timeout: Self.exclusiveWait, { try replaceFile(at: path, progress: progress) })
+        else { return try rebuildInPlace(progress: progress) }
+        return report
+    }
+
+    /// Runs `body` with the index lock held exclusively (waiting up to
+    /// `timeout` seconds), then shares it again. Nil, without running
+    /// `body`, when other processes keep the index open.
+    func exclusively<T>(timeout: Double, _ body: () throws -> T) rethrows -> T? {
+        guard let lock, lock.mode != .exclusive else { return try body() }
+        guard lock.acquire(.exclusive, timeout: timeout) else {
+            lock.acquire(.shared, timeout: Self.sharedWait)
+            return nil
+        }
+        defer { lock.acquire(.shared, timeout: Self.sharedWait) }
+        return try body()
+    }
+
+    /// Builds a new database next to `path` and renames it over `path`.
+    /// Only under the exclusive lock: nobody else has the file open.
+    private func replaceFile(at path: String, progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
+        cachedListRows = nil
+        defer { cachedListRows = nil }
+        let tmp = path + ".rebuild-\(getpid())"
+        Self.removeFiles(at: tmp)
+        var report = RefreshReport()
+        do {
+            // Created 0600 before SQLite opens it (its WAL files take its mode).
+            let fd = Glibc.open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFiles.fileMode)
+            guard fd >= 0 else { throw IndexError.cannotOpen(path: tmp, reason: String(cString: strerror(errno))) }
+            fchmod(fd, PrivateFiles.fileMode)
+            Glibc.close(fd)
+            let builder = try DatabaseQueue(path: tmp)
+            try builder.writeWithoutTransaction { db in
+                for pragma in ["journal_mode = OFF", "synchronous = OFF", "cache_size = -65536", "temp_store = MEMORY"] {
+                    try db.execute(sql: "PRAGMA \(pragma)")
+                }
+                for sql in IndexSchema.tables { try db.execute(sql: sql) }
+                try db.inTransaction {
+                    var touched: Set<String>? = nil
+                    let kinds = try store.kinds()
+                    for (i, kind) in kinds.enumerated() {
+                        progress?(i, kinds.count)
+                        if let r = try reindex(kind, previous: nil, db: db, touched: &touched) { report.files.append(r) }
+                    }
+                    progress?(kinds.count, kinds.count)
+                    try db.execute(sql: "INSERT INTO fts(fts) VALUES ('rebuild')")
+                    for sql in IndexSchema.indexes { try db.execute(sql: sql) }
+                    try assignAllShortIDs(db)
+                    try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
+                    return .commit
+                }
+                // WAL from the start: whoever opens it next only reads the mode.
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try builder.close()
+        } catch {
+            Self.removeFiles(at: tmp)
+            throw error
+        }
+        try db.close()
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        guard rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Self.removeFiles(at: tmp)
+            db = try Self.connect(path)
+            throw IndexError.database("cannot replace \(path): \(reason)")
+        }
+        db = try Self.connect(path)
+        return report
+    }
+
+    func rebuildInPlace(progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
+        try db.inTransaction(.immediate) { db in
+            try db.execute(sql: "DELETE FROM tasks")
+            try db.execute(sql: "DELETE FROM files")
+            try db.execute(sql: "DELETE FROM short_ids")
+            try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
+            return .commit
+        }
+        return try refresh(progress: progress)
+    }
+
+    func knownFiles(_ db: Database) throws -> [String: Known] {
+        var out: [String: Known] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, hash, racy, error_message IS NOT NULL FROM files")
+        while let row = try rows.next() {
+            out[row[0]] = Known(size: row[1], mtime: row[2], inode: row[3], hash: row[4], racy: row[5], hasError: row[6])
+        }
+        return out
+    }
+
+    /// Reindexes one file inside a transaction. Nil when only its stamp changed.
+    func reindex(_ kind: FileKind, previous: Known?, db: Database, touched: inout Set<String>?) throws -> FileReport? {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let path = kind.relativePath
+        let read: (bytes: [UInt8], stamp: FileStamp)?
+        var unreadable: FormatError?
+        do {
+            read = try AtomicFile.read(path: store.location.path(of: kind))
+        } catch {
+            // A FIFO, a device, a file over the size limit, no permission: a broken
+            // file (its error is shown), never read and never blocking.
+            read = FileStamp.of(path: store.location.path(of: kind)).map { ([], $0) }
+            if case let .readFailed(_, reason) = error {
+                unreadable = FormatError(path: store.displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+            }
+        }
+        guard let (bytes, stamp) = read else {
+            // Vanished between the stat and the read: treat as gone.
+            if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
+            try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
+            try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+            return FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true)
+        }
+        let hash = FNV1a.hex64(bytes)
+        let racy = Int64(now().timeIntervalSince1970 * 1e9) - stamp.mtimeNanoseconds < Self.racyWindow
+        let stampValues: [(any DatabaseValueConvertible)?] = [stamp.size, stamp.mtimeNanoseconds, Int64(bitPattern: stamp.inode), hash, racy]
+        if unreadable == nil, let previous, previous.hash == hash, !previous.hasError {
+            try db.execute(sql: "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ? WHERE path = ?",
+                           arguments: StatementArguments(stampValues + [path]))
+            return nil
+        }
+        let decoder = TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: stamp.modificationDate)
+        let file: TaskFile
+        do throws(FormatError) {
+            if let unreadable { throw unreadable }
+            file = try decoder.decode()
+        } catch {
+            // Keep the last good tasks; remember the error and the stamp so the
+            // file is not reparsed until it changes again.
+            let loc = error.location
+            let errValues: [(any DatabaseValueConvertible)?] = [error.message, loc?.line, loc?.column, loc?.lineText]
+            if previous == nil {
+                try db.execute(sql: """
+                    INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy,
+                                       error_message, error_line, error_column, error_text)
+                    VALUES (?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: StatementArguments([path, kind.slug] + stampValues + errValues))
+            } else {
+                try db.execute(sql: """
+                    UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ?,
+                        error_message = ?, error_line = ?, error_column = ?, error_text = ? WHERE path = ?
+                    """, arguments: StatementArguments(stampValues + errValues + [path]))
+            }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE path = ?", arguments: [path]) ?? 0
+            return FileReport(kind: kind, taskCount: count, milliseconds: Self.ms(since: started), error: error, removed: false)
+        }
+        try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+        try db.execute(sql: """
+            INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments([path, kind.slug, file.id.lowercased, file.name, file.color] + stampValues))
+        try writeTasks(file, path: path, db: db, touched: &touched)
+        return FileReport(kind: kind, taskCount: file.tasks.count, milliseconds: Self.ms(since: started), error: nil, removed: false)
+    }
+
+    /// Brings a file's rows in line with its tasks, touching only what
+    /// changed: completing one task in a 500-task list rewrites one row, not
+    /// 500 (and their index and full-text entries).
+    func writeTasks(_ file: TaskFile, path: String, db: Database, touched: inout Set<String>?) throws {
+        var existing: [String: (rowid: Int64, position: Int, hash: Int64)] = [:]
+        if touched != nil {
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, id, position, chash FROM tasks WHERE path = ?", arguments: [path])
+            while let row = try rows.next() { existing[row[1]] = (row[0], row[2], row[3]) }
+        }
+        let writer = try RowWriter(db)
+        let delete = try db.cachedStatement(sql: "DELETE FROM tasks WHERE rowid = ?")
+        let move = try db.cachedStatement(sql: "UPDATE tasks SET position = ? WHERE rowid = ?")
+        for (position, task) in file.tasks.enumerated() {
+            let id = task.id.lowercased
+            // Derived values of hand-made tasks depend on the file's mtime: always rewrite them.
+            let hash = task.needsFill ? Int64.random(in: .min ... .max) : RowWriter.contentHash(task)
+            if let old = existing.removeValue(forKey: id) {
+                if old.hash == hash {
+                    if old.position != position { try move.execute(arguments: [position, old.rowid]) }
+                    continue
+                }
+                try delete.execute(arguments: [old.rowid])
+            }
+            try writer.write(task, hash: hash, path: path, position: position, db: db)
+            touched?.insert(id)
+        }
+        for (id, old) in existing {
+            try delete.execute(arguments: [old.rowid])
+            touched?.insert(id)
+        }
+    }
+
+    static func ms(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+
+    /// The file kind of a store-relative path, or nil when tick ignores it.
+    public static func kind(forRelativePath path: String) -> FileKind? {
+        if path == "inbox.json" { return .inbox }
+        guard path.hasPrefix("lists/") else { return nil }
+        let name = String(path.dropFirst(6))
+        guard !name.contains("/"), let slug = Store.slug(ofListFileNamed: name) else { return nil }
+        return .list(slug: slug)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// Short ids: numbering a fresh index, and giving and freeing ids as tasks change.
+extension TaskIndex {
+    /// Numbers every pending task 1...n in display order (a fresh index).
+    func assignAllShortIDs(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM short_ids")
+        try db.execute(sql: "CREATE TEMP TABLE file_rank (path TEXT PRIMARY KEY, rank INTEGER)")
+        defer { try? db.execute(sql: "DROP TABLE temp.file_rank") }
+        for (rank, info) in try listRows(db).enumerated() {
+            try db.execute(sql: "INSERT INTO file_rank VALUES (?, ?)", arguments: [info.kind.relativePath, rank])
+        }
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO short_ids (id, n)
+            SELECT t.id, row_number() OVER (ORDER BY r.rank, t.position)
+            FROM tasks t JOIN file_rank r ON r.path = t.path
+            WHERE t.state != 'done'
+            """)
+        try db.execute(sql: "UPDATE tasks SET short = (SELECT n FROM short_ids s WHERE s.id = tasks.id) WHERE state != 'done'")
+    }
+
+    /// How long a done or deleted task keeps its short id: 24 hours after
+    /// it was done (its `completedAt`) or deleted (the command's clock). Until
+    /// then `tick reopen 20` still finds it, and no new task is given 20.
+    public static let shortIDGrace: TimeInterval = 86_400
+
+    /// Holds the short ids of touched tasks that are no longer pending (for
+    /// ``shortIDGrace``), frees numbers whose hold is over, and gives touched
+    /// pending tasks without one the smallest free numbers, in display order.
+    /// A task that comes back to pending within its hold keeps its number.
+    func syncShortIDs(touched: Set<String>, db: Database) throws {
+        let now = store.clock().timeIntervalSinceReferenceDate
+        var pending: [String: (rank: Int, position: Int)] = [:]
+        let ranks = try fileRanks(db)
+        let check = try db.cachedStatement(sql: "SELECT path, position FROM tasks WHERE id = ? AND state != 'done' LIMIT 1")
+        let done = try db.cachedStatement(sql: "SELECT completed_ts FROM tasks WHERE id = ? LIMIT 1")
+        let mirror = try db.cachedStatement(sql: "UPDATE tasks SET short = CASE WHEN state != 'done' THEN (SELECT n FROM short_ids WHERE id = ?1 AND held_until IS NULL) END WHERE id = ?1")
+        defer {
+            // Keep the copy in `tasks` in step for every touched task (pending ones only).
+            for id in touched { try? mirror.execute(arguments: [id]) }
+        }
+        let hold = try db.cachedStatement(sql: "UPDATE short_ids SET held_until = ? WHERE id = ? AND held_until IS NULL")
+        let unhold = try db.cachedStatement(sql: "UPDATE short_ids SET held_until = NULL WHERE id = ?")
+        let held = try db.cachedStatement(sql: "SELECT held_until FROM short_ids WHERE id = ?")
+        for id in touched {
+            let numbered = try Row.fetchOne(held, arguments: [id])
+            let heldUntil = numbered.flatMap { $0[0] as Double? }
+            if let row = try Row.fetchOne(check, arguments: [id]) {
+                let path: String = row[0]
+                let position: Int = row[1]
+                if numbered == nil {
+                    pending[id] = (ranks[path] ?? Int.max, position)
+                } else if let heldUntil {
+                    if heldUntil >= now {
+                        // Back to pending within its hold: the same number.
+                        try unhold.execute(arguments: [id])
+                    } else {
+                        // Its hold is over: a new number, like any new task.
+                        try db.execute(sql: "DELETE FROM short_ids WHERE id = ?", arguments: [id])
+                        pending[id] = (ranks[path] ?? Int.max, position)
+                    }
+                }
+            } else if numbered != nil {
+                // Done: held until a day after its completion; gone: a day from now.
+                let completed = try Row.fetchOne(done, arguments: [id]).flatMap { $0[0] as Double? }
+                try hold.execute(arguments: [(completed ?? now) + Self.shortIDGrace, id])
+            }
+        }
+        try db.execute(sql: "DELETE FROM short_ids WHERE held_until IS NOT NULL AND held_until < ?", arguments: [now])
+        guard !pending.isEmpty else { return }
+        let used = try Int.fetchAll(db, sql: "SELECT n FROM short_ids ORDER BY n")
+        var usedIterator = used.makeIterator()
+        var nextUsed = usedIterator.next()
+        var candidate = 1
+        let insert = try db.cachedStatement(sql: "INSERT INTO short_ids (id, n) VALUES (?, ?)")
+        for (id, _) in pending.sorted(by: { ($0.value.rank, $0.value.position, $0.key) < ($1.value.rank, $1.value.position, $1.key) }) {
+            while let u = nextUsed, u <= candidate {
+                if u == candidate { candidate += 1 }
+                nextUsed = usedIterator.next()
+            }
+            try insert.execute(arguments: [id, candidate])
+            candidate += 1
+        }
+    }
+}
+
+extension TaskIndex: ShortIDLookup {
+    /// The short id of a pending task, if it has one.
+    public func shortID(of task: UUID) -> Int? {
+        try? db.read { db in try Int.fetchOne(db, sql: "SELECT n FROM short_ids WHERE id = ? AND held_until IS NULL", arguments: [task.lowercased]) }
+    }
+}
