@@ -62,6 +62,10 @@ import Testing
         #expect(status.stdout.contains("1 in more than one list"), "\(status.stdout)")
         #expect(status.stdout.contains(String(id.prefix(8))), "\(status.stdout)")
         #expect(try s.statusJSON()["inSeveralLists"] as? [String] == [id])
+        // Listings show it once, in the list the move put it in.
+        let listed = try s.json("list", "--all")
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed.first?["list"] is NSNull, "in the inbox: \(listed)")
 
         // A UUID prefix names the task, not "matches 2 tasks"; the write joins the copies first.
         let done = try s.tick("done", String(id.prefix(8)), now: Self.t3)

@@ -95,7 +95,8 @@ extension TaskIndex {
                 out.append(contentsOf: bucket.sorted { $0.position < $1.position }.map(\.item))
             }
         }
-        return out
+        // A task in two files until the next write joins it: listed once.
+        return ListedTask.oneCopyEach(out)
     }
 
     /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``

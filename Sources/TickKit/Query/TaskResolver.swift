@@ -31,7 +31,7 @@ public struct TaskResolver {
         if matches.count == 1 { return matches[0] }
         // One task in two files (an interrupted move): one task, the newer copy.
         if let first = matches.first, matches.count > 1, matches.allSatisfy({ $0.task.id == first.task.id }) {
-            return matches.max { $0.task.modifiedAt < $1.task.modifiedAt } ?? first
+            return ListedTask.preferredCopy(matches) ?? first
         }
         if matches.isEmpty { throw brokenOrMissing(ref) }
         throw LookupError.ambiguousTask(ref, candidates: matches.map { m in
