@@ -66,10 +66,8 @@ extension Tick {
                 if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
                 // todo.txt lines hold fewer fields than tick: keep what the line cannot say.
                 if chosen == .todotxt { files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: context.timeZone) }
-                plan = ImportPlan.make(importing: files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
+                plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
                                        inboxExists: try context.store.kinds().contains(.inbox))
-                // The plan holds every task now: the decoded files are not needed.
-                files = []
                 guard apply else { return }
                 let showProgress = context.terminal.stderrIsTTY && plan.addedCount + plan.updatedCount > 1_000
                 // All or nothing: every file's new version is written and fsynced
