@@ -60,6 +60,8 @@ public struct MultiFileWrite {
         /// large import holds one encoded file at a time).
         var digest: Int
         var tmp: String
+        /// Tasks added, changed and removed (for the journal).
+        var counts: StepCounts
     }
 
     /// A swap made in step 3, to undo if a later one fails.
@@ -132,7 +134,24 @@ public struct MultiFileWrite {
         } catch {
             throw StoreError.writeFailed(path: store.displayPath(edit.kind), reason: error.reasonText)
         }
-        return Prepared(kind: edit.kind, path: path, loaded: loaded, file: file, digest: Self.digest(bytes), tmp: tmp)
+        return Prepared(kind: edit.kind, path: path, loaded: loaded, file: file, digest: Self.digest(bytes), tmp: tmp,
+                        counts: Self.counts(from: loaded?.file, to: file))
+    }
+
+    /// Tasks added, changed and removed between two versions of a file.
+    private static func counts(from before: TaskFile?, to after: TaskFile) -> StepCounts {
+        var old: [UUID: TaskItem] = [:]
+        for task in before?.tasks ?? [] { old[task.id] = task }
+        var counts = StepCounts()
+        for task in after.tasks {
+            if let previous = old.removeValue(forKey: task.id) {
+                if previous != task { counts.changed += 1 }
+            } else {
+                counts.added += 1
+            }
+        }
+        counts.removed = old.count
+        return counts
     }
 
     /// A digest of file contents, to tell tick's own version from another (within one process).
@@ -255,9 +274,19 @@ public struct MultiFileWrite {
         for dir in Set(prepared.map { ($0.path as NSString).deletingLastPathComponent }) {
             AtomicFile.syncDirectory(dir)
         }
+        // A journal image is over 100 bytes a task: past this many tasks the
+        // entry cannot be kept whole (it would be cut to counts on flush), so
+        // the images are not even built.
+        let countsOnly = store.journal.map { journal in
+            prepared.reduce(0) { $0 + $1.counts.total } > journal.maxEntryBytes / 100
+        } ?? false
         for p in prepared {
             store.written.save(TaskFileEncoder.encode(p.file), for: p.kind)
-            store.journal?.record(kind: p.kind, before: p.loaded?.file, after: p.file)
+            if countsOnly {
+                store.journal?.recordCounts(kind: p.kind, name: p.file.displayName, fileID: p.file.id, created: p.loaded == nil, counts: p.counts)
+            } else {
+                store.journal?.record(kind: p.kind, before: p.loaded?.file, after: p.file)
+            }
         }
     }
 }
