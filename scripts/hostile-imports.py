@@ -34,14 +34,24 @@ ICS_DATES = ["DUE:99991231T230000", "DUE;VALUE=DATE:00000101", "DUE:00000101T000
              "DUE;TZID=America/Los_Angeles:99991231T230000", "DUE:20261121T090000Z", "COMPLETED:99991231T235959Z"]
 
 
-def text(rnd, huge=True):
-    """A hostile piece of text (bytes)."""
-    parts = [b"Task"]
-    for _ in range(rnd.randint(0, 4)):
-        parts.append(rnd.choice(ATOMS))
-    if huge and rnd.random() < 0.08:
+def text(rnd, huge=True, hostile=0.3):
+    """A piece of text (bytes): hostile with probability `hostile`."""
+    parts = [b"Task %d" % rnd.randint(0, 10**6)]
+    if rnd.random() < hostile:
+        for _ in range(rnd.randint(1, 3)):
+            parts.append(rnd.choice(ATOMS))
+    if huge and rnd.random() < 0.05:
         parts.append(b"A" * rnd.choice([300, 70_000, 200_000, (4 << 20) + 10]))
     return b" ".join(parts)
+
+
+def notes(rnd):
+    """Notes may hold control characters (tick shows them visibly)."""
+    return text(rnd, hostile=0.8)
+
+
+def maybe(rnd, bad, p=0.15):
+    return rnd.choice(bad) if rnd.random() < p else ""
 
 
 def csv_field(b):
@@ -53,10 +63,11 @@ def gen_csv(rnd):
     out = [",".join(cols).encode()]
     for _ in range(rnd.randint(1, 6)):
         row = [csv_field(text(rnd)), csv_field(text(rnd, huge=False)) if rnd.random() < 0.5 else b"",
-               rnd.choice(BAD_DATES + [""]).encode(), rnd.choice(BAD_DATES + [""]).encode(),
-               rnd.choice(BAD_TIMES + [""]).encode(), csv_field(text(rnd) + b"\n" + text(rnd)),
-               rnd.choice([b"open", b"done", b"\x1b[2J", b""]), rnd.choice(BAD_TIMES + [""]).encode(), text(rnd, huge=False).replace(b",", b"")]
-        if rnd.random() < 0.1:
+               maybe(rnd, BAD_DATES).encode(), maybe(rnd, BAD_DATES).encode(),
+               maybe(rnd, BAD_TIMES).encode(), csv_field(notes(rnd) + b"\n" + notes(rnd)),
+               rnd.choice([b"open", b"done", b"\x1b[2J" if rnd.random() < 0.1 else b""]), maybe(rnd, BAD_TIMES).encode(),
+               notes(rnd).replace(b",", b"").replace(b'"', b"")]
+        if rnd.random() < 0.05:
             row[0] = b'"unterminated'
         out.append(b",".join(r.replace(b"\n", b"") if i not in (0, 5) else r for i, r in enumerate(row)))
     return b"\r\n".join(out) + b"\r\n", "csv"
@@ -73,9 +84,9 @@ def gen_todo(rnd):
         words.append(text(rnd).replace(b"\n", b" "))
         if rnd.random() < 0.5:
             words.append(b"+" + text(rnd, huge=False).replace(b" ", b"_").replace(b"\n", b""))
-        if rnd.random() < 0.5:
+        if rnd.random() < 0.2:
             words.append(b"due:" + rnd.choice(BAD_DATES + BAD_TIMES).encode())
-        words.append(rnd.choice([b"1:1", b"10:30", b"k:\x1b[2J", b"@ctx\x00", b""]))
+        words.append(rnd.choice([b"1:1", b"10:30", b"16:9", b"k:\x1b[2J", b"@ctx\x00", b"", b""]))
         lines.append(b" ".join(words))
     return b"\n".join(lines) + b"\n", "todotxt"
 
@@ -84,9 +95,9 @@ def gen_ics(rnd):
     out = [b"BEGIN:VCALENDAR", b"VERSION:2.0"]
     for i in range(rnd.randint(1, 4)):
         out += [b"BEGIN:VTODO", b"UID:u%d-%d" % (i, rnd.randint(0, 10**9)), b"SUMMARY:" + text(rnd).replace(b"\n", b"\\n"),
-                rnd.choice(ICS_DATES).encode(), b"DESCRIPTION:" + text(rnd).replace(b"\n", b"\\n"),
+                rnd.choice(ICS_DATES).encode() if rnd.random() < 0.3 else b"DUE:20261201T100000Z", b"DESCRIPTION:" + notes(rnd).replace(b"\n", b"\\n"),
                 b"CATEGORIES:" + text(rnd, huge=False).replace(b"\n", b""), b"END:VTODO"]
-    if rnd.random() < 0.2:
+    if rnd.random() < 0.1:
         out += [b"BEGIN:VTODO"] * 5000      # nested components, never ended
     out.append(b"END:VCALENDAR")
     return b"\r\n".join(out) + b"\r\n", "ics"
@@ -106,22 +117,22 @@ def json_str(b):
 
 
 def gen_taskwarrior(rnd):
-    if rnd.random() < 0.15:
+    if rnd.random() < 0.1:
         depth = rnd.choice([1000, 100_000])
         return b"[" * depth + b"]" * depth + b"\n", "taskwarrior"
     recs = []
     for i in range(rnd.randint(1, 5)):
         fields = [b'"description":' + json_str(text(rnd)), b'"status":' + rnd.choice([b'"pending"', b'"completed"', b'"recurring"', b'"waiting"', b'"\\u001b[2J"']),
                   b'"uuid":"%08x-0000-4000-8000-%012x"' % (rnd.randint(0, 2**32 - 1), i),
-                  b'"entry":"' + rnd.choice(TW_DATES).encode() + b'"']
-        if rnd.random() < 0.6:
+                  b'"entry":"' + (rnd.choice(TW_DATES) if rnd.random() < 0.15 else "20261101T090000Z").encode() + b'"']
+        if rnd.random() < 0.2:
             fields.append(b'"due":"' + rnd.choice(TW_DATES).encode() + b'"')
         if rnd.random() < 0.4:
             fields.append(b'"project":' + json_str(text(rnd, huge=False)))
         if rnd.random() < 0.3:
             fields.append(b'"recur":"' + rnd.choice([b"weekly", b"\x1b[2J", b"99999y", b"mon,thu"]) + b'"')
         if rnd.random() < 0.3:
-            fields.append(b'"annotations":[{"entry":"20261121T090000Z","description":' + json_str(text(rnd)) + b'}]')
+            fields.append(b'"annotations":[{"entry":"20261121T090000Z","description":' + json_str(notes(rnd)) + b'}]')
         if rnd.random() < 0.2:
             fields.append(b'"tags":[' + json_str(text(rnd, huge=False)) + b']')
         recs.append(b"{" + b",".join(fields) + b"}")
