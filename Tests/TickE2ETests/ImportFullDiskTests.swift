@@ -120,3 +120,24 @@ struct ImportFullDiskTests {
         #expect(!s.exists("inbox.json") && !s.exists("lists/work.json") && !s.exists("lists/home.json"), "\(s.storeFiles())")
     }
 }
+
+/// Issue 12 item 13: `--dry-run` of a large import summarises instead of printing every row.
+@Suite("import --dry-run summarises beyond a screenful")
+struct ImportDryRunSummaryTests {
+    @Test("5000 rows in 30 lists: at most a screenful, with counts per list and per state and '… and N more'")
+    func summary() throws {
+        let s = try Sandbox()
+        var csv = "list,title,state\n"
+        for i in 0..<5000 { csv += "\(i % 10 == 0 ? "" : "List \(i % 30)"),Task \(i),\(["open", "active", "done", "open"][i % 4])\n" }
+        let path = s.root + "/big.csv"
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+        let r = try s.tick("import", path, "--dry-run")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.count <= 25, "a screenful, not \(r.lines.count) lines")
+        #expect(r.lines.first == "Would import: 5000 added, 0 updated, 0 unchanged, 0 kept (newer here)", "\(r.lines.prefix(3))")
+        #expect(r.stdout.contains("by state: 2500 open, 1250 active, 1250 done"), "\(r.stdout)")
+        #expect(r.lines.contains { $0.hasPrefix("  … and ") && $0.hasSuffix(" more lists") }, "\(r.stdout)")
+        #expect(r.lines.last == "  … and 4990 more tasks", "\(r.stdout)")
+        #expect(!s.exists("inbox.json"), "a dry run writes nothing")
+    }
+}

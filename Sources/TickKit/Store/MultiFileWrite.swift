@@ -123,11 +123,7 @@ public struct MultiFileWrite {
             throw StoreError.writeFailed(path: store.displayPath(edit.kind),
                                          reason: "it would be \(bytes.count >> 20) MiB, more than the \(AtomicFile.maxFileSize >> 20) MiB tick reads; import into several lists instead")
         }
-        let path = store.location.path(of: edit.kind)
-        if isSymbolicLink(path) {
-            // Written through the link by the single-file writer; not here.
-            throw StoreError.writeFailed(path: store.displayPath(edit.kind), reason: "it is a symbolic link; an import writes only regular files (replace the link by its target, or import into another list)")
-        }
+        let path = try target(of: edit.kind)
         let tmp: String
         do {
             tmp = try AtomicFile.writeTemp(bytes, for: path, mode: loaded?.stamp.mode)
@@ -168,9 +164,18 @@ public struct MultiFileWrite {
         return Self.digest(read.bytes) == p.digest
     }
 
-    private func isSymbolicLink(_ path: String) -> Bool {
+    /// The file to replace: the store file, or the target of the symbolic link
+    /// it is (written through, as ``SwappingWrite`` does; the link stays).
+    private func target(of kind: FileKind) throws -> String {
+        let path = store.location.path(of: kind)
         var st = stat()
-        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            let dest = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw StoreError.writeFailed(path: store.displayPath(kind), reason: "it is a symbolic link to \(dest), which does not exist")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     // MARK: Step 2
