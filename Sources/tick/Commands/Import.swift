@@ -43,9 +43,14 @@ extension Tick {
             if file == "-" {
                 reader = ImportReader(descriptor: STDIN_FILENO, path: "<stdin>")
             } else {
-                guard let opened = try ImportReader.open(path: file) else {
-                    throw CLIError("cannot read \(file): no such file")
+                let opened: ImportReader?
+                do {
+                    opened = try ImportReader.open(path: file)
+                } catch {
+                    // Permission denied, a directory: an I/O failure (exit 1), not a bad record.
+                    throw CLIError("cannot read \(file): \(error.message)")
                 }
+                guard let opened else { throw CLIError("cannot read \(file): no such file") }
                 reader = opened
             }
             var chosen = format ?? (file == "-" ? nil : InterchangeFormat.infer(fromPath: file)) ?? .json
