@@ -286,7 +286,12 @@ public struct MultiFileWrite {
             prepared.reduce(0) { $0 + $1.counts.total } > journal.maxEntryBytes / 100
         } ?? false
         for p in prepared {
-            store.written.save(TaskFileEncoder.encode(p.file), for: p.kind)
+            // The copy of what was written: read back (cheaper than encoding again) when it is still ours.
+            if let placed = try? AtomicFile.read(path: p.path), Self.digest(placed.bytes) == p.digest {
+                store.written.save(placed.bytes, for: p.kind)
+            } else {
+                store.written.save(TaskFileEncoder.encode(p.file), for: p.kind)
+            }
             if countsOnly {
                 store.journal?.recordCounts(kind: p.kind, name: p.file.displayName, fileID: p.file.id, created: p.loaded == nil, counts: p.counts)
             } else {
