@@ -12,125 +12,81 @@ public enum CSVCodec: InterchangeCodec {
         "tags", "notes", "createdAt", "modifiedAt", "completedAt",
     ]
 
-    /// One parsed record and the physical line it starts on.
-    struct Record {
-        var fields: [String]
-        var line: Int
-    }
+    typealias Record = CSVRecordParser.Record
 
     /// Splits CSV text into records, counting physical lines (quoted fields may span lines).
     static func records(_ bytes: [UInt8], path: String) throws(ImportError) -> [Record] {
-        var b = bytes[...]
-        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b = b.dropFirst(3) }
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
+        var parser = CSVRecordParser(path: path)
         var out: [Record] = []
-        var fields: [String] = []
-        var field: [UInt8] = []
-        var line = 1
-        var recordLine = 1
-        var i = b.startIndex
-        var atFieldStart = true
-        var inRecord = false
-        func endField() {
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
-        }
-        while i < b.endIndex {
-            let c = b[i]
-            if atFieldStart && c == quote {
-                // Quoted field.
-                inRecord = true
-                let startLine = line
-                i += 1
-                var closed = false
-                while i < b.endIndex {
-                    let q = b[i]
-                    if q == quote {
-                        if i + 1 < b.endIndex, b[i + 1] == quote {
-                            field.append(quote)
-                            i += 2
-                            continue
-                        }
-                        closed = true
-                        i += 1
-                        break
-                    }
-                    if q == lf { line += 1 }
-                    field.append(q)
-                    i += 1
-                }
-                guard closed else {
-                    throw ImportError(path: path, line: startLine, message: "a quoted field is never closed (missing '\"')")
-                }
-                // After the closing quote: a comma, a line end or the end.
-                if i < b.endIndex {
-                    let n = b[i]
-                    if n != comma && n != lf && n != cr {
-                        throw ImportError(path: path, line: line, message: "unexpected character after a closing quote (a '\"' inside a field must be doubled)")
-                    }
-                }
-                atFieldStart = false
-                continue
-            }
-            if c == comma {
-                inRecord = true
-                endField()
-                atFieldStart = true
-                i += 1
-                continue
-            }
-            if c == lf || c == cr {
-                if c == cr, i + 1 < b.endIndex, b[i + 1] == lf { i += 1 }
-                i += 1
-                if inRecord || !field.isEmpty {
-                    endField()
-                    out.append(Record(fields: fields, line: recordLine))
-                }
-                fields = []
-                line += 1
-                recordLine = line
-                atFieldStart = true
-                inRecord = false
-                continue
-            }
-            if c == quote {
-                throw ImportError(path: path, line: line, message: "a '\"' inside an unquoted field (quote the field and double the '\"')")
-            }
-            inRecord = true
-            atFieldStart = false
-            field.append(c)
-            i += 1
-        }
-        if inRecord || !field.isEmpty {
-            endField()
-            out.append(Record(fields: fields, line: recordLine))
-        }
+        try parser.feed(bytes[...]) { out.append($0) }
+        try parser.finish { out.append($0) }
         return out
     }
 
     public static func decode(_ bytes: [UInt8], context: InterchangeContext) throws(ImportError) -> [TaskFile] {
-        let rows = try records(bytes, path: context.path)
-        guard let header = rows.first else { return [] }
+        try decode(from: ImportReader(bytes: bytes, path: context.path), context: context)
+    }
+
+    /// Reads CSV record by record: the input text is never held whole.
+    public static func decode(from reader: ImportReader, context: InterchangeContext) throws(ImportError) -> [TaskFile] {
+        var decoder = RowDecoder(context: context)
+        var parser = CSVRecordParser(path: context.path)
+        try reader.forEachChunk { (chunk: ArraySlice<UInt8>) throws(ImportError) in
+            try parser.feed(chunk) { (record: Record) throws(ImportError) in try decoder.take(record) }
+        }
+        try parser.finish { (record: Record) throws(ImportError) in try decoder.take(record) }
+        return decoder.grouper.files
+    }
+
+    /// Turns records into tasks: the first is the header.
+    struct RowDecoder {
+        let context: InterchangeContext
+        var header: Record?
         var index: [String: Int] = [:]
         var unknown: [(Int, String)] = []
-        let known = Dictionary(uniqueKeysWithValues: columns.map { ($0.lowercased(), $0) })
-        for (i, raw) in header.fields.enumerated() {
-            let name = raw.trimmingCharacters(in: .whitespaces)
-            if let k = known[name.lowercased()] {
-                guard index[k] == nil else { throw ImportError(path: context.path, line: header.line, message: "column \"\(k)\" appears twice in the header") }
-                index[k] = i
-            } else if !name.isEmpty {
-                unknown.append((i, name))
-            }
-        }
-        guard index["title"] != nil else {
-            throw ImportError(path: context.path, line: header.line, message: "the header has no \"title\" column (found: \(header.fields.joined(separator: ",")))")
-        }
-        var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "tick-list:inbox"), listIDPrefix: "tick-import-list:")
+        var grouper: ImportGrouper
         var occurrences: [String: Int] = [:]
-        for row in rows.dropFirst() {
+
+        init(context: InterchangeContext) {
+            self.context = context
+            grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "tick-list:inbox"), listIDPrefix: "tick-import-list:")
+        }
+
+        mutating func take(_ record: Record) throws(ImportError) {
+            guard let header else {
+                try readHeader(record)
+                return
+            }
+            try readRow(record, header: header)
+        }
+
+        mutating func readHeader(_ header: Record) throws(ImportError) {
+            var index: [String: Int] = [:]
+            var unknown: [(Int, String)] = []
+            let known = Dictionary(uniqueKeysWithValues: columns.map { ($0.lowercased(), $0) })
+            for (i, raw) in header.fields.enumerated() {
+                let name = raw.trimmingCharacters(in: .whitespaces)
+                if let k = known[name.lowercased()] {
+                    guard index[k] == nil else { throw ImportError(path: context.path, line: header.line, message: "column \"\(k)\" appears twice in the header") }
+                    index[k] = i
+                } else if !name.isEmpty {
+                    unknown.append((i, name))
+                }
+            }
+            guard index["title"] != nil else {
+                throw ImportError(path: context.path, line: header.line, message: "the header has no \"title\" column (found: \(header.fields.joined(separator: ",")))")
+            }
+            self.index = index
+            self.unknown = unknown
+            self.header = header
+        }
+
+        mutating func readRow(_ row: Record, header: Record) throws(ImportError) {
+            let index = self.index
+            let unknown = self.unknown
+            let context = self.context
             func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: row.line, message: message) }
-            if row.fields.count == 1, row.fields[0].isEmpty { continue }
+            if row.fields.count == 1, row.fields[0].isEmpty { return }
             guard row.fields.count == header.fields.count else {
                 throw fail("expected \(header.fields.count) fields, found \(row.fields.count)")
             }
@@ -212,7 +168,6 @@ public enum CSVCodec: InterchangeCodec {
             try ImportDateCheck.check(task, path: context.path, line: row.line)
             grouper.add(task, list: list)
         }
-        return grouper.files
     }
 
     public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {

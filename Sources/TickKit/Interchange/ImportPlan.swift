@@ -30,9 +30,18 @@ public struct ImportPlan: Sendable {
     /// `inboxExists` tells whether the store has an inbox file; if not, an
     /// imported inbox brings its own id and timestamps.
     public static func make(importing files: [TaskFile], into snapshot: StoreSnapshot, existingSlugs: Set<String>, inboxExists: Bool) -> ImportPlan {
+        var files = files
+        return make(consuming: &files, into: snapshot, existingSlugs: existingSlugs, inboxExists: inboxExists)
+    }
+
+    /// ``make(importing:into:existingSlugs:inboxExists:)`` that empties each of
+    /// `files` once planned, so that a large import does not hold every task twice.
+    public static func make(consuming files: inout [TaskFile], into snapshot: StoreSnapshot, existingSlugs: Set<String>, inboxExists: Bool) -> ImportPlan {
         var plan = ImportPlan()
         var location: [UUID: (FileKind, TaskItem)] = [:]
         for (file, task) in snapshot.allTasks { location[task.id] = (file.kind, task) }
+        // Tasks added by this import: where they went (change, position), not a copy.
+        var added: [UUID: (Int, Int)] = [:]
         var taken = existingSlugs
         var index: [FileKind: Int] = [:]
         func slot(_ kind: FileKind, newFile: TaskFile? = nil) -> Int {
@@ -41,7 +50,9 @@ public struct ImportPlan: Sendable {
             index[kind] = plan.changes.count - 1
             return plan.changes.count - 1
         }
-        for file in files {
+        for f in files.indices {
+            let file = files[f]
+            files[f].tasks = []
             var target: FileKind = .inbox
             var newFile: TaskFile?
             if file.kind == .inbox, !inboxExists {
@@ -64,7 +75,10 @@ public struct ImportPlan: Sendable {
                 }
             }
             for var task in file.tasks {
-                if let (kind, current) = location[task.id] {
+                if let (c, i) = added[task.id] {
+                    // The same id twice in one import: the later record wins when it differs.
+                    if plan.changes[c].added[i].sameContent(as: task) { plan.unchanged += 1 } else { plan.changes[c].added[i] = task }
+                } else if let (kind, current) = location[task.id] {
                     // Formats other than tick's JSON carry no change times: keep the
                     // task's own (the write stamps what the import changes).
                     if task.changed.isEmpty { task.changed = current.changed }
@@ -76,8 +90,9 @@ public struct ImportPlan: Sendable {
                         plan.changes[slot(kind)].updated.append(task)
                     }
                 } else {
-                    plan.changes[slot(target, newFile: newFile)].added.append(task)
-                    location[task.id] = (target, task)
+                    let c = slot(target, newFile: newFile)
+                    plan.changes[c].added.append(task)
+                    added[task.id] = (c, plan.changes[c].added.count - 1)
                 }
             }
             if newFile != nil { _ = slot(target, newFile: newFile) }

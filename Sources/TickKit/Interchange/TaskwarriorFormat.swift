@@ -13,7 +13,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
     private static let mapped: Set<String> = [
         "uuid", "description", "project", "tags", "due", "scheduled", "wait", "status", "start",
         "entry", "modified", "end", "annotations", "priority", "recur", "id", "urgency",
-        "tickremind", "tickenergy",
+        "tickremind", "tickenergy", "tickrepeat",
     ]
 
     // MARK: Decoding
@@ -61,6 +61,8 @@ public enum TaskwarriorCodec: InterchangeCodec {
             }
         }
 
+        // A recurring template and its pending instance are one tick task.
+        records = TaskwarriorRecurrence.joinSeries(records)
         var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "tick-list:inbox"), listIDPrefix: "tick-import-list:")
         for (node, line) in records {
             func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: line, message: message) }
@@ -136,7 +138,23 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 guard let energy = Energy(rawValue: e) else { throw fail("\"tickenergy\" must be high, low or any, found \"\(e)\"") }
                 task.energy = energy
             }
-            task.repeatRule = try string("recur")
+            // tick's own rule (`tickrepeat`) when Taskwarrior's `recur` still says the same.
+            let recur = try string("recur")
+            let tickRule = try string("tickrepeat")
+            if let tickRule, (try? RecurrenceRule.parse(tickRule)) != nil,
+               recur == nil || TaskwarriorRecurrence.taskwarriorRecur(for: tickRule) == recur {
+                task.repeatRule = tickRule
+            } else {
+                if let tickRule { extra.append(JSONMember(prefix + "tickrepeat", .string(tickRule))) }
+                if let recur {
+                    if let rule = TaskwarriorRecurrence.tickRule(forTaskwarrior: recur) {
+                        task.repeatRule = rule
+                    } else {
+                        // No tick word for it: kept, and written back while the task has a due date.
+                        extra.append(JSONMember(prefix + "recur", .string(recur)))
+                    }
+                }
+            }
             if let p = try string("priority") {
                 switch p {
                 case "H": task.priority = .must
@@ -260,7 +278,18 @@ public enum TaskwarriorCodec: InterchangeCodec {
         switch task.state {
         case .done: put("status", "completed")
         case .open, .active:
-            if let s = keptString("status"), s == "waiting" || s == "recurring" { put("status", s) } else { put("status", "pending") }
+            // `waiting` needs a wait date, and a template (`recurring`) its `recur`.
+            let canRecur = task.due != nil
+            let recurs = canRecur && (task.repeatRule.map { TaskwarriorRecurrence.taskwarriorRecur(for: $0) != nil } ?? (keptString("recur") != nil))
+            if keptString("status") == "waiting", keptString("wait") != nil {
+                put("status", "waiting")
+            } else if keptString("status") == "recurring", recurs {
+                put("status", "recurring")
+                if let mask = kept["mask"] { ms.append(JSONMember("mask", mask)) }
+                if let rtype = kept["rtype"] { ms.append(JSONMember("rtype", rtype)) }
+            } else {
+                put("status", "pending")
+            }
         }
         if let project { put("project", project) }
         if !task.tags.isEmpty { ms.append(JSONMember("tags", .array(task.tags.map { .string($0) }))) }
@@ -286,7 +315,19 @@ public enum TaskwarriorCodec: InterchangeCodec {
             }
         }
         if let wait = keptString("wait") { put("wait", wait) }
-        if let rule = task.repeatRule { put("recur", rule) }
+        // Taskwarrior 2.6 crashes on a `recur` without `due` or one it has no word for:
+        // such rules (and those of done tasks) go in `tickrepeat`.
+        let canRecur = task.due != nil && task.state != .done
+        if let rule = task.repeatRule {
+            if canRecur, let recur = TaskwarriorRecurrence.taskwarriorRecur(for: rule) {
+                put("recur", recur)
+                if TaskwarriorRecurrence.tickRule(forTaskwarrior: recur) != rule { put("tickrepeat", rule) }
+            } else {
+                put("tickrepeat", rule)
+            }
+        } else if canRecur, let recur = keptString("recur") {
+            put("recur", recur)
+        }
         switch task.priority {
         case .must?: put("priority", keptString("priority") == "M" ? "M" : "H")
         case .flexible?: put("priority", "L")
@@ -321,7 +362,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
         }
         if let r = task.remind { put("tickremind", formatDate(r)) }
         if let e = task.energy { put("tickenergy", e.rawValue) }
-        let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "priority", "annotations"]
+        let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "priority", "annotations", "recur", "mask", "rtype"]
         for m in task.extra where m.key.hasPrefix(prefix) {
             let name = String(m.key.dropFirst(prefix.count))
             if special.contains(name) || name.isEmpty || ms.contains(where: { $0.key == name }) { continue }

@@ -12,7 +12,7 @@ import Foundation
 /// - `tick:<uuid>` ↔ the task id (written on export so a re-import after
 ///   `todo.sh do N` updates the same task). Lines without it get a name-based
 ///   id derived from their text without completion mark, priority and dates;
-/// - every other `key:value` is kept, in order, in `x-todotxt-extra` (an
+/// - every other `key:value` whose key is a word (starts with a letter) is kept, in order, in `x-todotxt-extra` (an
 ///   object) and written back on export.
 public enum TodoTxtCodec: InterchangeCodec {
     static let priorityKey = "x-todotxt-priority"
@@ -23,18 +23,18 @@ public enum TodoTxtCodec: InterchangeCodec {
     // MARK: Decode
 
     public static func decode(_ bytes: [UInt8], context: InterchangeContext) throws(ImportError) -> [TaskFile] {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ImportError(path: context.path, line: nil, message: "the file is not valid UTF-8")
-        }
+        try decode(from: ImportReader(bytes: bytes, path: context.path), context: context)
+    }
+
+    /// Reads todo.txt line by line: the input text is never held whole.
+    public static func decode(from reader: ImportReader, context: InterchangeContext) throws(ImportError) -> [TaskFile] {
         var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "todotxt-inbox"), listIDPrefix: "todotxt-list:")
         var seen: Set<UUID> = []
-        var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            lineNumber += 1
-            var line = String(rawLine)
-            if line.hasSuffix("\r") { line.removeLast() }
-            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+        try reader.forEachLine { (bytes: ArraySlice<UInt8>, lineNumber: Int) throws(ImportError) in
+            guard let line = String(validating: bytes, as: UTF8.self) else {
+                throw ImportError(path: context.path, line: lineNumber, message: "the line is not valid UTF-8")
+            }
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { return }
             let (task, project) = try parseLine(line, number: lineNumber, context: context)
             guard !seen.contains(task.id) else {
                 throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
@@ -104,7 +104,9 @@ public enum TodoTxtCodec: InterchangeCodec {
             } else if let colon = w.firstIndex(of: ":"), colon != w.startIndex {
                 let key = String(w[..<colon])
                 let value = String(w[w.index(after: colon)...])
-                let keyIsWord = key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
+                // A key is a word: it starts with a letter (`1:1`, `10:30` and `16:9` are title text).
+                let keyIsWord = key.unicodeScalars.first.map(CharacterSet.letters.contains) == true
+                    && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
                 if value.isEmpty || !keyIsWord || value.hasPrefix("/") || value.contains(":") {
                     titleWords.append(w)
                 } else if key == "due" {

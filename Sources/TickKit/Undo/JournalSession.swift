@@ -20,6 +20,8 @@ public final class JournalSession: @unchecked Sendable {
     private var blocks: CommitmentStep?
     private var undoes: [String]?
     private var dirty = false
+    /// Set when a step was recorded by counts only: the entry cannot be undone.
+    private var countsOnly = false
 
     /// Entries whose JSON exceeds this size keep counts instead of images, and cannot be undone.
     public let maxEntryBytes: Int
@@ -41,6 +43,21 @@ public final class JournalSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         steps.append(step)
+        dirty = true
+    }
+
+    /// Records a write by its task counts only, without images (a large
+    /// import, whose images could not fit in ``maxEntryBytes`` anyway); the
+    /// entry is then kept as too large to undo, as ``flush()`` does for any
+    /// entry over the limit, without building the images first.
+    public func recordCounts(kind: FileKind, name: String, fileID: UUID, created: Bool, counts: StepCounts) {
+        var step = FileStep(path: kind.relativePath, name: name, fileID: fileID.lowercased)
+        if created { step.created = true }
+        step.counts = counts
+        lock.lock()
+        defer { lock.unlock() }
+        steps.append(step)
+        countsOnly = true
         dirty = true
     }
 
@@ -80,7 +97,7 @@ public final class JournalSession: @unchecked Sendable {
         guard needed, var entry else { return }
         do {
             var line = try UndoJournal.encode(entry)
-            if line.count > maxEntryBytes {
+            if line.count > maxEntryBytes || lock.withLock({ countsOnly }) {
                 entry.tooLarge = true
                 entry.files = entry.files.map { step in
                     var stub = FileStep(path: step.path, name: step.name, fileID: step.fileID)

@@ -34,24 +34,35 @@ extension Tick {
         @Flag(name: .long, help: "Show what would be added and updated; write nothing.")
         var dryRun = false
 
+        /// Task rows `--dry-run` lists before it summarises (about a screenful).
+        static let dryRunRows = 20
+
         func run() throws {
             let context = try Context(global)
-            let bytes: [UInt8]
+            let reader: ImportReader
             if file == "-" {
-                bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+                reader = ImportReader(descriptor: STDIN_FILENO, path: "<stdin>")
             } else {
-                guard let read = try AtomicFile.read(path: file, allowSpecial: true) else {
-                    throw CLIError("cannot read \(file): no such file")
+                let opened: ImportReader?
+                do {
+                    opened = try ImportReader.open(path: file)
+                } catch {
+                    // Permission denied, a directory: an I/O failure (exit 1), not a bad record.
+                    throw CLIError("cannot read \(file): \(error.message)")
                 }
-                bytes = read.bytes
+                guard let opened else { throw CLIError("cannot read \(file): no such file") }
+                reader = opened
             }
             var chosen = format ?? (file == "-" ? nil : InterchangeFormat.infer(fromPath: file)) ?? .json
             // `task export > tasks.json` is JSON too: an array, or one object per line.
-            if format == nil, chosen == .json, let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
-               first == UInt8(ascii: "[") || bytes.starts(with: Array("{\"".utf8)) && bytes.contains(0x0A) && String(decoding: bytes.prefix(4096), as: UTF8.self).contains("\"description\"") {
-                chosen = .taskwarrior
+            if format == nil, chosen == .json {
+                let head = Array(try reader.peek(4096))
+                if let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+                   first == UInt8(ascii: "[") || head.starts(with: Array("{\"".utf8)) && head.contains(0x0A) && String(decoding: head, as: UTF8.self).contains("\"description\"") {
+                    chosen = .taskwarrior
+                }
             }
-            let files = try chosen.decode(bytes, context: InterchangeContext(path: file == "-" ? "<stdin>" : file, now: context.now, timeZone: context.timeZone))
+            var files = try chosen.decode(from: reader, context: InterchangeContext(path: file == "-" ? "<stdin>" : file, now: context.now, timeZone: context.timeZone))
             let now = context.now
             var plan = ImportPlan()
             let apply = !dryRun
@@ -59,32 +70,72 @@ extension Tick {
                 let snapshot = try context.snapshot()
                 if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
                 // todo.txt lines hold fewer fields than tick: keep what the line cannot say.
-                let files = chosen == .todotxt ? TodoTxtCodec.reconcile(files, with: snapshot, timeZone: context.timeZone) : files
-                plan = ImportPlan.make(importing: files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
+                if chosen == .todotxt { files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: context.timeZone) }
+                plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
                                        inboxExists: try context.store.kinds().contains(.inbox))
                 guard apply else { return }
                 let showProgress = context.terminal.stderrIsTTY && plan.addedCount + plan.updatedCount > 1_000
-                for (i, change) in plan.changes.enumerated() {
-                    if showProgress { ProgressBar.draw(done: i, total: plan.changes.count, unit: "files") }
-                    let fresh = change.newFile ?? TaskFile.empty(change.kind, name: nil, now: now)
-                    try writer.update(change.kind, create: { fresh }) { file in
+                // All or nothing: every file's new version is written and fsynced
+                // before any is swapped in (MultiFileWrite).
+                let edits = plan.changes.map { change in
+                    FileEdit(kind: change.kind, create: { change.newFile ?? TaskFile.empty(change.kind, name: nil, now: now) }) { file in
                         ImportPlan.apply(change, to: &file)
                     }
                 }
-                if showProgress { ProgressBar.draw(done: plan.changes.count, total: plan.changes.count, unit: "files") }
+                do {
+                    try writer.updateAll(edits, progress: showProgress ? { ProgressBar.draw(done: $0, total: $1, unit: "files") } : nil)
+                } catch let error as StoreError {
+                    if case let .writeFailed(path, reason) = error {
+                        throw CLIError("cannot write \(path): \(reason); nothing was imported (no store file was changed)")
+                    }
+                    throw error
+                }
             }
             // The index catches up on the next command (an import prints no short ids).
             let verb = dryRun ? "Would import" : "Imported"
             let t = context.terminal
             t.out("\(verb): \(plan.addedCount) added, \(plan.updatedCount) updated, \(plan.unchanged) unchanged, \(plan.keptNewer.count) kept (newer here)")
-            if dryRun {
+            if dryRun { printDryRun(plan, terminal: t) }
+        }
+
+        /// Lists what an import would do: every task when they fit on a screen,
+        /// else counts per list and per state and the first tasks.
+        private func printDryRun(_ plan: ImportPlan, terminal t: Terminal) {
+            func fileLine(_ change: ImportPlan.FileChange) -> String {
+                "  \(change.kind.relativePath)\(change.newFile != nil ? " (new list)" : ""): \(change.added.count) added, \(change.updated.count) updated"
+            }
+            let total = plan.addedCount + plan.updatedCount + plan.keptNewer.count
+            if total + plan.changes.count <= Self.dryRunRows {
                 for change in plan.changes {
-                    t.out("  \(change.kind.relativePath)\(change.newFile != nil ? " (new list)" : ""): \(change.added.count) added, \(change.updated.count) updated")
+                    t.out(fileLine(change))
                     change.added.forEach { t.out("    + \($0.title)") }
                     change.updated.forEach { t.out("    ~ \($0.title)") }
                 }
                 plan.keptNewer.forEach { t.out("  = \($0.title) (the store's copy is newer)") }
+                return
             }
+            let half = Self.dryRunRows / 2
+            for change in plan.changes.prefix(half) { t.out(fileLine(change)) }
+            if plan.changes.count > half { t.out("  … and \(plan.changes.count - half) more lists") }
+            var states: [TaskState: Int] = [:]
+            for change in plan.changes {
+                for task in change.added { states[task.state, default: 0] += 1 }
+                for task in change.updated { states[task.state, default: 0] += 1 }
+            }
+            let byState = TaskState.allCases.compactMap { state in states[state].map { "\($0) \(state.rawValue)" } }
+            if !byState.isEmpty { t.out("  by state: " + byState.joined(separator: ", ")) }
+            var rows: [String] = []
+            outer: for change in plan.changes {
+                for (mark, tasks) in [("+", change.added), ("~", change.updated)] {
+                    for task in tasks {
+                        if rows.count == half { break outer }
+                        rows.append("  \(mark) \(task.title) (\(change.kind.relativePath))")
+                    }
+                }
+            }
+            for task in plan.keptNewer where rows.count < half { rows.append("  = \(task.title) (the store's copy is newer)") }
+            rows.forEach { t.out($0) }
+            if total > rows.count { t.out("  … and \(total - rows.count) more tasks") }
         }
     }
 }

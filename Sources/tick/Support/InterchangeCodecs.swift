@@ -3,6 +3,16 @@ import Foundation
 import TickKit
 
 extension InterchangeFormat {
+    /// Reads an import in this format: CSV and todo.txt record by record,
+    /// the others (whole documents) read whole, up to the size limit.
+    func decode(from reader: ImportReader, context: InterchangeContext) throws -> [TaskFile] {
+        switch self {
+        case .csv: return try CSVCodec.decode(from: reader, context: context)
+        case .todotxt: return try TodoTxtCodec.decode(from: reader, context: context)
+        default: return try decode(try reader.readAll(), context: context)
+        }
+    }
+
     /// Reads an import file in this format.
     func decode(_ bytes: [UInt8], context: InterchangeContext) throws -> [TaskFile] {
         switch self {
