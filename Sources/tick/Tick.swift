@@ -69,7 +69,7 @@ struct Tick: ParsableCommand {
 
     static func main() {
         do {
-            let hoisted = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+            let hoisted = hoistingGlobalOptions(Invocation.defaultingToToday(Array(CommandLine.arguments.dropFirst())))
             try Invocation.check(hoisted)
             let args = Invocation.joiningNegativeValues(rewritingQuickAddWords(hoisted))
             var command = try parseAsRoot(args)

@@ -137,6 +137,6 @@ struct CLITests {
 
         let added = try Self.onTTY(s, ["add", "Second", "task"], env: ["TERM": "xterm"])
         #expect(added.status == 0)
-        #expect(added.stdout == "Added 2 to Inbox: Second task\r\n")
+        #expect(added.stdout == "Added 2 (\(try s.uuidPrefix("Second task"))) to Inbox: Second task\r\n")
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 public enum TaskView: Sendable, Equatable {
     /// All tasks of one file, or of every file when nil, in manual order.
     case list(FileKind?)
-    /// Due or scheduled today or earlier, or overdue.
+    /// Due or scheduled today or earlier, overdue, reminding today or
+    /// earlier, or active (started); a task placed today in its slot's order.
     case today
     /// Due or scheduled within the next `days` days, after today.
     case upcoming(days: Int)
@@ -87,7 +88,7 @@ public struct TaskQuery: Sendable {
         case .list: return out
         case .today, .upcoming, .overdue:
             // Sort indices, not the (large) items themselves.
-            let keys = out.map { sortKey($0.task) }
+            let keys = out.map { sortKey($0.task, in: view) }
             let order = out.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
             return order.map { out[$0] }
         }
@@ -103,7 +104,9 @@ public struct TaskQuery: Sendable {
                 guard let c = task.completedAt else { return false }
                 return LocalDate(date: c, timeZone: timeZone) == today
             }
-            if isOverdue(task) { return true }
+            // Started work is today's business whatever its dates say.
+            if task.state == .active || isOverdue(task) { return true }
+            if let r = task.remind, LocalDate(date: r, timeZone: timeZone) <= today { return true }
             guard let day = relevantDay(task) else { return false }
             return day <= today
         case .upcoming(let days):
@@ -112,8 +115,13 @@ public struct TaskQuery: Sendable {
         }
     }
 
-    /// Seconds since the epoch of the moment that matters most for sorting.
-    private func sortKey(_ task: TaskItem) -> Double {
+    /// Seconds since the epoch of the moment that matters most for sorting:
+    /// the earliest of the due moment (a due day counts at its end), the
+    /// scheduled day (just before its end) and the slot's start; in today's
+    /// view also the reminder. So today reads as the day runs: overdue work,
+    /// then placed tasks in slot order among timed ones, then the rest of the
+    /// day; undated tasks (active ones, say) last, in display order.
+    private func sortKey(_ task: TaskItem, in view: TaskView) -> Double {
         var candidates: [Double] = []
         switch task.due {
         case .day(let d)?: candidates.append(d.startOfDay(in: timeZone).timeIntervalSince1970 + 86_399)
@@ -121,6 +129,8 @@ public struct TaskQuery: Sendable {
         case nil: break
         }
         if let s = task.scheduled { candidates.append(s.startOfDay(in: timeZone).timeIntervalSince1970 + 86_398) }
+        if let slot = task.slot { candidates.append(slot.day.at(hour: slot.start.hour, minute: slot.start.minute, timeZone: timeZone).timeIntervalSince1970) }
+        if view == .today, let r = task.remind { candidates.append(r.timeIntervalSince1970) }
         return candidates.min() ?? .infinity
     }
 }

@@ -52,13 +52,13 @@ extension Tick {
             let t = context.terminal
             if output.json {
                 t.outRaw(JSONOutput.tasks(items))
-                return
-            }
-            if items.isEmpty {
+            } else if items.isEmpty {
                 t.out(t.dim("No matches."))
-                return
+            } else {
+                t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items))
             }
-            t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items))
+            // As grep does: no match is exit 1 (with --json too), so `tick search x && ...` works.
+            if items.isEmpty { throw ExitCode(1) }
         }
     }
 }
