@@ -115,13 +115,17 @@ public struct TaskQuery: Sendable {
         }
     }
 
-    /// Seconds since the epoch of the moment that matters most for sorting:
-    /// the earliest of the due moment (a due day counts at its end), the
-    /// scheduled day (just before its end) and the slot's start; in today's
-    /// view also the reminder. So today reads as the day runs: overdue work,
-    /// then placed tasks in slot order among timed ones, then the rest of the
-    /// day; undated tasks (active ones, say) last, in display order.
+    /// Seconds since the epoch of the moment that matters most for sorting.
+    /// A placed task (with a slot) sorts at its slot's start: that is when it
+    /// was decided to be done. Any other task at the earliest of its due
+    /// moment (a due day counts at its end), its scheduled day (just before
+    /// its end) and, in today's view, its reminder. So today reads as the day
+    /// runs: unplaced overdue work, then placed tasks in slot order among timed
+    /// ones, then the rest of the day; undated tasks (active ones, say) last.
     private func sortKey(_ task: TaskItem, in view: TaskView) -> Double {
+        if let slot = task.slot {
+            return slot.day.at(hour: slot.start.hour, minute: slot.start.minute, timeZone: timeZone).timeIntervalSince1970
+        }
         var candidates: [Double] = []
         switch task.due {
         case .day(let d)?: candidates.append(d.startOfDay(in: timeZone).timeIntervalSince1970 + 86_399)
@@ -129,7 +133,6 @@ public struct TaskQuery: Sendable {
         case nil: break
         }
         if let s = task.scheduled { candidates.append(s.startOfDay(in: timeZone).timeIntervalSince1970 + 86_398) }
-        if let slot = task.slot { candidates.append(slot.day.at(hour: slot.start.hour, minute: slot.start.minute, timeZone: timeZone).timeIntervalSince1970) }
         if view == .today, let r = task.remind { candidates.append(r.timeIntervalSince1970) }
         return candidates.min() ?? .infinity
     }

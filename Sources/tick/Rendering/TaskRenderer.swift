@@ -30,7 +30,7 @@ struct TaskRenderer {
     /// terminal `width` columns wide), a row never runs past it: the title is
     /// cut with `…` so the details fit (keeping at least ``minimumTitleCells``
     /// of it); when even that is too wide, the details go on continuation rows
-    /// under the title, broken between details, never inside a word.
+    /// under the title, broken between details (and between tags), never inside a word.
     func rows(_ item: ListedTask, idWidth: Int, showList: Bool = false, width: Int?) -> [String] {
         let t = item.task
         let overdue = query.isOverdue(t)
@@ -52,45 +52,60 @@ struct TaskRenderer {
             case .open: return overdue ? terminal.bold(title) : title
             }
         }
-        func joined(_ title: String, _ shown: [String]) -> String {
-            prefix + styled(title) + (shown.isEmpty ? "" : "  " + shown.joined(separator: "  "))
+        func joined(_ pieces: ArraySlice<Detail>) -> String {
+            var text = ""
+            for (i, d) in zip(pieces.indices, pieces) {
+                if i != pieces.startIndex { text += d.tight ? " " : "  " }
+                text += d.text
+            }
+            return text
         }
-        guard let width else { return [joined(plainTitle, details)] }
+        func row(_ title: String, _ shown: ArraySlice<Detail>) -> String {
+            prefix + styled(title) + (shown.isEmpty ? "" : "  " + joined(shown))
+        }
+        guard let width else { return [row(plainTitle, details[...])] }
         // Measured as written: control characters in their visible form.
         let title = TextRules.visible(plainTitle)
         let prefixCells = 4 + 3 + CellWidth.of(idField)
         let titleCells = CellWidth.of(title)
-        let detailCells = details.map(Terminal.cells)
-        let tailCells = detailCells.reduce(0) { $0 + $1 + 2 }
-        if prefixCells + titleCells + tailCells <= width { return [joined(title, details)] }
+        let cells = details.map { Terminal.cells($0.text) }
+        let tailCells = zip(details, cells).reduce(0) { $0 + $1.1 + ($1.0.tight ? 1 : 2) }
+        if prefixCells + titleCells + tailCells <= width { return [row(title, details[...])] }
         let room = width - prefixCells - tailCells
         if room >= min(titleCells, Self.minimumTitleCells) {
-            return [joined(CellWidth.truncated(title, to: room), details)]
+            return [row(CellWidth.truncated(title, to: room), details[...])]
         }
         // The details do not fit beside the title: continuation rows, indented under it.
-        var rows = [joined(CellWidth.truncated(title, to: max(width - prefixCells, 1)), [])]
+        var rows = [row(CellWidth.truncated(title, to: max(width - prefixCells, 1)), [])]
         let indent = String(repeating: " ", count: prefixCells)
-        var current: [String] = []
+        var start = 0
         var used = prefixCells
-        for (detail, cells) in zip(details, detailCells) {
-            let needed = current.isEmpty ? cells : cells + 2
-            if !current.isEmpty, used + needed > width {
-                rows.append(indent + current.joined(separator: "  "))
-                current = []
-                used = prefixCells
+        for i in details.indices {
+            let gap = i == start ? 0 : (details[i].tight ? 1 : 2)
+            if i > start, used + gap + cells[i] > width {
+                rows.append(indent + joined(details[start..<i]))
+                start = i
+                used = prefixCells + cells[i]
+            } else {
+                used += gap + cells[i]
             }
-            used += current.isEmpty ? cells : cells + 2
-            current.append(detail)
         }
-        if !current.isEmpty { rows.append(indent + current.joined(separator: "  ")) }
+        if start < details.count { rows.append(indent + joined(details[start...])) }
         return rows
     }
 
     /// The fewest title cells a fitted row keeps before its details move to a row of their own.
     static let minimumTitleCells = 20
 
+    /// One detail after the title; a tight one follows the previous with one
+    /// space instead of two (the tags of a task).
+    struct Detail {
+        var text: String
+        var tight = false
+    }
+
     /// The details after the title: list, dates, slot, fields, tags, note marker.
-    func details(_ item: ListedTask, overdue: Bool, showList: Bool) -> [String] {
+    func details(_ item: ListedTask, overdue: Bool, showList: Bool) -> [Detail] {
         let t = item.task
         var details: [String] = []
         if showList { details.append(terminal.magenta("@" + item.listName)) }
@@ -111,10 +126,11 @@ struct TaskRenderer {
         if let p = t.priority { details.append(p == .must ? terminal.bold("pri:must") : "pri:flexible") }
         if let e = t.energy { details.append("energy:" + e.rawValue) }
         if let e = t.estimate { details.append("est:" + DurationText.format(e)) }
-        if !t.tags.isEmpty { details.append(terminal.cyan(t.tags.map { "+" + $0 }.joined(separator: " "))) }
-        if t.notes != nil { details.append(terminal.dim("[note]")) }
-        if t.state == .done, let c = t.completedAt { details.append(terminal.dim("done " + dates.label(.time(c)))) }
-        return details
+        var out = details.map { Detail(text: $0) }
+        out += t.tags.enumerated().map { Detail(text: terminal.cyan("+" + $1), tight: $0 > 0) }
+        if t.notes != nil { out.append(Detail(text: terminal.dim("[note]"))) }
+        if t.state == .done, let c = t.completedAt { out.append(Detail(text: terminal.dim("done " + dates.label(.time(c))))) }
+        return out
     }
 
     /// A group heading such as `Work (3)`.
