@@ -12,6 +12,9 @@ extension Tick {
             matches words that start with "mil". Results are ranked (title matches
             first) and include done tasks unless --state says otherwise.
 
+            Exit status, as grep: 0 when something matched, 1 when nothing did \
+            (`No matches.`, or `[]` with --json), 2 for a bad query.
+
             EXAMPLES
               tick search milk
               tick search '"expense report"' --list Work
