@@ -55,15 +55,17 @@ struct ViewsThatMatterTests {
         }
     }
 
-    @Test("today shows a task reminding today (not one reminding tomorrow) and every started task")
+    @Test("today shows a task reminding today (not one reminding tomorrow or yesterday) and every started task")
     func todayShowsRemindersAndStartedTasks() throws {
         let s = try Sandbox()
+        // Added the day before, reminding that afternoon: its day is over.
+        try s.add("Reminded yesterday", "remind:15:00", now: "2026-11-20T09:00:00Z")
         try s.add("Remind me later today", "remind:15:00")
         try s.add("Remind me tomorrow", "remind:tomorrow@9am")
         try s.add("Started without a date")
         try s.add("Started but due next week", "due:2026-11-28")
         try s.add("Untouched")
-        try s.ok("start", "3", "4")
+        try s.ok("start", "4", "5")
         let titles = try s.json("today").titles
         #expect(titles == ["Remind me later today", "Started but due next week", "Started without a date"])
         // The next day, the other reminder is today's.

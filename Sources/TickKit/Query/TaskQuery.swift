@@ -4,8 +4,8 @@ import Foundation
 public enum TaskView: Sendable, Equatable {
     /// All tasks of one file, or of every file when nil, in manual order.
     case list(FileKind?)
-    /// Due or scheduled today or earlier, overdue, reminding today or
-    /// earlier, or active (started); a task placed today in its slot's order.
+    /// Due or scheduled today or earlier, overdue, reminding today, or
+    /// active (started); a placed task at its slot's start.
     case today
     /// Due or scheduled within the next `days` days, after today.
     case upcoming(days: Int)
@@ -49,6 +49,13 @@ public struct TaskQuery: Sendable {
         case .day(let d): return d < today
         case .time(let t): return t < now
         }
+    }
+
+    /// True when the task's reminder is on today's date (fired or not). A
+    /// reminder on an earlier day has had its day: it does not keep the task in `today`.
+    public func remindsToday(_ task: TaskItem) -> Bool {
+        guard let r = task.remind else { return false }
+        return LocalDate(date: r, timeZone: timeZone) == today
     }
 
     /// The earliest day the task is due or scheduled, if any.
@@ -106,7 +113,7 @@ public struct TaskQuery: Sendable {
             }
             // Started work is today's business whatever its dates say.
             if task.state == .active || isOverdue(task) { return true }
-            if let r = task.remind, LocalDate(date: r, timeZone: timeZone) <= today { return true }
+            if remindsToday(task) { return true }
             guard let day = relevantDay(task) else { return false }
             return day <= today
         case .upcoming(let days):
@@ -133,7 +140,7 @@ public struct TaskQuery: Sendable {
         case nil: break
         }
         if let s = task.scheduled { candidates.append(s.startOfDay(in: timeZone).timeIntervalSince1970 + 86_398) }
-        if view == .today, let r = task.remind { candidates.append(r.timeIntervalSince1970) }
+        if view == .today, remindsToday(task), let r = task.remind { candidates.append(r.timeIntervalSince1970) }
         return candidates.min() ?? .infinity
     }
 }

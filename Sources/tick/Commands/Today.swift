@@ -7,16 +7,16 @@ extension Tick {
             abstract: "What needs you today: due, scheduled, reminding, started or overdue.",
             discussion: """
             Shows pending tasks that are due today, scheduled for today or earlier, \
-            reminding today or earlier, started (active), or overdue. tick never \
+            reminding today, started (active), or overdue. tick never \
             moves a date by itself: an overdue task stays here, marked `!` and \
             "Nd overdue", until you decide. `tick` with no command shows this view.
 
             ORDER
             As the day runs: each task sorts by its earliest moment (its due time, \
-            the end of its due or scheduled day, the start of its slot, its reminder), \
-            so overdue work comes first, then placed tasks (`tick plan --auto`) in slot \
-            order among timed tasks, then the rest of today, then undated started \
-            tasks; ties keep list order.
+            the end of its due or scheduled day, today's reminder); a placed task \
+            (`tick plan --auto`, `at:`) at its slot's start. So unplaced overdue work \
+            comes first, then placed tasks in slot order among timed tasks, then the \
+            rest of today, then undated started tasks; ties keep list order.
 
             EXAMPLES
               tick today
