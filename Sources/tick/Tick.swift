@@ -14,7 +14,7 @@ struct Tick: ParsableCommand {
 
         QUICK START
           tick add Buy milk due:tomorrow +errand
-          tick today
+          tick today      (or just `tick`)
           tick done 1
 
         GLOBAL OPTIONS (before or after the subcommand)
@@ -51,7 +51,8 @@ struct Tick: ParsableCommand {
 
         EXIT STATUS
           0  success
-          1  failure (I/O, permissions, lock timeout, refused without confirmation)
+          1  failure (I/O, permissions, lock timeout, refused without confirmation);
+             `search` found nothing, as grep
           2  usage error (bad option, bad date, bad token)
           3  task or list not found, or an ambiguous id or list name
           4  a store file cannot be parsed or breaks the schema
@@ -69,7 +70,7 @@ struct Tick: ParsableCommand {
 
     static func main() {
         do {
-            let hoisted = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+            let hoisted = hoistingGlobalOptions(Invocation.defaultingToToday(Array(CommandLine.arguments.dropFirst())))
             try Invocation.check(hoisted)
             let args = Invocation.joiningNegativeValues(rewritingQuickAddWords(hoisted))
             var command = try parseAsRoot(args)

@@ -23,7 +23,8 @@ struct CLITests {
         #expect(r.stdout.contains("""
         EXIT STATUS
           0  success
-          1  failure (I/O, permissions, lock timeout, refused without confirmation)
+          1  failure (I/O, permissions, lock timeout, refused without confirmation);
+             `search` found nothing, as grep
           2  usage error (bad option, bad date, bad token)
           3  task or list not found, or an ambiguous id or list name
           4  a store file cannot be parsed or breaks the schema
@@ -137,6 +138,6 @@ struct CLITests {
 
         let added = try Self.onTTY(s, ["add", "Second", "task"], env: ["TERM": "xterm"])
         #expect(added.status == 0)
-        #expect(added.stdout == "Added 2 to Inbox: Second task\r\n")
+        #expect(added.stdout == "Added 2 (\(try s.uuidPrefix("Second task"))) to Inbox: Second task\r\n")
     }
 }

@@ -33,7 +33,7 @@ import Testing
         try w.fake("rofi", answer: "not me")
         let r = try w.capture()
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == "Added 1 to Inbox: Buy milk\n")
+        #expect(r.stdout == "Added 1 (\(try w.s.uuidPrefix("Buy milk"))) to Inbox: Buy milk\n")
         let task = try #require(try w.s.tasks("inbox.json").task("Buy milk"))
         #expect(task.string("due") == "2026-11-22")
         #expect(task["tags"] as? [String] == ["errand"])
@@ -105,7 +105,7 @@ import Testing
                             env: ["PATH": w.fakes.path(then: "/usr/bin:/bin"), "DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("New task: "))
-        #expect(r.stdout.contains("Added 1 to Inbox: Read Dune"))
+        #expect(r.stdout.contains("Added 1 (\(try w.s.uuidPrefix("Read Dune"))) to Inbox: Read Dune"))
         #expect(try w.s.tasks("inbox.json").task("Read Dune")?["tags"] as? [String] == ["books"])
         #expect(w.calls("notify-send").isEmpty, "no notification when the terminal already shows the result")
     }

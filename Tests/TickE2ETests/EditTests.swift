@@ -292,7 +292,7 @@ struct EditTests {
         """)
         try s.add("Existing", "list:Work")
         let out = try s.ok("mv", "12345678", "Work", now: Self.later)
-        #expect(out == "Moved 1 to Work: Mover\n")
+        #expect(out == "Moved 1 (12345678) to Work: Mover\n")
         #expect(try s.tasks("inbox.json").titles == ["Stayer"])
         let work = try s.tasks("lists/work.json")
         #expect(work.titles == ["Existing", "Mover"])
@@ -308,7 +308,7 @@ struct EditTests {
 
         let same = try s.tick("mv", "12345678", "inbox")
         #expect(same.status == 0)
-        #expect(same.stdout == "1 is already in Inbox: Mover\n")
+        #expect(same.stdout == "1 (12345678) is already in Inbox: Mover\n")
 
         let nope = try s.tick("mv", "12345678", "Nope")
         #expect(nope.status == 3)

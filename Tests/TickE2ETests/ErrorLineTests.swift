@@ -17,8 +17,9 @@ struct ErrorLineTests {
         // Unknown subcommand and root options.
         Bad(args: ["frobnicate"], contains: "unknown command \"frobnicate\"; see `tick help`"),
         Bad(args: ["--bogus"], contains: "see `tick help`"),
-        Bad(args: ["help", "nosuchcommand"], contains: "no command named \"nosuchcommand\"; see `tick help`"),
-        Bad(args: ["help", "lists", "nosuch"], contains: "no command named \"lists nosuch\""),
+        Bad(args: ["help", "nosuchcommand"], contains: "unknown command \"nosuchcommand\"; see `tick help`"),
+        Bad(args: ["help", "lists", "nosuch"], contains: "unknown command \"lists nosuch\""),
+        Bad(args: ["tody"], contains: "unknown command \"tody\" (did you mean \"today\"?); see `tick help`"),
         Bad(args: ["lists", "bogus"]),
         // Unknown options.
         Bad(args: ["add", "X", "--bogus"], contains: "unknown option '--bogus'; see `tick help add`"),
@@ -116,9 +117,10 @@ struct ErrorLineTests {
         #expect(try s.fingerprint() == before, "a bad invocation wrote to the store")
     }
 
-    @Test("--help, help, --version and a bare tick still print normally and exit 0", arguments: [
+    /// A bare `tick` runs `tick today` (ViewsThatMatterTests.bareTickShowsToday).
+    @Test("--help, help and --version still print normally and exit 0", arguments: [
         ["--help"], ["help"], ["help", "add"], ["help", "lists", "add"], ["add", "--help"], ["lists", "rm", "--help"],
-        ["--version"], [], ["-h"], ["edit", "-h"],
+        ["--version"], ["-h"], ["edit", "-h"],
     ])
     func helpStillWorks(_ args: [String]) throws {
         let s = try Sandbox()

@@ -82,7 +82,7 @@ struct ListsTests {
         let before = lines(try s.text("lists/work.json"))
         let r = try s.tick("lists", "rename", "Work", "Office", now: "2026-11-22T10:00:00Z")
         #expect(r.status == 0)
-        #expect(r.stdout == "Renamed Work to Office\n")
+        #expect(r.stdout == "Renamed list Work to Office\n")
         #expect(s.storeFiles() == ["lists/work.json"])
         let after = lines(try s.text("lists/work.json"))
         #expect(after.count == before.count)
@@ -132,7 +132,7 @@ struct ListsTests {
 
         let yes = try s.tick("lists", "rm", "errands", "--yes")
         #expect(yes.status == 0)
-        #expect(yes.stdout == "Deleted list Errands and 2 task(s)\n")
+        #expect(yes.stdout == "Deleted list Errands (lists/errands.json) and its 2 tasks\n")
         #expect(!s.exists("lists/errands.json"))
         #expect(try s.json("list", "--all").isEmpty)
         // Its tasks' short ids are held for a day (CLI.md §7), then free again.

@@ -195,7 +195,8 @@ struct SearchTests {
             let expected = Set(tasks.filter { $0.contains(word) }.map(\.id))
             if word == "xylophone" { #expect(expected.isEmpty) } else { #expect(!expected.isEmpty, "\(word) occurs in the generated store") }
             let r = try s.tick("search", word, "--json")
-            #expect(r.status == 0, "\(word): \(r)")
+            // As grep: exit 1 when nothing matches.
+            #expect(r.status == (expected.isEmpty ? 1 : 0), "\(word): \(r)")
             #expect(r.stderr == "")
             let found = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: Any]])
             let ids = found.compactMap { $0.string("id") }
@@ -297,25 +298,31 @@ struct SearchTests {
         #expect(try s.json("search", "zebra").titles == ["The long title about a zebra that is quite long indeed and has many other words in it", "Plan lunch"])
     }
 
+    /// `tick search ARGS --json` found nothing: `[]` and exit 1, as grep.
+    static func noMatch(_ s: Sandbox, _ args: String...) throws -> Bool {
+        let r = try s.tick(["search"] + args + ["--json"])
+        return r.status == 1 && r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]" && r.stderr.isEmpty
+    }
+
     @Test("\"a phrase\" matches those words together; prefix* matches the start of a word; both ignore case")
     func phrasesAndPrefixes() throws {
         let s = try Self.invoiceStore()
         #expect(try s.json("search", #""the garden""#).titles == ["Pay invoice for the garden shed repairs and the fence"])
         #expect(try s.json("search", #""THE GARDEN shed""#).titles == ["Pay invoice for the garden shed repairs and the fence"])
-        #expect(try s.json("search", #""garden the""#).isEmpty)
+        #expect(try Self.noMatch(s, #""garden the""#))
         #expect(try s.json("search", #""about the invoice""#).titles == ["Call the plumber"])
         #expect(try s.json("search", "pay fence").titles == ["Pay invoice for the garden shed repairs and the fence"])
-        #expect(try s.json("search", "pay lunch").isEmpty, "every term must match")
+        #expect(try Self.noMatch(s, "pay lunch"), "every term must match")
         // inv* matches words starting with "inv"; voic* does not match inside "invoice".
         #expect(Set(try s.json("search", "INV*").titles) == ["Call the plumber", "Lunch", "Pay invoice for the garden shed repairs and the fence", "INVOICE Q3", "Misc", "Scan invoice"])
-        #expect(try s.json("search", "voic*").isEmpty)
+        #expect(try Self.noMatch(s, "voic*"))
         #expect(try s.json("search", "voic").count == 6, "a plain word matches inside words")
-        #expect(try s.json("search", "plumb*", "fen*").isEmpty)
+        #expect(try Self.noMatch(s, "plumb*", "fen*"))
         #expect(try s.json("search", "plumb*", "ask").titles == ["Call the plumber"])
         #expect(try s.json("search", "sh*").titles == ["Pay invoice for the garden shed repairs and the fence"])
     }
 
-    @Test("text output: one line per match with the list, done tasks by UUID prefix; no match is \"No matches.\" and exit 0")
+    @Test("text output: one line per match with the list, done tasks by UUID prefix; no match is \"No matches.\" and exit 1")
     func textOutput() throws {
         let s = try Self.invoiceStore()
         let r = try s.tick("search", "q3")
@@ -324,7 +331,7 @@ struct SearchTests {
         let scan = try s.tick("search", "scan")
         #expect(scan.stdout == "  1 [ ] Scan invoice  @Inbox\n", "\(scan.stdout)")
         let none = try s.tick("search", "xylophone")
-        #expect(none.status == 0)
+        #expect(none.status == 1)
         #expect(none.stdout == "No matches.\n")
         #expect(none.stderr == "")
         #expect(try s.tick("search", "xylophone", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")

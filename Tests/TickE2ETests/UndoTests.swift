@@ -195,7 +195,7 @@ struct UndoTests {
         let text = try s.tick("undo", "--list")
         #expect(text.status == 0)
         #expect(text.lines.count == 4)
-        #expect(text.lines[0].hasPrefix("  1  2026-11-21 10:00  done: 2 tasks changed in Work ("))
+        #expect(text.lines[0].hasPrefix("  1  2026-11-21 10:00  done: 2 tasks changed in Work: "))
         #expect(text.lines[3].hasSuffix("lists add: created list Work"))
         #expect(text.lines[1].contains("add: 1 task added to Work"))
         let limited = try s.tick("undo", "--list", "2")

@@ -107,7 +107,7 @@ struct ViewTests {
         #expect(try s.ok("inbox") == (try s.ok("list", "inbox")))
     }
 
-    @Test("tick today: due or scheduled today or earlier, plus overdue, soonest first")
+    @Test("tick today: due or scheduled today or earlier, overdue, or started; soonest first, undated started ones last")
     func today() throws {
         let s = try Self.fixture()
         let r = try s.tick("today")
@@ -118,10 +118,11 @@ struct ViewTests {
         !  9 [ ] Report  @Work  due yesterday, 1d overdue  +work
         ! 10 [ ] Earlier today  @Work  due today 08:00, overdue
            2 [ ] Today thing  @Inbox  due today
+          11 [>] Active one  @Work
 
         """)
         let json = try s.json("today")
-        #expect(json.titles == ["Old thing", "Sched past", "Report", "Earlier today", "Today thing"])
+        #expect(json.titles == ["Old thing", "Sched past", "Report", "Earlier today", "Today thing", "Active one"])
         #expect(try s.json("today", "--tag", "work").titles == ["Report"])
     }
 

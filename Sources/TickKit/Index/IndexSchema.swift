@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 10
+    static let version = 11
 
     /// The tables a usable index has.
     static let tableNames = ["files", "tasks", "tags", "fts", "short_ids"]
@@ -88,6 +88,8 @@ enum IndexSchema {
         "CREATE INDEX pending_due_ts ON tasks(due_ts) WHERE state != 'done' AND due_ts IS NOT NULL",
         "CREATE INDEX pending_sched ON tasks(scheduled_day) WHERE state != 'done' AND scheduled_day IS NOT NULL",
         "CREATE INDEX pending_remind ON tasks(remind_ts) WHERE state != 'done' AND remind_ts IS NOT NULL",
+        // Started tasks: all of them are in today's view.
+        "CREATE INDEX active_tasks ON tasks(path) WHERE state = 'active'",
         "CREATE INDEX tags_tag ON tags(tag)",
         "CREATE INDEX tags_task ON tags(task_rowid)",
         """

@@ -121,8 +121,10 @@ extension TaskIndex {
         case .today:
             clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day <= ?\(p) UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?\(p)"
                 + " UNION ALL SELECT rowid FROM tasks WHERE scheduled_day <= ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE remind_ts >= ? AND remind_ts < ?\(p)"
+                + " UNION ALL SELECT rowid FROM tasks WHERE state = 'active'"
                 + (p.isEmpty ? " UNION ALL SELECT rowid FROM tasks WHERE completed_ts >= \(nowTS - 2 * 86_400))" : ")")
-            args += [today, nowTS + 2 * 86_400, today]
+            args += [today, nowTS + 2 * 86_400, today, nowTS - 2 * 86_400, nowTS + 2 * 86_400]
         case .upcoming(let days):
             clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day > ? AND due_day <= ?\(p)"
                 + " UNION ALL SELECT rowid FROM tasks WHERE due_ts >= ? AND due_ts < ?\(p)"
@@ -251,10 +253,20 @@ extension TaskIndex {
                 "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound.databaseValue.description), "
                     + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound.databaseValue.description)))"
             }
+            // Today's reminders sort by their time: the earliest of them, ties at the cut included.
+            let startOfToday = query.today.startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
+            let from = startOfToday.databaseValue.description
+            let to = endOfToday.databaseValue.description
+            let reminders = "SELECT rowid FROM tasks WHERE \(pending) AND remind_ts >= \(from) AND remind_ts <= min(\(to), "
+                + "coalesce((SELECT remind_ts FROM tasks WHERE \(pending) AND remind_ts >= \(from) ORDER BY remind_ts LIMIT 1 OFFSET \(n - 1)), \(to)))"
+                + " AND remind_ts < \(to)"
+            // Active tasks are all in the view (few).
             let clause = "t.rowid IN (" + [
                 earliest("due_day", upTo: today),
                 earliest("due_ts", upTo: now + 2 * 86_400),
                 earliest("scheduled_day", upTo: today),
+                reminders,
+                "SELECT rowid FROM tasks WHERE state = 'active'",
             ].joined(separator: " UNION ") + ")"
             let candidates = try listed(db, where: clause)
             let first = query.select(.today, filter: TaskFilter(), from: candidates)

@@ -4,7 +4,8 @@ import Foundation
 public enum TaskView: Sendable, Equatable {
     /// All tasks of one file, or of every file when nil, in manual order.
     case list(FileKind?)
-    /// Due or scheduled today or earlier, or overdue.
+    /// Due or scheduled today or earlier, overdue, reminding today, or
+    /// active (started); a placed task at its slot's start.
     case today
     /// Due or scheduled within the next `days` days, after today.
     case upcoming(days: Int)
@@ -50,6 +51,13 @@ public struct TaskQuery: Sendable {
         }
     }
 
+    /// True when the task's reminder is on today's date (fired or not). A
+    /// reminder on an earlier day has had its day: it does not keep the task in `today`.
+    public func remindsToday(_ task: TaskItem) -> Bool {
+        guard let r = task.remind else { return false }
+        return LocalDate(date: r, timeZone: timeZone) == today
+    }
+
     /// The earliest day the task is due or scheduled, if any.
     public func relevantDay(_ task: TaskItem) -> LocalDate? {
         let dueDay = task.due?.localDay(in: timeZone)
@@ -87,7 +95,7 @@ public struct TaskQuery: Sendable {
         case .list: return out
         case .today, .upcoming, .overdue:
             // Sort indices, not the (large) items themselves.
-            let keys = out.map { sortKey($0.task) }
+            let keys = out.map { sortKey($0.task, in: view) }
             let order = out.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
             return order.map { out[$0] }
         }
@@ -103,7 +111,9 @@ public struct TaskQuery: Sendable {
                 guard let c = task.completedAt else { return false }
                 return LocalDate(date: c, timeZone: timeZone) == today
             }
-            if isOverdue(task) { return true }
+            // Started work is today's business whatever its dates say.
+            if task.state == .active || isOverdue(task) { return true }
+            if remindsToday(task) { return true }
             guard let day = relevantDay(task) else { return false }
             return day <= today
         case .upcoming(let days):
@@ -113,7 +123,16 @@ public struct TaskQuery: Sendable {
     }
 
     /// Seconds since the epoch of the moment that matters most for sorting.
-    private func sortKey(_ task: TaskItem) -> Double {
+    /// A placed task (with a slot) sorts at its slot's start: that is when it
+    /// was decided to be done. Any other task at the earliest of its due
+    /// moment (a due day counts at its end), its scheduled day (just before
+    /// its end) and, in today's view, its reminder. So today reads as the day
+    /// runs: unplaced overdue work, then placed tasks in slot order among timed
+    /// ones, then the rest of the day; undated tasks (active ones, say) last.
+    private func sortKey(_ task: TaskItem, in view: TaskView) -> Double {
+        if let slot = task.slot {
+            return slot.day.at(hour: slot.start.hour, minute: slot.start.minute, timeZone: timeZone).timeIntervalSince1970
+        }
         var candidates: [Double] = []
         switch task.due {
         case .day(let d)?: candidates.append(d.startOfDay(in: timeZone).timeIntervalSince1970 + 86_399)
@@ -121,6 +140,7 @@ public struct TaskQuery: Sendable {
         case nil: break
         }
         if let s = task.scheduled { candidates.append(s.startOfDay(in: timeZone).timeIntervalSince1970 + 86_398) }
+        if view == .today, remindsToday(task), let r = task.remind { candidates.append(r.timeIntervalSince1970) }
         return candidates.min() ?? .infinity
     }
 }

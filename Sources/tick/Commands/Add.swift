@@ -95,9 +95,12 @@ extension Tick {
                 t.outRaw(JSONOutput.tasks(items))
                 return
             }
+            let confirm = Confirmation(terminal: t)
             for item in items {
-                let id = item.shortID.map(String.init) ?? item.task.id.lowercased
-                t.out(t.stdoutIsTTY ? "Added \(t.bold(id)) to \(item.listName): \(item.task.title)" : id)
+                // A pipe gets the bare id, for `id=$(tick add ...)`.
+                t.out(t.stdoutIsTTY
+                      ? confirm.changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName)
+                      : item.shortID.map(String.init) ?? item.task.id.lowercased)
             }
         }
     }

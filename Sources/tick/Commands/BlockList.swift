@@ -66,7 +66,7 @@ struct BlockListing: ParsableArguments {
         }
         if let day { t.out(t.bold(SlotGuard.dayName(day))) }
         let numberWidth = numbered.map { String($0.number).count }.max() ?? 1
-        let titleWidth = min(numbered.map(\.block.title.count).max() ?? 0, 40)
+        let titleWidth = min(numbered.map { CellWidth.of(TextRules.visible($0.block.title)) }.max() ?? 0, 40)
         let today = LocalDate(date: context.now, timeZone: context.timeZone)
         for (number, block) in numbered {
             let n = String(number)
@@ -74,10 +74,10 @@ struct BlockListing: ParsableArguments {
             if case .once(let d) = block.recurrence {
                 when = SlotGuard.dayName(d) + (d < today ? " (past)" : "")
             }
-            let title = block.title.count > titleWidth ? String(block.title.prefix(titleWidth - 1)) + "…" : block.title
+            let title = CellWidth.truncated(TextRules.visible(block.title), to: titleWidth)
             t.out(String(repeating: " ", count: numberWidth - n.count) + t.bold(n) + "  "
                   + "\(block.start)-\(block.end)  "
-                  + title.padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  " + t.dim(when))
+                  + CellWidth.padded(title, to: titleWidth) + "  " + t.dim(when))
         }
     }
 }

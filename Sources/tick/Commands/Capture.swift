@@ -65,7 +65,7 @@ extension Tick {
             let t = context.terminal
             for item in items {
                 let id = item.shortID.map(String.init) ?? item.task.id.lowercased
-                t.out("Added \(t.bold(id)) to \(item.listName): \(item.task.title)")
+                t.out(Confirmation(terminal: t).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName))
                 if notify, let problem = CommandNotifier.message(
                     "Added '\(item.task.title)' to \(item.listName)", body: "tick \(id)", command: config.captureNotify) {
                     t.err("tick: warning: no confirmation shown (\(problem))")

@@ -134,7 +134,10 @@ extension Tick {
             warnings.forEach(context.terminal.err)
             var updated = item
             updated.task = after
-            TaskMutation(context: context).report([.init(item: updated, changed: changed)], verb: "Updated", unchanged: "unchanged")
+            let confirm = Confirmation(terminal: context.terminal)
+            context.terminal.out(changed
+                ? confirm.changed("Edited", after, shortID: updated.shortID, fields: Confirmation.fieldNames(from: item.task, to: after))
+                : confirm.unchanged(after, shortID: updated.shortID, "unchanged"))
         }
     }
 }

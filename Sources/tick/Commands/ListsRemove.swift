@@ -57,7 +57,7 @@ extension Tick {
                 try writer.remove(kind)
             }
             _ = try context.resyncIDs()
-            t.out("Deleted list \(file.displayName) and \(count) task(s)")
+            t.out("Deleted list \(file.displayName) (\(kind.relativePath)) and its \(count) task\(count == 1 ? "" : "s")")
         }
     }
 }

@@ -39,7 +39,7 @@ extension Tick {
                     file.modifiedAt = now
                 }
             }
-            context.terminal.out(oldName == newName ? "\(oldName) is already named \(newName)" : "Renamed \(oldName) to \(newName)")
+            context.terminal.out(oldName == newName ? "\(oldName) is already named \(newName)" : "Renamed list \(oldName) to \(newName)")
         }
     }
 }

@@ -40,10 +40,12 @@ extension Tick {
                 t.outRaw(JSONOutput.string(.array(nodes)))
                 return
             }
-            let nameWidth = max(rows.map(\.file.name.count).max() ?? 4, 4)
-            t.out(t.dim("NAME".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   OPEN  ACTIVE  OVERDUE   DONE  FILE"))
-            for r in rows {
-                let name = r.file.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            // Terminal cells, not characters: a CJK or emoji name is wider than its length.
+            let names = rows.map { TextRules.visible($0.file.name) }
+            let nameWidth = max(names.map(CellWidth.of).max() ?? 4, 4)
+            t.out(t.dim(CellWidth.padded("NAME", to: nameWidth) + "   OPEN  ACTIVE  OVERDUE   DONE  FILE"))
+            for (r, shown) in zip(rows, names) {
+                let name = CellWidth.padded(shown, to: nameWidth)
                 let overdue = r.overdue > 0 ? padText("!\(r.overdue)", 7) : pad(0, 7)
                 t.out(t.colored(name, hex: r.file.color) + "  " + pad(r.open, 5) + "  " + pad(r.active, 6) + "  "
                     + (r.overdue > 0 ? t.boldRed(overdue) : overdue)

@@ -67,11 +67,12 @@ extension Tick {
             }
             let name = loaded.name(of: target)
             _ = try context.resyncIDs()
+            let confirm = Confirmation(terminal: context.terminal)
             for outcome in moved {
-                let id = outcome.item.shortID.map(String.init) ?? String(outcome.item.task.id.lowercased.prefix(8))
+                let task = outcome.item.task
                 context.terminal.out(outcome.changed
-                    ? "Moved \(context.terminal.bold(id)) to \(name): \(outcome.item.task.title)"
-                    : "\(context.terminal.bold(id)) is already in \(name): \(outcome.item.task.title)")
+                    ? confirm.changed("Moved", task, shortID: outcome.item.shortID, place: "to " + name)
+                    : confirm.unchanged(task, shortID: outcome.item.shortID, "is already in " + name))
             }
         }
     }

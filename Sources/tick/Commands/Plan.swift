@@ -244,15 +244,14 @@ enum PlanJSON {
 }
 
 extension String {
-    /// Cut to `width` characters (ending in …) or padded with spaces to it.
+    /// Cut to `width` terminal cells (ending in …) or padded with spaces to it.
     func fitted(to width: Int) -> String {
         guard width > 0 else { return self }
-        if count > width { return String(prefix(width - 1)) + "…" }
-        return padding(toLength: width, withPad: " ", startingAt: 0)
+        return CellWidth.padded(CellWidth.truncated(TextRules.visible(self), to: width), to: width)
     }
 
-    /// Right-aligned in `width` columns.
+    /// Right-aligned in `width` terminal cells.
     func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
+        CellWidth.leftPadded(self, to: width)
     }
 }

@@ -58,7 +58,8 @@ extension Tick {
                 }
                 return (item, try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) })
             }
-            TaskMutation(context: context).report([.init(item: item, changed: changed)], verb: "Moved", unchanged: "is already there")
+            TaskMutation(context: context).report([.init(item: item, changed: changed)], verb: "Reordered", unchanged: "is already there",
+                                                   place: { "in " + $0.listName })
         }
     }
 }

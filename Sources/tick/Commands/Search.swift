@@ -12,6 +12,9 @@ extension Tick {
             matches words that start with "mil". Results are ranked (title matches
             first) and include done tasks unless --state says otherwise.
 
+            Exit status, as grep: 0 when something matched, 1 when nothing did \
+            (`No matches.`, or `[]` with --json), 2 for a bad query.
+
             EXAMPLES
               tick search milk
               tick search '"expense report"' --list Work
@@ -52,13 +55,13 @@ extension Tick {
             let t = context.terminal
             if output.json {
                 t.outRaw(JSONOutput.tasks(items))
-                return
-            }
-            if items.isEmpty {
+            } else if items.isEmpty {
                 t.out(t.dim("No matches."))
-                return
+            } else {
+                t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items))
             }
-            t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items))
+            // As grep does: no match is exit 1 (with --json too), so `tick search x && ...` works.
+            if items.isEmpty { throw ExitCode(1) }
         }
     }
 }

@@ -4,11 +4,19 @@ import TickKit
 extension Tick {
     struct Today: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Tasks due or scheduled today, plus everything overdue.",
+            abstract: "What needs you today: due, scheduled, reminding, started or overdue.",
             discussion: """
             Shows pending tasks that are due today, scheduled for today or earlier, \
-            or overdue, soonest first. tick never moves a date by itself: an overdue \
-            task stays here, marked `!` and "Nd overdue", until you decide.
+            reminding today, started (active), or overdue. tick never \
+            moves a date by itself: an overdue task stays here, marked `!` and \
+            "Nd overdue", until you decide. `tick` with no command shows this view.
+
+            ORDER
+            As the day runs: each task sorts by its earliest moment (its due time, \
+            the end of its due or scheduled day, today's reminder); a placed task \
+            (`tick plan --auto`, `at:`) at its slot's start. So unplaced overdue work \
+            comes first, then placed tasks in slot order among timed tasks, then the \
+            rest of today, then undated started tasks; ties keep list order.
 
             EXAMPLES
               tick today

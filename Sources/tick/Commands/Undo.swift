@@ -178,12 +178,12 @@ extension Tick {
             let tasks = entry.taskIDs
             guard !tasks.isEmpty else { return "" }
             let shown = tasks.prefix(6).map { label($0, ids: ids) }
-            return " (" + shown.joined(separator: ", ") + (tasks.count > 6 ? ", …" : "") + ")"
+            return ": " + shown.joined(separator: ", ") + (tasks.count > 6 ? ", …" : "")
         }
 
         func label(_ id: UUID, ids: TaskIndex?) -> String {
             let prefix = String(id.lowercased.prefix(8))
-            return ids?.shortID(of: id).map { "\($0) [\(prefix)]" } ?? prefix
+            return ids?.shortID(of: id).map { "\($0) (\(prefix))" } ?? prefix
         }
 
         func describe(command: String, _ conflicts: [UndoConflict], ids: TaskIndex?) -> String {

@@ -85,12 +85,12 @@ struct StatsRenderer {
         if listFilter == nil, !stats.lists.isEmpty {
             lines.append("")
             lines.append("By list:")
-            let names = stats.lists.map { listNames[$0.list] ?? $0.list }
-            let nameWidth = names.map(\.count).max() ?? 0
+            let names = stats.lists.map { TextRules.visible(listNames[$0.list] ?? $0.list) }
+            let nameWidth = names.map(CellWidth.of).max() ?? 0
             let cw = stats.lists.map { String($0.count).count }.max() ?? 1
             for (entry, name) in zip(stats.lists, names).prefix(Self.listsShown) {
                 let c = String(entry.count)
-                lines.append("  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: cw - c.count) + c)
+                lines.append("  " + CellWidth.padded(name, to: nameWidth) + "  " + String(repeating: " ", count: cw - c.count) + c)
             }
             if stats.lists.count > Self.listsShown {
                 let rest = stats.lists.dropFirst(Self.listsShown)

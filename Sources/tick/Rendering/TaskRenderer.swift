@@ -21,8 +21,17 @@ struct TaskRenderer {
         return String(item.task.id.lowercased.prefix(8))
     }
 
-    /// One line for a task.
+    /// One line for a task, whole (no fitting to the terminal's width).
     func line(_ item: ListedTask, idWidth: Int, showList: Bool = false) -> String {
+        rows(item, idWidth: idWidth, showList: showList, width: nil).joined(separator: " ")
+    }
+
+    /// The rows of one task. Without a width, one row. With one (stdout is a
+    /// terminal `width` columns wide), a row never runs past it: the title is
+    /// cut with `…` so the details fit (keeping at least ``minimumTitleCells``
+    /// of it); when even that is too wide, the details go on continuation rows
+    /// under the title, broken between details (and between tags), never inside a word.
+    func rows(_ item: ListedTask, idWidth: Int, showList: Bool = false, width: Int?) -> [String] {
         let t = item.task
         let overdue = query.isOverdue(t)
         let idField = String(repeating: " ", count: max(idWidth - idText(item).count, 0)) + idText(item)
@@ -32,13 +41,72 @@ struct TaskRenderer {
         case .active: box = terminal.cyan("[>]")
         case .done: box = terminal.dim("[x]")
         }
-        var title = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
-        switch t.state {
-        case .done: title = terminal.strike(title)
-        case .active: title = terminal.bold(title)
-        case .open: if overdue { title = terminal.bold(title) }
-        }
+        let plainTitle = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
         let marker = overdue ? terminal.boldRed("!") : " "
+        let details = details(item, overdue: overdue, showList: showList)
+        let prefix = "\(marker) \(terminal.dim(idField)) \(box) "
+        func styled(_ title: String) -> String {
+            switch t.state {
+            case .done: return terminal.strike(title)
+            case .active: return terminal.bold(title)
+            case .open: return overdue ? terminal.bold(title) : title
+            }
+        }
+        func joined(_ pieces: ArraySlice<Detail>) -> String {
+            var text = ""
+            for (i, d) in zip(pieces.indices, pieces) {
+                if i != pieces.startIndex { text += d.tight ? " " : "  " }
+                text += d.text
+            }
+            return text
+        }
+        func row(_ title: String, _ shown: ArraySlice<Detail>) -> String {
+            prefix + styled(title) + (shown.isEmpty ? "" : "  " + joined(shown))
+        }
+        guard let width else { return [row(plainTitle, details[...])] }
+        // Measured as written: control characters in their visible form.
+        let title = TextRules.visible(plainTitle)
+        let prefixCells = 4 + 3 + CellWidth.of(idField)
+        let titleCells = CellWidth.of(title)
+        let cells = details.map { Terminal.cells($0.text) }
+        let tailCells = zip(details, cells).reduce(0) { $0 + $1.1 + ($1.0.tight ? 1 : 2) }
+        if prefixCells + titleCells + tailCells <= width { return [row(title, details[...])] }
+        let room = width - prefixCells - tailCells
+        if room >= min(titleCells, Self.minimumTitleCells) {
+            return [row(CellWidth.truncated(title, to: room), details[...])]
+        }
+        // The details do not fit beside the title: continuation rows, indented under it.
+        var rows = [row(CellWidth.truncated(title, to: max(width - prefixCells, 1)), [])]
+        let indent = String(repeating: " ", count: prefixCells)
+        var start = 0
+        var used = prefixCells
+        for i in details.indices {
+            let gap = i == start ? 0 : (details[i].tight ? 1 : 2)
+            if i > start, used + gap + cells[i] > width {
+                rows.append(indent + joined(details[start..<i]))
+                start = i
+                used = prefixCells + cells[i]
+            } else {
+                used += gap + cells[i]
+            }
+        }
+        if start < details.count { rows.append(indent + joined(details[start...])) }
+        return rows
+    }
+
+    /// The fewest title cells a fitted row keeps before its details move to a row of their own.
+    static let minimumTitleCells = 20
+
+    /// One detail after the title; a tight one follows the previous with one
+    /// space instead of two (the tags of a task).
+    struct Detail {
+        var text: String
+        var tight = false
+    }
+
+    /// The details after the title: list, dates, slot, fields, tags, note marker.
+    func details(_ item: ListedTask, overdue: Bool, showList: Bool) -> [Detail] {
+        let t = item.task
         var details: [String] = []
         if showList { details.append(terminal.magenta("@" + item.listName)) }
         if let due = t.due {
@@ -58,16 +126,17 @@ struct TaskRenderer {
         if let p = t.priority { details.append(p == .must ? terminal.bold("pri:must") : "pri:flexible") }
         if let e = t.energy { details.append("energy:" + e.rawValue) }
         if let e = t.estimate { details.append("est:" + DurationText.format(e)) }
-        if !t.tags.isEmpty { details.append(terminal.cyan(t.tags.map { "+" + $0 }.joined(separator: " "))) }
-        if t.notes != nil { details.append(terminal.dim("[note]")) }
-        if t.state == .done, let c = t.completedAt { details.append(terminal.dim("done " + dates.label(.time(c)))) }
-        let tail = details.isEmpty ? "" : "  " + details.joined(separator: "  ")
-        return "\(marker) \(terminal.dim(idField)) \(box) \(title)\(tail)"
+        var out = details.map { Detail(text: $0) }
+        out += t.tags.enumerated().map { Detail(text: terminal.cyan("+" + $1), tight: $0 > 0) }
+        if t.notes != nil { out.append(Detail(text: terminal.dim("[note]"))) }
+        if t.state == .done, let c = t.completedAt { out.append(Detail(text: terminal.dim("done " + dates.label(.time(c))))) }
+        return out
     }
 
     /// A group heading such as `Work (3)`.
     func heading(_ name: String, count: Int, color: String?) -> String {
-        terminal.colored(name, hex: color) + terminal.dim(" (\(count))")
+        let shown = terminal.width.map { CellWidth.truncated(name, to: max($0 - 8, 8)) } ?? name
+        return terminal.colored(shown, hex: color) + terminal.dim(" (\(count))")
     }
 
     /// Several tasks grouped under list headings, in the order given.
@@ -80,7 +149,7 @@ struct TaskRenderer {
             guard let inFile = byKind[list.kind], !inFile.isEmpty else { continue }
             if !lines.isEmpty { lines.append("") }
             lines.append(heading(list.name, count: inFile.count, color: list.color))
-            lines += inFile.map { line($0, idWidth: width) }
+            lines += inFile.flatMap { rows($0, idWidth: width, width: terminal.width) }
         }
         return lines
     }
@@ -88,6 +157,6 @@ struct TaskRenderer {
     /// A flat list with the list name on each line.
     func flat(_ items: [ListedTask]) -> [String] {
         let width = idWidth(items)
-        return items.map { line($0, idWidth: width, showList: true) }
+        return items.flatMap { rows($0, idWidth: width, showList: true, width: terminal.width) }
     }
 }

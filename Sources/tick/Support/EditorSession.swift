@@ -81,7 +81,13 @@ struct EditorSession {
         }
         var updated = item
         updated.task = edited
-        TaskMutation(context: context).report([.init(item: updated, changed: changed)], verb: "Updated", unchanged: "unchanged")
+        // The same confirmation as `tick edit ID tokens`, naming what changed (state included).
+        let confirm = Confirmation(terminal: context.terminal)
+        var fields = Confirmation.fieldNames(from: original, to: edited)
+        if original.state != edited.state { fields.insert("state", at: 0) }
+        context.terminal.out(changed
+            ? confirm.changed("Edited", edited, shortID: item.shortID, fields: fields)
+            : confirm.unchanged(edited, shortID: item.shortID, "unchanged"))
     }
 
     private func launchEditor(on path: String) throws {

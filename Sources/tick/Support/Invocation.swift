@@ -21,11 +21,15 @@ enum Invocation {
                 guard let match = type.configuration.subcommands.first(where: {
                     $0._commandName == word || $0.configuration.aliases.contains(word)
                 }) else {
-                    throw CLIError("no command named \"\(words.joined(separator: " "))\"; see `tick help`", status: .usage)
+                    throw unknownCommand(words, among: type)
                 }
                 type = match
             }
             return
+        }
+        // `tick tody`: ArgumentParser would say "Unexpected argument"; say what is wrong and what was meant.
+        if let word = args.first, !word.hasPrefix("-"), word != "help", !CommandSuggestion.names(of: Tick.self).contains(word) {
+            throw unknownCommand([word], among: Tick.self)
         }
         let path = CommandPath.of(["tick"] + args)
         guard idCommands.contains(path) else { return }
@@ -41,6 +45,35 @@ enum Invocation {
             }
             i += 1
         }
+    }
+
+    /// `tick` alone, or with only global options (`tick --store DIR`), runs
+    /// `tick today`: a short, useful view rather than the whole help.
+    static func defaultingToToday(_ args: [String]) -> [String] {
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--store", i + 1 < args.count {
+                i += 2
+            } else if a.hasPrefix("--store=") || a == "--no-color" {
+                i += 1
+            } else {
+                return args
+            }
+        }
+        return ["today"] + args
+    }
+
+    /// The error for a command name that does not exist: `unknown command
+    /// "tody" (did you mean "today"?); see `tick help``. `words` is the path
+    /// typed so far, its last word the unknown one, `parent` the command it was looked up in.
+    static func unknownCommand(_ words: [String], among parent: ParsableCommand.Type) -> CLIError {
+        let word = words.last ?? ""
+        var text = "unknown command \"\(words.joined(separator: " "))\""
+        if let guess = CommandSuggestion.closest(to: word, among: CommandSuggestion.names(of: parent)) {
+            text += " (did you mean \"\((words.dropLast() + [guess]).joined(separator: " "))\"?)"
+        }
+        return CLIError(text + "; see `tick help`", status: .usage)
     }
 
     /// `--days -1` becomes `--days=-1`, so a negative value reaches the command's own

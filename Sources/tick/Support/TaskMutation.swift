@@ -67,17 +67,19 @@ struct TaskMutation {
         return items.filter { seen.insert($0.task.id).inserted }
     }
 
-    /// Prints one line per task: `Completed 12 (6f1c2a3b): title`, or
-    /// `12 (6f1c2a3b) was already done: title`. The UUID prefix is there
-    /// because a done task loses its short id. `ids` gives current short ids.
-    func report(_ outcomes: [Outcome], verb: String, unchanged: String, ids: (any ShortIDLookup)? = nil) {
-        let t = context.terminal
+    /// Prints one line per task in the ``Confirmation`` style: `Completed 12
+    /// (6f1c2a3b): title`, or `12 (6f1c2a3b) was already done: title`. The UUID
+    /// prefix is there because a done task loses its short id. `ids` gives
+    /// current short ids; `place` (`in Work`) follows the id when given.
+    func report(_ outcomes: [Outcome], verb: String, unchanged: String, ids: (any ShortIDLookup)? = nil,
+                place: ((ListedTask) -> String)? = nil) {
+        let confirm = Confirmation(terminal: context.terminal)
         for outcome in outcomes {
             let task = outcome.item.task
-            let prefix = String(task.id.lowercased.prefix(8))
             let short = ids.map { $0.shortID(of: task.id) } ?? outcome.item.shortID
-            let label = short.map { "\(t.bold(String($0))) (\(prefix))" } ?? t.bold(prefix)
-            t.out(outcome.changed ? "\(verb) \(label): \(task.title)" : "\(label) \(unchanged): \(task.title)")
+            context.terminal.out(outcome.changed
+                ? confirm.changed(verb, task, shortID: short, place: place?(outcome.item))
+                : confirm.unchanged(task, shortID: short, unchanged))
         }
     }
 }

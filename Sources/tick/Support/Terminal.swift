@@ -13,9 +13,13 @@ struct Terminal {
     let stdoutIsTTY: Bool
     let stdinIsTTY: Bool
     let stderrIsTTY: Bool
+    /// Columns of the terminal stdout writes to: `$COLUMNS` when set, else the
+    /// terminal's own size; nil when stdout is not a terminal (pipes get whole rows).
+    let width: Int?
 
     init(noColorFlag: Bool, environment: [String: String]) {
         stdoutIsTTY = isatty(STDOUT_FILENO) == 1
+        width = stdoutIsTTY ? Self.columns(environment: environment) : nil
         stdinIsTTY = isatty(STDIN_FILENO) == 1
         stderrIsTTY = isatty(STDERR_FILENO) == 1
         let noColorEnv = !(environment["NO_COLOR"] ?? "").isEmpty
@@ -49,6 +53,34 @@ struct Terminal {
     /// Writes one log line to stderr (a newline inside shows as `⏎`, so no line can be forged).
     func errLine(_ line: String) {
         FileHandle.standardError.write(Data((Self.shown(line) + "\n").utf8))
+    }
+
+    /// `$COLUMNS` when it is a number from 20, else TIOCGWINSZ on stdout, else nil.
+    static func columns(environment: [String: String]) -> Int? {
+        if let text = environment["COLUMNS"], let n = Int(text), n >= 20 { return n }
+        var size = winsize()
+        if withUnsafeMutablePointer(to: &size, { ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), $0) }) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+        return nil
+    }
+
+    /// Terminal cells that styled text takes once written: tick's style codes
+    /// take none, control characters their visible form (``shown(_:keepingNewlines:)``).
+    static func cells(_ styled: String) -> Int {
+        CellWidth.of(TextRules.visible(unstyled(styled)))
+    }
+
+    /// Styled text without tick's style codes.
+    static func unstyled(_ styled: String) -> String {
+        guard styled.utf8.contains(0xB7), styled.contains(escapeToken) else { return styled }
+        var out = ""
+        var rest = Substring(styled)
+        while let r = rest.range(of: escapeToken) {
+            out += rest[..<r.lowerBound]
+            rest = rest[r.upperBound...]
+            // Skip `[codes m`.
+            if let m = rest.firstIndex(of: "m") { rest = rest[rest.index(after: m)...] }
+        }
+        return out + rest
     }
 
     // MARK: Making text safe
