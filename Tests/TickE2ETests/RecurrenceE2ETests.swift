@@ -38,7 +38,8 @@ struct RecurrenceE2ETests {
         #expect(again.stdout.contains("was already done"))
         try s.ok("reopen", prefix)
         let redo = try s.tick("done", prefix)
-        #expect(redo.lines == ["Completed 1 (\(prefix)): Pay rent", "Next: 1 (\(nextID.prefix(8))) due Wed 30 Dec"], "\(redo)")
+        #expect(redo.lines.count == 2 && redo.lines.first == "Completed 1 (\(prefix)): Pay rent", "\(redo)")
+        #expect(redo.lines.last?.hasPrefix("Next: ") == true && redo.lines.last?.hasSuffix(" (\(nextID.prefix(8))) due Wed 30 Dec") == true, "the same next occurrence, back: \(redo)")
         #expect(try s.tasks("lists/home.json").count == 3)
     }
 
