@@ -252,7 +252,7 @@ extension TaskIndex {
             // file (its error is shown), never read and never blocking.
             read = FileStamp.of(path: store.location.path(of: kind)).map { ([], $0) }
             if case let .readFailed(_, reason) = error {
-                unreadable = FormatError(path: store.displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+                unreadable = FormatError.unreadable(path: store.displayPath(kind), reason: reason)
             }
         }
         guard let (bytes, stamp) = read else {

@@ -112,7 +112,7 @@ public struct Store: Sendable {
                     broken[kind] = e
                 case .readFailed(_, let reason):
                     // A FIFO, a device, a file over the limit: unreadable, like a broken file.
-                    broken[kind] = FormatError(path: displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+                    broken[kind] = FormatError.unreadable(path: displayPath(kind), reason: reason)
                 default:
                     throw error
                 }

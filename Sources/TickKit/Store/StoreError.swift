@@ -29,7 +29,7 @@ public enum StoreError: Error, LocalizedError, Sendable {
     public var errorDescription: String? {
         switch self {
         case .invalidFile(let e):
-            return (e.errorDescription ?? e.summary) + "\n    fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
+            return (e.errorDescription ?? e.summary) + "\n    " + e.hint
         case let .readFailed(path, reason):
             return "cannot read \(path): \(reason)"
         case let .writeFailed(path, reason):
@@ -75,7 +75,7 @@ extension StoreError: TickError {
 
     public var report: String {
         if case .invalidFile(let e) = self {
-            return e.report + "\n    fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
+            return e.report + "\n    " + e.hint
         }
         return errorDescription ?? "\(self)"
     }
