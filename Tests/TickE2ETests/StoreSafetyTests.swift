@@ -32,8 +32,11 @@ struct StoreSafetyTests {
             let r = try s.tickUnprivileged(args)
             #expect(r.status == 0, "\(args): \(r)")
         }
-        // Indexed while readable; then the owner takes away read permission
-        // (which changes neither size, mtime nor inode).
+        // Indexed while readable, written an hour ago (so its stamp is settled,
+        // not within the index's racy window); then the owner takes away read
+        // permission, which changes neither size, mtime nor inode.
+        let hourAgo = timeval(tv_sec: time(nil) - 3600, tv_usec: 0)
+        #expect(utimes(s.path("lists/work.json"), [hourAgo, hourAgo]) == 0)
         #expect(try s.tickUnprivileged("ls").stdout.contains("Plan the week"))
         Self.chmod(s, "lists/work.json", 0o200)
         let problem = "store/lists/work.json: cannot read it: Permission denied"
