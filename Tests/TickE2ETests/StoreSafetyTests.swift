@@ -132,15 +132,20 @@ struct StoreSafetyTests {
         #expect(try s.tasks("inbox.json").first?.string("state") == "done")
     }
 
-    @Test("a read-only list file: lists rm and lists rename refuse it too")
+    @Test("a read-only list file: lists rm, lists rename and undo refuse it too")
     func readOnlyListFile() throws {
         let s = try Sandbox()
         try s.ok("lists", "add", "Work")
         try s.add("Report", "list:Work")
+        try s.ok("done", "1")
         Self.chmod(s, "lists/work.json", 0o444)
         let before = try s.fingerprint()
         try Self.expectRefused(try s.tick("lists", "rename", "Work", "Job"), s, "lists/work.json", before: before)
         try Self.expectRefused(try s.tick("lists", "rm", "Work", "--yes"), s, "lists/work.json", before: before)
+        let undo = try s.tick("undo")
+        #expect(undo.status == 1, "\(undo)")
+        #expect(undo.stderr.contains("store/lists/work.json: the file is read-only") && undo.stderr.contains("chmod u+w store/lists/work.json"), "\(undo)")
+        #expect(try s.fingerprint() == before)
         #expect(s.exists("lists/work.json"))
     }
 
