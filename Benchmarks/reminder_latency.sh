@@ -8,7 +8,7 @@ N=${2:-10}
 case $TICK in /*) ;; *) TICK=$PWD/$TICK ;; esac
 W=$(mktemp -d)
 trap 'kill $WATCH 2>/dev/null || true; rm -rf "$W"' EXIT
-mkdir -p "$W/bin"
+mkdir -p "$W/bin" "$W/store"   # a store named by TICK_STORE must exist
 printf '#!/bin/sh\ndate +%%s.%%N >> "%s/fired"\n' "$W" > "$W/bin/notify-send"
 chmod +x "$W/bin/notify-send"
 export HOME="$W" TICK_STORE="$W/store" XDG_STATE_HOME="$W/state" XDG_CACHE_HOME="$W/cache" XDG_CONFIG_HOME="$W/config" TZ=UTC

@@ -24,7 +24,7 @@ trap 'rm -rf "$WORLD"' EXIT
 export TICK_STORE="$WORLD/store" XDG_CACHE_HOME="$WORLD/cache" XDG_STATE_HOME="$WORLD/state" \
        HOME="$WORLD/home" NO_COLOR=1 TZ=UTC
 IO="$WORLD/io"
-mkdir -p "$IO" "$HOME"
+mkdir -p "$IO" "$HOME" "$TICK_STORE"   # a store named by TICK_STORE must exist
 : > "$IO/failures"
 : > "$IO/stderr"
 

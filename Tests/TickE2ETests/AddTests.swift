@@ -64,7 +64,7 @@ struct AddTests {
     @Test("all tokens set their fields; the file is canonical")
     func allTokensCanonicalFile() throws {
         let s = try Sandbox()
-        #expect(!FileManager.default.fileExists(atPath: s.store), "the store must not exist before the first write")
+        #expect(s.storeFiles().isEmpty, "the store must be empty before the first write")
         let out = try s.tick("add", "Buy", "milk", "due:tomorrow@17:00", "remind:mon", "sched:tue", "+errand", "+home",
                              "pri:must", "energy:low", "repeat:weekly", "--note", "line one\nline two")
         #expect(out.status == 0)
@@ -230,7 +230,7 @@ struct AddTests {
         #expect(r.status == 2)
         #expect(r.stdout == "")
         #expect(r.stderr.hasPrefix("tick: error: due: unrecognized date word \"someday\""))
-        #expect(!FileManager.default.fileExists(atPath: s.store), "a failed add must not create the store")
+        #expect(s.storeFiles().isEmpty, "a failed add must write nothing")
 
         let flag = try s.tick("add", "Thing", "--remind", "blursday@9am")
         #expect(flag.status == 2)
@@ -277,7 +277,7 @@ struct AddTests {
             #expect(r.status == 2, "\(args)")
             #expect(r.stderr == "tick: error: a task needs a title; e.g. tick add Buy milk due:tomorrow +errand\n")
         }
-        #expect(!FileManager.default.fileExists(atPath: s.store))
+        #expect(s.storeFiles().isEmpty)
     }
 
     @Test("adding to a missing list is not-found and writes nothing")

@@ -49,6 +49,7 @@ struct ExportImportTests {
         try s.write("../backup.json", export.stdout)
 
         let copy = s.root + "/copy"
+        try s.ok("init", copy)   // a named store must exist (Docs/DECISIONS.md)
         let imported = try s.tick("--store", copy, "import", s.root + "/backup.json")
         #expect(imported.status == 0)
         #expect(imported.stdout == "Imported: 7 added, 0 updated, 0 unchanged, 0 kept (newer here)\n")
@@ -87,6 +88,7 @@ struct ExportImportTests {
         let s = try Self.fixture()
         let export = try s.ok("export")
         let target = s.root + "/dry"
+        try s.ok("init", target)
         let r = try s.tick("--store", target, "import", "-", "--dry-run", stdin: export)
         #expect(r.status == 0)
         #expect(r.stdout == """
@@ -103,7 +105,7 @@ struct ExportImportTests {
             + Fix *bold* [x]
 
         """)
-        #expect(!FileManager.default.fileExists(atPath: target), "a dry run must not even create the store")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty, "a dry run must write nothing to the store")
     }
 
     @Test("import - reads stdin; a changed task is updated in place")
@@ -144,10 +146,11 @@ struct ExportImportTests {
         exportLines[2].removeLast()
         try s.write("../broken-export.json", exportLines.joined(separator: "\n") + "\n")
         let target = s.root + "/target"
+        try s.ok("init", target)
         let r = try s.tick("--store", target, "import", s.root + "/broken-export.json")
         #expect(r.status == 4)
         #expect(r.stderr.hasPrefix("\(s.root)/broken-export.json:4:3: error: expected ',' or '}' after the value of \"exportedAt\""))
-        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
 
         let missing = try s.tick("import", s.root + "/nope.json")
         #expect(missing.status == 1)

@@ -107,6 +107,9 @@ final class Sandbox {
     let setsStore: Bool
     private var counter = 0
 
+    /// With `setsStore`, TICK_STORE names `store`, which tick requires to
+    /// exist (only the default store is created on the first write), so the
+    /// directory is made here, empty, as `tick init` would.
     init(setsStore: Bool = true) throws {
         let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("tick-e2e-\(UUID().uuidString.prefix(8).lowercased())")
         // Resolve symlinks (e.g. /tmp -> /private/tmp on macOS) so paths match what tick prints.
@@ -119,7 +122,7 @@ final class Sandbox {
         dataHome = root + "/data"
         tmp = root + "/tmp"
         self.setsStore = setsStore
-        for d in [home, stateHome, cacheHome, dataHome, tmp, root + "/io"] {
+        for d in [home, stateHome, cacheHome, dataHome, tmp, root + "/io"] + (setsStore ? [store] : []) {
             try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         }
     }

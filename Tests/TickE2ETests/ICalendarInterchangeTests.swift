@@ -93,6 +93,7 @@ struct ICalendarInterchangeTests {
         #expect(same.stdout.contains("Imported: 0 added, 0 updated, 4 unchanged"), "\(same)")
         // Into an empty store: the same tasks, lists and fields.
         let other = s.root + "/other"
+        try s.ok("init", other)
         let fresh = try s.tick("--store", other, "import", file, "--format", "ics")
         #expect(fresh.status == 0, "\(fresh)")
         #expect(fresh.stdout.contains("Imported: 4 added"), "\(fresh)")

@@ -320,13 +320,14 @@ struct IndexTests {
         #expect(try s.statusJSON().int("lists") == 3)
     }
 
-    @Test("tick status on a store that does not exist yet: zeros, and it does not create the store")
+    @Test("tick status on a default store that does not exist yet: zeros, and it does not create the store")
     func statusEmpty() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(setsStore: false)
         let st = try s.statusJSON()
         #expect(st.int("tasks") == 0)
         #expect(st.int("lists") == 0)
         #expect(st["unreadable"] as? [String] == [])
-        #expect(!FileManager.default.fileExists(atPath: s.store))
+        #expect(st.string("store") == s.dataHome + "/tick")
+        #expect(!FileManager.default.fileExists(atPath: s.dataHome + "/tick"))
     }
 }

@@ -330,6 +330,7 @@ struct RobustnessTests {
     @Test("--store wins over TICK_STORE, before or after the subcommand, relative to the cwd")
     func storeOption() throws {
         let s = try Sandbox()
+        for dir in ["a", "b", "c"] { try s.ok("init", s.root + "/" + dir) }
         #expect(try s.tick("--store", s.root + "/a", "add", "In A").status == 0)
         #expect(try s.tick("add", "In B", "--store=" + s.root + "/b").status == 0)
         #expect(try s.tick("--no-color", "--store", "c", "add", "In C", cwd: s.root).status == 0)

@@ -457,6 +457,7 @@ struct SchedulerTests {
         #expect(!export.stdout.contains("Standup"), "blocks.json is not a list and is not exported as one")
         try s.write("../backup.json", export.stdout)
         let copy = s.root + "/copy"
+        try s.ok("init", copy)
         #expect(try s.tick("--store", copy, "import", s.root + "/backup.json").status == 0)
         let r = try s.tick("--store", copy, "show", "1", "--json")
         let t = try object(r)
@@ -475,6 +476,7 @@ struct SchedulerTests {
         #expect(ics.stdout.contains("X-TICK-SLOT:2026-11-24T10:00/60\r\n"))
         try s.write("../tasks.ics", ics.stdout)
         let copy = s.root + "/copy"
+        try s.ok("init", copy)
         #expect(try s.tick("--store", copy, "import", s.root + "/tasks.ics").status == 0)
         let t = try object(try s.tick("--store", copy, "show", "1", "--json"))
         #expect(t.int("estimate") == 45)

@@ -285,6 +285,7 @@ struct SyncHistory {
         let remote = a.root + "/remote.git"
         try a.git("clone", "-q", "--bare", template.remote, remote, in: a.root)
         for (s, name) in [(a, "A"), (b, "B")] {
+            try FileManager.default.removeItem(atPath: s.store)   // the Sandbox's empty store, replaced by the clone
             try FileManager.default.copyItem(atPath: template.clone, toPath: s.store)
             // Its hooks name the template's path; the history runs `tick resolve` itself.
             for hook in ["post-merge", "post-rewrite"] { try? FileManager.default.removeItem(atPath: s.store + "/.git/hooks/" + hook) }

@@ -21,6 +21,25 @@ public struct FormatError: Error, LocalizedError, Sendable, Equatable {
         return "\(path):\(location): error: \(message)\n\(location.caretSnippet)"
     }
 
+    /// A file that could not be read at all (no permission, an I/O error,
+    /// not a regular file, too large): `cannot read it: <reason>`, no location.
+    public static func unreadable(path: String, reason: String) -> FormatError {
+        FormatError(path: path, location: nil, message: unreadablePrefix + reason)
+    }
+
+    static let unreadablePrefix = "cannot read it: "
+
+    /// True for ``unreadable(path:reason:)``: the fix is the file's
+    /// permissions or type, not its contents.
+    public var isReadFailure: Bool { location == nil && message.hasPrefix(Self.unreadablePrefix) }
+
+    /// What to do about it, for the line after the error.
+    public var hint: String {
+        isReadFailure
+            ? "make it a readable regular file (e.g. chmod u+r \(StoreError.shellQuoted(path))), then run the command again"
+            : "fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
+    }
+
     /// The first line only, for one-line warnings.
     public var summary: String {
         guard let location else { return "\(path): \(message)" }

@@ -50,8 +50,10 @@ extension TaskIndex {
         var unchanged = 0
         for kind in kinds {
             let stamp = FileStamp.of(path: store.location.path(of: kind))
+            // `chmod 000` changes no stamp: a file this user can no longer read is reread (and reported).
             if let stamp, let k = known[kind.relativePath], !k.racy, k.size == stamp.size,
-               k.mtime == stamp.mtimeNanoseconds, k.inode == Int64(bitPattern: stamp.inode) {
+               k.mtime == stamp.mtimeNanoseconds, k.inode == Int64(bitPattern: stamp.inode),
+               Self.mayRead(store.location.path(of: kind)) {
                 unchanged += 1
                 continue
             }
@@ -98,6 +100,12 @@ extension TaskIndex {
             return .commit
         }
         return report
+    }
+
+    /// True when this process may open `path` for reading (`access(2)` with
+    /// the effective ids). Root always may.
+    static func mayRead(_ path: String) -> Bool {
+        faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0
     }
 
     /// Files the next refresh would reparse (new or changed) or drop (gone),
@@ -244,7 +252,7 @@ extension TaskIndex {
             // file (its error is shown), never read and never blocking.
             read = FileStamp.of(path: store.location.path(of: kind)).map { ([], $0) }
             if case let .readFailed(_, reason) = error {
-                unreadable = FormatError(path: store.displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+                unreadable = FormatError.unreadable(path: store.displayPath(kind), reason: reason)
             }
         }
         guard let (bytes, stamp) = read else {
@@ -255,7 +263,9 @@ extension TaskIndex {
             return FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true)
         }
         let hash = FNV1a.hex64(bytes)
-        let racy = Int64(now().timeIntervalSince1970 * 1e9) - stamp.mtimeNanoseconds < Self.racyWindow
+        // An unreadable file is marked racy, so every refresh tries it again:
+        // `chmod u+r` brings it back without changing its stamp.
+        let racy = unreadable != nil || Int64(now().timeIntervalSince1970 * 1e9) - stamp.mtimeNanoseconds < Self.racyWindow
         let stampValues: [(any DatabaseValueConvertible)?] = [stamp.size, stamp.mtimeNanoseconds, Int64(bitPattern: stamp.inode), hash, racy]
         if unreadable == nil, let previous, previous.hash == hash, !previous.hasError {
             try db.execute(sql: "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ? WHERE path = ?",

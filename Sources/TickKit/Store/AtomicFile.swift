@@ -68,6 +68,25 @@ public enum AtomicFile {
         }
     }
 
+    /// Throws ``StoreError/readOnly(path:)``, naming it `shown`, when the file
+    /// at `path` exists and this user may not write it, so that the atomic
+    /// rename (which needs only the directory's permission) never bypasses a
+    /// `chmod 444`. An ordinary user gets the kernel's answer (`access(2)`
+    /// with the effective ids, ACLs included); root, whom the kernel lets
+    /// write anything, is refused a file with no write bit at all, which is
+    /// the owner's intent. A missing file is writable (it is created).
+    public static func requireWritable(path: String, shown: String) throws(StoreError) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        if geteuid() == 0 {
+            if st.st_mode & 0o222 == 0 { throw .readOnly(path: shown) }
+            return
+        }
+        if faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0, errno == EACCES || errno == EPERM {
+            throw .readOnly(path: shown)
+        }
+    }
+
     /// Replaces `path` with `bytes`: a temp file in the same directory, fsync,
     /// rename, fsync of the directory. The mode of an existing file is kept.
     /// On failure the original file is untouched and the temp file removed.
@@ -89,6 +108,7 @@ public enum AtomicFile {
     /// itself (`blocks.json`, a file with conflict markers); store files go
     /// through ``SwappingWrite``, which merges instead.
     static func replace(_ path: String, with bytes: [UInt8], expecting expected: [UInt8], mode: UInt32?) throws(StoreError) -> Bool {
+        try requireWritable(path: path, shown: path)
         let tmp = try writeTemp(bytes, for: path, mode: mode)
         guard let current = try? read(path: path), current.bytes == expected else {
             unlink(tmp)

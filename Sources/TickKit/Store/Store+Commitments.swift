@@ -53,6 +53,7 @@ extension StoreWriter {
             if loaded == nil, file == CommitmentFile() { return result }
             if let loaded {
                 // Swapped in only if nobody saved it since it was read; else re-apply.
+                try AtomicFile.requireWritable(path: path, shown: store.commitmentsDisplayPath)
                 guard try AtomicFile.replace(path, with: bytes, expecting: loaded.bytes, mode: loaded.stamp.mode) else { continue }
             } else {
                 if FileStamp.of(path: path) != nil { continue }
@@ -69,6 +70,7 @@ extension StoreWriter {
     public func restoreCommitments(_ bytes: [UInt8]?) throws {
         let path = store.commitmentsPath
         let before = try store.readCommitments()
+        try AtomicFile.requireWritable(path: path, shown: store.commitmentsDisplayPath)
         if let bytes {
             do {
                 _ = try CommitmentFileCodec.decode(bytes, path: store.commitmentsDisplayPath, fallbackDate: Date())

@@ -43,7 +43,8 @@ public struct Store: Sendable {
     }
 
     /// The kinds of files present: the inbox when it exists, and every
-    /// `lists/*.json` that is not hidden and not a sync-conflict copy.
+    /// `lists/*.json` that is not hidden and not a sync-conflict copy. A
+    /// `lists/` directory that cannot be read is an error (``StoreError/readFailed(path:reason:)``).
     public func kinds() throws(StoreError) -> [FileKind] {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: location.root, isDirectory: &isDir), !isDir.boolValue {
@@ -52,7 +53,15 @@ public struct Store: Sendable {
         var result: [FileKind] = []
         if FileStamp.of(path: location.path(of: .inbox)) != nil { result.append(.inbox) }
         let listsDir = location.path("lists")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: listsDir) else { return result }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: listsDir) else {
+            // No lists/ yet: no lists. One that exists but cannot be listed (no
+            // permission) is an error, never a store that silently has no lists.
+            var st = stat()
+            guard stat(listsDir, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { return result }
+            var reason = "cannot list the directory"
+            if let dir = opendir(listsDir) { closedir(dir) } else { reason = String(cString: strerror(errno)) }
+            throw .readFailed(path: listsDir, reason: reason)
+        }
         for name in names.sorted() {
             guard let slug = Self.slug(ofListFileNamed: name) else { continue }
             result.append(.list(slug: slug))
@@ -103,7 +112,7 @@ public struct Store: Sendable {
                     broken[kind] = e
                 case .readFailed(_, let reason):
                     // A FIFO, a device, a file over the limit: unreadable, like a broken file.
-                    broken[kind] = FormatError(path: displayPath(kind), location: nil, message: "cannot read it: \(reason)")
+                    broken[kind] = FormatError.unreadable(path: displayPath(kind), reason: reason)
                 default:
                     throw error
                 }

@@ -19,11 +19,17 @@ public enum StoreError: Error, LocalizedError, Sendable {
     case notADirectory(path: String)
     /// The target list does not exist.
     case fileMissing(path: String)
+    /// The file has no write permission for this user (e.g. `chmod 444`):
+    /// tick respects that and writes nothing (Docs/FORMAT.md section 10).
+    case readOnly(path: String)
+    /// A store named by `--store` or `TICK_STORE` does not exist; only the
+    /// default store is created on the first write.
+    case noStore(path: String)
 
     public var errorDescription: String? {
         switch self {
         case .invalidFile(let e):
-            return (e.errorDescription ?? e.summary) + "\n    fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
+            return (e.errorDescription ?? e.summary) + "\n    " + e.hint
         case let .readFailed(path, reason):
             return "cannot read \(path): \(reason)"
         case let .writeFailed(path, reason):
@@ -40,7 +46,19 @@ public enum StoreError: Error, LocalizedError, Sendable {
             return "the store \(path) is not a directory; pass --store DIR or set TICK_STORE"
         case .fileMissing(let path):
             return "\(path) does not exist"
+        case .readOnly(let path):
+            return "cannot write \(path): the file is read-only (no write permission) and tick respects that; nothing was written. To allow writes: chmod u+w \(Self.shellQuoted(path))"
+        case .noStore(let path):
+            return "no store at \(path); create it with `tick init \(Self.shellQuoted(path))`"
         }
+    }
+}
+
+extension StoreError {
+    /// `path` as it can be pasted into a shell.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }
+        return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
@@ -57,7 +75,7 @@ extension StoreError: TickError {
 
     public var report: String {
         if case .invalidFile(let e) = self {
-            return e.report + "\n    fix the file by hand (tick never rewrites a file it cannot parse), then run the command again"
+            return e.report + "\n    " + e.hint
         }
         return errorDescription ?? "\(self)"
     }

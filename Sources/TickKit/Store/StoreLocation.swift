@@ -44,6 +44,27 @@ public struct StoreLocation: Sendable, Equatable {
         )
     }
 
+    /// True when the user named the store (`explicit` from `--store`, or
+    /// `TICK_STORE`), as ``resolve(explicit:environment:currentDirectory:)``
+    /// reads them. Only the default store is created on the first write: a
+    /// named one that does not exist is a typo until `tick init` says otherwise.
+    public static func isNamed(explicit: String?, environment: [String: String]) -> Bool {
+        if let explicit, !explicit.isEmpty { return true }
+        return !(environment["TICK_STORE"] ?? "").isEmpty
+    }
+
+    /// Throws ``StoreError/noStore(path:)`` when nothing exists at ``root``
+    /// (a dangling symbolic link included), and ``StoreError/notADirectory(path:)``
+    /// when something other than a directory does.
+    public func requireExisting() throws(StoreError) {
+        var st = stat()
+        guard stat(root, &st) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .noStore(path: root) }
+            throw .readFailed(path: root, reason: String(cString: strerror(errno)))
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: root) }
+    }
+
     /// Absolute path of a file given relative to the store root.
     public func path(_ relative: String) -> String {
         (root as NSString).appendingPathComponent(relative)

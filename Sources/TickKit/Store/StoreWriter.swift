@@ -98,9 +98,20 @@ public struct StoreWriter {
         store.journal?.record(kind: kind, before: nil, after: file)
     }
 
-    /// Deletes a file.
+    /// Throws ``StoreError/readOnly(path:)`` for the first of these files
+    /// that exists and may not be written (``AtomicFile/requireWritable(path:shown:)``).
+    /// A command that writes several files calls it first, so that a
+    /// read-only one stops it before any file is changed.
+    public func requireWritable(_ kinds: [FileKind]) throws(StoreError) {
+        for kind in kinds {
+            try AtomicFile.requireWritable(path: store.location.path(of: kind), shown: store.displayPath(kind))
+        }
+    }
+
+    /// Deletes a file; refuses a read-only one, as `rm -i` asks first.
     public func remove(_ kind: FileKind) throws {
         let path = store.location.path(of: kind)
+        try requireWritable([kind])
         // The journal keeps the whole file, so `tick undo` can put it back byte for byte.
         let before = store.journal == nil ? nil : try? store.read(kind)
         try AtomicFile.remove(path: path)

@@ -73,6 +73,8 @@ struct SwappingWrite {
         }
         let ours = Placed(bytes: bytes, file: file, merged: false)
         guard let loaded else { return try create(ours) }
+        // A file without write permission (`chmod 444`) is left alone, though the swap could replace it.
+        try AtomicFile.requireWritable(path: path, shown: store.displayPath(kind))
         return try settle(ours, expected: loaded.bytes, base: loaded.file, mode: loaded.stamp.mode)
     }
 

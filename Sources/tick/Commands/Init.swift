@@ -7,10 +7,11 @@ extension Tick {
         static let configuration = CommandConfiguration(
             abstract: "Create a store directory, optionally as a git repository.",
             discussion: """
-            tick creates the store on the first write, so this is only needed to \
-            start a store somewhere specific, or with --git to put it under git: \
-            the directory is created if needed, `git init` runs unless it already \
-            is in a git repository, then `tick git setup` (the tick merge driver).
+            tick creates the default store ($XDG_DATA_HOME/tick) on the first \
+            write; a store named by --store or $TICK_STORE must exist, so it is \
+            created here. With --git the store is put under git: the directory is \
+            created if needed, `git init` runs unless it already is in a git \
+            repository, then `tick git setup` (the tick merge driver).
 
             PATH defaults to the store (--store, $TICK_STORE, else \
             $XDG_DATA_HOME/tick). Point tick at it with --store PATH or TICK_STORE.

@@ -47,6 +47,8 @@ extension Tick {
                     task.stamp("list", at: now)
                     task.changed["order"] = nil   // its place was in the old list
                     task.modifiedAt = max(task.modifiedAt, now)
+                    // A read-only file at either end stops the move before either is written.
+                    try writer.requireWritable([target, item.kind])
                     // The destination first: an interruption leaves a copy (healed as one task), never a loss.
                     try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
                         if let i = file.index(of: task.id) { file.tasks[i] = task } else { file.tasks.append(task) }

@@ -165,6 +165,8 @@ extension Tick {
             try context.store.withLock { writer in
                 let commitments = try context.store.commitments().blocks
                 let byKind = Dictionary(grouping: proposal.placements) { byID[$0.task.id]?.kind ?? .inbox }
+                // A read-only file stops the plan before any file is written.
+                try writer.requireWritable(byKind.keys.sorted())
                 for kind in byKind.keys.sorted() {
                     try writer.update(kind) { file in
                         for placement in byKind[kind] ?? [] {

@@ -138,6 +138,11 @@ extension Tick {
             if !conflicts.isEmpty && (!force || conflicts.contains { !$0.overridable }) {
                 throw UndoError.conflicts(command: entry.command, conflicts)
             }
+            // A read-only file stops the undo before any file is written.
+            try writer.requireWritable(zip(groups, outcomes).compactMap { group, outcome in
+                if case .keep = outcome { return nil }
+                return group.0
+            })
             if case .some(let bytes) = blocksBefore {
                 try writer.restoreCommitments(bytes)
             }

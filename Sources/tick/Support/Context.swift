@@ -30,6 +30,9 @@ struct Context {
         let env = process.variables
         let now = process.now
         let location = process.storeLocation(explicit: options.store)
+        // A store the user named must exist: a typo in --store or TICK_STORE
+        // never starts an empty store (reads included); `tick init` creates one.
+        if process.storeIsNamed(explicit: options.store) { try location.requireExisting() }
         // Every write of this command goes into one undo-journal entry (see Undo.swift).
         let command = CommandPath.of(CommandLine.arguments)
         let journal = CommandPath.journaled(command) ? JournalSession(

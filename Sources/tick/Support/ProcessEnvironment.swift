@@ -52,6 +52,11 @@ struct ProcessEnvironment {
         StoreLocation.resolve(explicit: explicit, environment: variables, currentDirectory: currentDirectory)
     }
 
+    /// True when `--store` or `TICK_STORE` names the store (it must then exist).
+    func storeIsNamed(explicit: String?) -> Bool {
+        StoreLocation.isNamed(explicit: explicit, environment: variables)
+    }
+
     /// `$TMPDIR`, else `/tmp`.
     var temporaryDirectory: String {
         variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"

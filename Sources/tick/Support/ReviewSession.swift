@@ -141,6 +141,8 @@ struct ReviewSession {
                 }
                 return
             }
+            // A read-only file at either end stops the move before either is written.
+            try writer.requireWritable([.inbox, item.kind])
             // Read the task as it is now, under the lock.
             let current: TaskItem = try writer.update(item.kind) { file in
                 guard let i = file.index(of: item.task.id) else { throw LookupError.taskNotFound(item.task.id.lowercased) }
