@@ -4,7 +4,8 @@
 #   scripts/ensure-deps.sh          build dependencies
 #   scripts/ensure-deps.sh --test   also the real tools the tests run against
 #                                   (git, sqlite3, Taskwarrior, todo.txt-cli,
-#                                   Python's icalendar, script(1)), and, if it
+#                                   Python 3 with icalendar, script(1),
+#                                   setpriv(1)), and, if it
 #                                   can, Chromium for the SVG render check,
 #                                   the notification test's programs and
 #                                   Syncthing (with curl) for the real-Syncthing
@@ -19,6 +20,10 @@ if [ "${1:-}" = "--test" ]; then
     command -v task >/dev/null 2>&1 || missing="$missing taskwarrior"
     dpkg -s todotxt-cli >/dev/null 2>&1 || missing="$missing todotxt-cli"
     command -v script >/dev/null 2>&1 || missing="$missing bsdutils"
+    # The racing editor, hostile imports and the ICS checks run Python; the
+    # permission tests run tick as another user with setpriv (util-linux).
+    command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-pip"
+    command -v setpriv >/dev/null 2>&1 || missing="$missing util-linux"
 fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
