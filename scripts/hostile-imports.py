@@ -105,15 +105,15 @@ def gen_ics(rnd):
 
 def json_str(b):
     """A JSON string literal with the hostile bytes: controls escaped or raw, invalid UTF-8 raw."""
-    out = b'"'
+    out = bytearray(b'"')
     for c in b:
         if c == 0x22 or c == 0x5C:
             out += b"\\" + bytes([c])
         elif c < 0x20:
             out += (b"\\u%04x" % c) if c != 0 or len(out) % 2 else b"\x00"
         else:
-            out += bytes([c])
-    return out + b'"'
+            out.append(c)
+    return bytes(out) + b'"'
 
 
 def gen_taskwarrior(rnd):

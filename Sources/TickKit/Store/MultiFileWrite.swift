@@ -47,6 +47,10 @@ public struct MultiFileWrite {
         self.store = writer.store
     }
 
+    /// The reason of a `writeFailed` whose files could not all be put back:
+    /// unlike every other failure, some files do hold the new version.
+    public static let notUndone = "a write failed and tick could not put the old version back (an I/O error); it holds the new version, and the old one is kept as a hidden .tmp file next to it"
+
     /// How many times the round starts over when a file keeps being saved meanwhile.
     static let maxRounds = 5
 
@@ -257,8 +261,7 @@ public struct MultiFileWrite {
             AtomicFile.syncDirectory(dir)
         }
         if !failed.isEmpty {
-            throw StoreError.writeFailed(path: failed.joined(separator: ", "),
-                                         reason: "a write failed and tick could not put the old version back; it is kept as a hidden .tmp file next to it")
+            throw StoreError.writeFailed(path: failed.joined(separator: ", "), reason: Self.notUndone)
         }
         if !kept.isEmpty, let first = swaps.first {
             throw StoreError.unmergedSave(path: store.displayPath(first.prepared.kind), kept: kept, written: false)

@@ -86,6 +86,7 @@ extension Tick {
                     try writer.updateAll(edits, progress: showProgress ? { ProgressBar.draw(done: $0, total: $1, unit: "files") } : nil)
                 } catch let error as StoreError {
                     if case let .writeFailed(path, reason) = error {
+                        if reason == MultiFileWrite.notUndone { throw CLIError("cannot write \(path): \(reason)") }
                         throw CLIError("cannot write \(path): \(reason); nothing was imported (no store file was changed)")
                     }
                     throw error
