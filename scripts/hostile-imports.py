@@ -158,6 +158,8 @@ def main():
     tick = os.path.abspath(a.tick)
     rnd = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix="tick-hostile-")
+    # A store named by TICK_STORE must exist (tick init); make it, as tick init would.
+    os.makedirs(work + "/store")
     env = dict(os.environ, TICK_STORE=work + "/store", XDG_STATE_HOME=work + "/state", XDG_CACHE_HOME=work + "/cache",
                XDG_DATA_HOME=work + "/data", HOME=work, NO_COLOR="1", TICK_NOW="2026-11-21T09:00:00Z", LANG="C.UTF-8")
     problems = []
