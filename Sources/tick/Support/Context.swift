@@ -88,26 +88,19 @@ struct Context {
     /// cache disk) is replaced, for this command, by an in-memory copy that
     /// answers from the files, with one warning.
     func load() throws -> Loaded {
-        do {
-            return try loadOnce()
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            try recover(after: error)
+        // Each failure of the index gets the next, stronger recovery; a store error is the files' own.
+        let recoveries: [(Error) throws -> Void] = [recover(after:), fallBackToMemory(after:)]
+        var attempt = 0
+        while true {
             do {
                 return try loadOnce()
             } catch let error as StoreError {
                 throw error
             } catch {
-                try fallBackToMemory(after: error)
-                do {
-                    return try loadOnce()
-                } catch let error as StoreError {
-                    throw error
-                } catch {
-                    // SQLite cannot work even in memory: say so in words, not SQLite's.
-                    throw IndexError.database(TaskIndex.describe(error))
-                }
+                // SQLite cannot work even in memory: say so in words, not SQLite's.
+                guard attempt < recoveries.count else { throw IndexError.database(TaskIndex.describe(error)) }
+                try recoveries[attempt](error)
+                attempt += 1
             }
         }
     }
