@@ -17,10 +17,8 @@ struct FuzzEditTests {
 
     @Test("damaged store files: no crash, documented exit codes, broken files never rewritten, unknown keys kept, no raw escapes")
     func fuzz() throws {
-        let env = ProcessInfo.processInfo.environment
-        let seed = UInt64(env["TICK_TORTURE_SEED"] ?? "") ?? 4_242
-        let rounds = Int(env["TICK_TORTURE_ROUNDS"] ?? "") ?? 60
-        let deadline = Double(env["TICK_TORTURE_SECONDS"] ?? "").map { Date().addingTimeInterval($0) }
+        let budget = TortureBudget(defaultSeed: 4_242, defaultRounds: 60)
+        let seed = budget.seed
         var rng = SplitMix(seed: seed)
         let s = try Sandbox()
         try s.ok("lists", "add", "Alpha")
@@ -36,7 +34,7 @@ struct FuzzEditTests {
         var good: [String: Data] = [:]
         for rel in files.keys { good[rel] = try s.bytes(rel) }
         var round = 0, broken = 0
-        while deadline.map({ Date() < $0 }) ?? (round < rounds) {
+        while budget.allows(after: round) {
             round += 1
             let rel = files.keys.sorted()[rng.int(files.count)]
             let before = try s.bytes(rel)

@@ -25,10 +25,8 @@ struct KillNineTests {
 
     @Test("random write commands killed at random moments: files stay valid, acknowledged changes stay, nothing is split or left behind")
     func killNine() throws {
-        let env = ProcessInfo.processInfo.environment
-        let seed = UInt64(env["TICK_TORTURE_SEED"] ?? "") ?? 9_001
-        let rounds = Int(env["TICK_TORTURE_ROUNDS"] ?? "") ?? 150
-        let deadline = Double(env["TICK_TORTURE_SECONDS"] ?? "").map { Date().addingTimeInterval($0) }
+        let budget = TortureBudget(defaultSeed: 9_001, defaultRounds: 150)
+        let seed = budget.seed
         var rng = SplitMix(seed: seed)
         let s = try Sandbox()
         let lists = ["inbox", "A", "B"]
@@ -53,7 +51,7 @@ struct KillNineTests {
         known["seed0"]?.tags.insert("calibrate")
         let span = max(Int((DispatchTime.now().uptimeNanoseconds - started) / 1000) * 5 / 4, 5_000)
         var killed = 0, finished = 0, round = 0
-        while deadline.map({ Date() < $0 }) ?? (round < rounds) {
+        while budget.allows(after: round) {
             round += 1
             if known.values.filter({ $0.removal == .none }).count < 6 {
                 try add("more\(next)", to: lists[rng.int(lists.count)])

@@ -20,14 +20,12 @@ struct MixedWritersTests {
 
     @Test("6 writers, the watcher and an editor at once: no change lost, no task twice, every save kept")
     func mixedWriters() throws {
-        let env = ProcessInfo.processInfo.environment
-        let steps = Int(env["TICK_TORTURE_ROUNDS"] ?? "") ?? 12
-        let deadline = Double(env["TICK_TORTURE_SECONDS"] ?? "").map { Date().addingTimeInterval($0) }
+        let budget = TortureBudget(defaultSeed: 77, defaultRounds: 12)
         var session = 0
         repeat {
             session += 1
-            try runSession(steps: steps, seed: (UInt64(env["TICK_TORTURE_SEED"] ?? "") ?? 77) &+ UInt64(session))
-        } while deadline.map { Date() < $0 } ?? false
+            try runSession(steps: budget.rounds, seed: budget.seed &+ UInt64(session))
+        } while budget.deadline.map { Date() < $0 } ?? false
     }
 
     func runSession(steps: Int, seed: UInt64) throws {
