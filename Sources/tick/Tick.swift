@@ -72,7 +72,7 @@ struct Tick: ParsableCommand {
         do {
             let hoisted = hoistingGlobalOptions(Invocation.defaultingToToday(Array(CommandLine.arguments.dropFirst())))
             try Invocation.check(hoisted)
-            let args = Invocation.joiningNegativeValues(rewritingQuickAddWords(hoisted))
+            let args = Invocation.joiningNegativeValues(Invocation.markingFilterNegations(rewritingQuickAddWords(hoisted)))
             var command = try parseAsRoot(args)
             try command.run()
         } catch {

@@ -102,6 +102,13 @@ extension TaskIndex {
     /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``
     /// applies the one exact definition of the view.
     public func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery) throws -> [ListedTask] {
+        try run(view, filter: filter, query: query, where: "1", arguments: [], regexes: nil)
+    }
+
+    /// ``run(_:filter:query:)`` with an extra SQL condition over `t` (a
+    /// compiled filter, ``FilterSQL``), whose regexes the connection then knows.
+    func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery, where extra: String, arguments extraArgs: StatementArguments,
+             regexes: FilterRegexes?) throws -> [ListedTask] {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
         var args: StatementArguments = []
@@ -134,7 +141,14 @@ extension TaskIndex {
             clause += " AND t.rowid IN (SELECT rowid FROM tasks WHERE due_day < ?\(p) UNION ALL SELECT rowid FROM tasks WHERE due_ts < ?\(p))"
             args += [today, nowTS]
         }
-        let candidates = try db.read { db in try listed(db, where: clause, arguments: args) }
+        if extra != "1" {
+            clause += " AND (\(extra))"
+            args += extraArgs
+        }
+        let candidates = try db.read { db in
+            if let regexes { Self.addRegexFunction(regexes, to: db) }
+            return try listed(db, where: clause, arguments: args)
+        }
         return query.select(view, filter: filter, from: candidates)
     }
 
@@ -210,12 +224,8 @@ extension TaskIndex: TaskCatalog {
     }
 
     public func tasks(uuidHexPrefix hex: String) throws -> [ListedTask] {
-        // Put the dashes back (8-4-4-4-12) and range-scan the id index.
-        var dashed = ""
-        for (i, c) in hex.prefix(32).enumerated() {
-            if [8, 12, 16, 20].contains(i) { dashed.append("-") }
-            dashed.append(c)
-        }
+        // Put the dashes back and range-scan the id index.
+        let dashed = FilterSQL.dashed(hex)
         return try db.read { db in
             try listed(db, where: "t.id >= ? AND t.id < ?", arguments: [dashed, dashed + "~"])
         }

@@ -7,14 +7,21 @@ extension Tick {
             commandName: "list",
             abstract: "List tasks, grouped by list, in manual order.",
             discussion: """
-            With no LIST, shows every pending (open or active) task, the inbox first, \
-            then each list by name. With LIST (a name, a slug, or `inbox`) shows that \
-            list only. Overdue tasks are marked with `!` and "overdue"; done tasks \
-            (with --all) show [x].
+            With no FILTER, shows every pending (open or active) task, the inbox first, \
+            then each list by name. A FILTER narrows it: +tag, -tag, list:NAME, \
+            state:done, pri:must, due.before:fri, sched:none, words, /regex/, ids \
+            (3, 3-7, 3,9), combined with and (the default), or, not and ( ); see \
+            Docs/CLI.md "Filters". One word that names a list (a name, a slug, or \
+            `inbox`) shows that list. Overdue tasks are marked with `!` and \
+            "overdue"; done tasks (with --all or state:done) show [x]. --sort \
+            prints one flat list in that order.
 
             EXAMPLES
               tick list
               tick list Work --tag urgent
+              tick list +work due.before:eow
+              tick list list:Home or +errand --sort due
+              tick list state:done completed.after:mon --sort completed-
               tick list --all --json | jq '.[] | select(.state == "done") | .title'
             """,
             aliases: ["ls"]
@@ -24,18 +31,28 @@ extension Tick {
         @OptionGroup var filters: FilterOptions
         @OptionGroup var output: JSONOption
 
-        @Argument(help: "A list name or slug, or `inbox`.")
-        var list: String?
+        @OptionGroup var order: OrderOptions
+        @OptionGroup var filterWords: FilterArguments
 
         func run() throws {
             let context = try Context(global)
-            var kind: FileKind?
-            if let list {
-                kind = try context.load().lists.resolve(list)
+            let words = filterWords.typed
+            // One word naming a list is that list, as before filters (`tick list Work`).
+            if words.count == 1, let kind = try? context.load().lists.resolve(words[0]) {
+                try ViewPrinter(context: context).print(
+                    .list(kind), filter: try filters.filter(), order: order, json: output.json, grouped: true,
+                    emptyMessage: "No tasks. Add one with: tick add Something to do")
+                return
+            }
+            let parsed = try filterWords.parsed(context)
+            var empty = "No tasks. Add one with: tick add Something to do"
+            if case .all = parsed.expression {} else {
+                empty = "No tasks match \(parsed.line)."
+                if words.count == 1 { empty += " (No list is named \(words[0]).)" }
             }
             try ViewPrinter(context: context).print(
-                .list(kind), filter: try filters.filter(), json: output.json, grouped: true,
-                emptyMessage: "No tasks. Add one with: tick add Something to do")
+                .list(nil), filter: try filters.filter(), matching: parsed, order: order, json: output.json, grouped: true,
+                emptyMessage: empty)
         }
     }
 }

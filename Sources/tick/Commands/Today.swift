@@ -26,11 +26,13 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions
         @OptionGroup var output: JSONOption
+        @OptionGroup var order: OrderOptions
+        @OptionGroup var filterWords: FilterArguments
 
         func run() throws {
             let context = try Context(global)
             try ViewPrinter(context: context).print(
-                .today, filter: try filters.filter(), json: output.json, grouped: false,
+                .today, filter: try filters.filter(), matching: try filterWords.parsed(context), order: order, json: output.json, grouped: false,
                 emptyMessage: "Nothing due today.")
         }
     }

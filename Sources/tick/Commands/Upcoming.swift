@@ -10,6 +10,8 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions
         @OptionGroup var output: JSONOption
+        @OptionGroup var order: OrderOptions
+        @OptionGroup var filterWords: FilterArguments
 
         @Option(name: .long, help: "How many days ahead to look.")
         var days = 7
@@ -21,7 +23,7 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             try ViewPrinter(context: context).print(
-                .upcoming(days: days), filter: try filters.filter(), json: output.json, grouped: false,
+                .upcoming(days: days), filter: try filters.filter(), matching: try filterWords.parsed(context), order: order, json: output.json, grouped: false,
                 emptyMessage: "Nothing due in the next \(days) days.")
         }
     }

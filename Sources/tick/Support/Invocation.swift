@@ -47,6 +47,40 @@ enum Invocation {
         }
     }
 
+    /// Commands whose positional arguments are a filter.
+    static let filterCommands: Set<String> = ["list", "ls", "today", "upcoming", "overdue", "inbox"]
+
+    /// Options of the filter commands that take a value (never a filter word).
+    static let filterOptionsTakingValues: Set<String> = ["--sort", "--limit", "--state", "--tag", "--store", "--days"]
+
+    /// In a filter, `-work` (not tagged work) and `-due:none` are terms, not
+    /// options: they are marked with a backslash, which ``FilterArguments`` removes.
+    static func markingFilterNegations(_ args: [String]) -> [String] {
+        guard let command = args.first, filterCommands.contains(command) else { return args }
+        var out = [command]
+        var i = 1
+        while i < args.count {
+            let a = args[i]
+            if a == "--" {
+                out += args[i...]
+                break
+            }
+            if a.hasPrefix("--"), !a.contains("="), filterOptionsTakingValues.contains(a), i + 1 < args.count {
+                out += [a, args[i + 1]]
+                i += 2
+                continue
+            }
+            let second = a.dropFirst().first
+            if a.count >= 2, a.hasPrefix("-"), a != "-h", second != "-", second?.isLetter == true || second == "/" || second == "\"" {
+                out.append("\\" + a)
+            } else {
+                out.append(a)
+            }
+            i += 1
+        }
+        return out
+    }
+
     /// `tick` alone, or with only global options (`tick --store DIR`), runs
     /// `tick today`: a short, useful view rather than the whole help.
     static func defaultingToToday(_ args: [String]) -> [String] {

@@ -4,15 +4,28 @@ import TickKit
 struct ViewPrinter {
     let context: Context
 
-    /// Runs a view and prints it grouped by list (or flat for date views).
-    func print(_ view: TaskView, filter: TaskFilter, json: Bool, grouped: Bool, emptyMessage: String) throws {
+    /// Runs a view narrowed by a filter, sorts and limits it, and prints it
+    /// grouped by list (or flat for date views and any `--sort`).
+    func print(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter = .all, order: OrderOptions = OrderOptions(),
+               json: Bool, grouped: Bool, emptyMessage: String) throws {
         let loaded = try context.load()
         if case .list(let kind?) = view, let problem = loaded.broken[kind] {
             throw StoreError.invalidFile(problem)
         }
         // A view of one list needs only that file; the others are not its business.
         if case .list(.some) = view {} else { context.warnUnreadable(loaded.broken) }
-        let items = try loaded.index.run(view, filter: filter, query: context.query)
+        var filter = filter
+        if parsed.expression.choosesStates, filter.states == [.open, .active] {
+            // `state:done`, `completed.after:mon`: the filter chooses; pending-only does not apply.
+            filter.states = Set(TaskState.allCases)
+        }
+        let sort = try order.taskSort()
+        var items = try loaded.index.run(view, filter: filter, matching: parsed, query: context.query)
+        if let sort {
+            let ranks = Dictionary(loaded.listInfos.enumerated().map { ($0.element.kind, $0.offset) }, uniquingKeysWith: { a, _ in a })
+            items = sort.sorted(items, query: context.query, listRank: ranks)
+        }
+        if let limit = order.limit, items.count > limit { items = Array(items.prefix(limit)) }
         let t = context.terminal
         if json {
             t.outRaw(JSONOutput.tasks(items))
@@ -23,7 +36,7 @@ struct ViewPrinter {
             return
         }
         let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
-        let lines = grouped ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
+        let lines = grouped && sort == nil ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
         t.outLines(lines)
     }
 }

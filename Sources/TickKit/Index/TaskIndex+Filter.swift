@@ -1,0 +1,218 @@
+import Foundation
+import GRDB
+
+/// Filters answered by the index: SQL narrows the rows (exactly for most
+/// terms, as a superset for words), then ``FilterMatcher`` decides, so both
+/// paths share one definition.
+extension TaskIndex {
+    /// Resolves a filter's lists and ids against the store. A `list:` term
+    /// that names no list is an error (a typo would otherwise show nothing).
+    public func bind(_ filter: ParsedFilter, query: TaskQuery) throws -> FilterBindings {
+        var bindings = FilterBindings()
+        let terms = filter.expression.terms
+        guard !terms.isEmpty else { return bindings }
+        let infos = try lists()
+        let now = store.clock().timeIntervalSinceReferenceDate
+        for term in terms {
+            switch term.kind {
+            case .list(let name):
+                let kinds = FilterBindings.lists(matching: name, in: infos)
+                guard !kinds.isEmpty else {
+                    throw filter.error("no list is named or starts with \"\(name)\"; see tick lists", at: term)
+                }
+                bindings.lists[term.range.lowerBound] = kinds
+            case .ids(let refs):
+                var ids = Set<UUID>()
+                try db.read { db in
+                    for case .short(let range) in refs {
+                        let rows = try String.fetchAll(db, sql: "SELECT id FROM short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
+                                                       arguments: [range.lowerBound, range.upperBound, now])
+                        ids.formUnion(rows.compactMap(UUID.init(uuidString:)))
+                    }
+                }
+                bindings.ids[term.range.lowerBound] = ids
+            default:
+                break
+            }
+        }
+        return bindings
+    }
+
+    /// Runs a view narrowed by a filter: the view's own definition first
+    /// (``run(_:filter:query:)``), then the filter's exact match.
+    public func run(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter, query: TaskQuery) throws -> [ListedTask] {
+        let bindings = try bind(parsed, query: query)
+        let matcher = FilterMatcher(expression: parsed.expression, bindings: bindings, query: query)
+        let compiled = FilterSQL(bindings: bindings, query: query).compile(parsed.expression)
+        let candidates = try run(view, filter: filter, query: query, where: compiled.sql, arguments: compiled.arguments,
+                                 regexes: matcher.regexes)
+        if case .all = parsed.expression { return candidates }
+        return candidates.filter(matcher.matches)
+    }
+
+    /// Registers `tick_regexp(pattern, title, notes)` on the connection for this filter's patterns.
+    static func addRegexFunction(_ regexes: FilterRegexes, to db: Database) {
+        guard !regexes.isEmpty else { return }
+        db.add(function: DatabaseFunction("tick_regexp", argumentCount: 3, pure: true) { values in
+            guard let pattern = String.fromDatabaseValue(values[0]), let title = String.fromDatabaseValue(values[1]) else { return false }
+            return regexes.matches(pattern, title, String.fromDatabaseValue(values[2]))
+        })
+    }
+}
+
+/// A filter as a SQL condition over `tasks t`: for every task the filter
+/// matches, the condition is true (it may be true for more when a term is
+/// not exact in SQL, e.g. words through the trigram table).
+struct FilterSQL {
+    let bindings: FilterBindings
+    let query: TaskQuery
+
+    struct Part {
+        var sql: String
+        var arguments: StatementArguments
+        /// True when the condition is exactly the term (so its negation is exact too).
+        var exact: Bool
+        static let anything = Part(sql: "1", arguments: [], exact: false)
+    }
+
+    func compile(_ e: FilterExpression) -> Part {
+        switch e {
+        case .all: return Part(sql: "1", arguments: [], exact: true)
+        case .term(let t): return term(t)
+        case .not(let inner):
+            let p = compile(inner)
+            return p.exact ? Part(sql: "NOT (\(p.sql))", arguments: p.arguments, exact: true) : .anything
+        case .and(let es), .or(let es):
+            let parts = es.map(compile)
+            var isAnd = false
+            if case .and = e { isAnd = true }
+            var args: StatementArguments = []
+            for p in parts { args += p.arguments }
+            return Part(sql: parts.map { "(\($0.sql))" }.joined(separator: isAnd ? " AND " : " OR "), arguments: args,
+                        exact: parts.allSatisfy(\.exact))
+        }
+    }
+
+    func term(_ t: FilterTerm) -> Part {
+        func exact(_ sql: String, _ args: StatementArguments = []) -> Part { Part(sql: sql, arguments: args, exact: true) }
+        switch t.kind {
+        case .tag(let tag): return exact("t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)", [tag])
+        case .hasTags(let any): return exact(any ? "t.tags != ''" : "t.tags = ''")
+        case .list:
+            let paths = (bindings.lists[t.range.lowerBound] ?? []).map(\.relativePath).sorted()
+            guard !paths.isEmpty else { return exact("0") }
+            return exact("t.path IN (\(paths.map { _ in "?" }.joined(separator: ", ")))", StatementArguments(paths))
+        case .state(let states):
+            return exact("t.state IN (\(states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")))")
+        case .priority(let p): return p.map { exact("t.priority IS ?", [$0.rawValue]) } ?? exact("t.priority IS NULL")
+        case .energy(let e): return e.map { exact("t.energy IS ?", [$0.rawValue]) } ?? exact("t.energy IS NULL")
+        case .words(let search):
+            guard let match = search.ftsExpression else { return .anything }
+            return Part(sql: "t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", arguments: [match], exact: false)
+        case .regex(let pattern): return exact("tick_regexp(?, t.title, t.notes)", [pattern])
+        case .ids(let refs):
+            var conditions: [String] = []
+            var args: StatementArguments = []
+            let ids = (bindings.ids[t.range.lowerBound] ?? []).map { $0.uuidString.lowercased() }.sorted()
+            if !ids.isEmpty {
+                conditions.append("t.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
+                args += StatementArguments(ids)
+            }
+            for case .uuidPrefix(let hex) in refs {
+                let dashed = Self.dashed(hex)
+                conditions.append("(t.id >= ? AND t.id < ?)")
+                args += [dashed, dashed + "~"]
+            }
+            return exact(conditions.isEmpty ? "0" : conditions.joined(separator: " OR "), args)
+        case .virtual(let v):
+            switch v {
+            case .overdue:
+                return exact("t.state != 'done' AND ((t.due_day IS NOT NULL AND t.due_day < ?) OR (t.due_ts IS NOT NULL AND t.due_ts < ?))",
+                             [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
+            case .repeating: return exact("t.repeat IS NOT NULL")
+            case .placed: return exact("t.slot_day IS NOT NULL")
+            }
+        case .date(let field, let test):
+            switch field {
+            case .due:
+                switch test {
+                case .any: return exact("t.due IS NOT NULL")
+                case .none: return exact("t.due IS NULL")
+                default:
+                    let day = dayCondition("t.due_day", test), instant = instantCondition("t.due_ts", test)
+                    return exact("(\(day.sql)) OR (\(instant.sql))", day.arguments + instant.arguments)
+                }
+            case .sched: return dayCondition("t.scheduled_day", test)
+            case .remind: return instantCondition("t.remind_ts", test)
+            case .completed: return instantCondition("t.completed_ts", test)
+            case .created: return instantCondition("t.created_ts", test)
+            case .modified: return instantCondition("t.modified_ts", test)
+            }
+        }
+    }
+
+    /// A column of days since 1970-01-01, as ``DateTestEvaluator`` compares a day.
+    func dayCondition(_ column: String, _ test: FilterTerm.DateTest) -> Part {
+        let op: String
+        switch test {
+        case .any: return Part(sql: "\(column) IS NOT NULL", arguments: [], exact: true)
+        case .none: return Part(sql: "\(column) IS NULL", arguments: [], exact: true)
+        case .on: op = "="
+        case .before: op = "<"
+        case .after: op = ">"
+        case .by: op = "<="
+        }
+        let day: LocalDate
+        switch DateTestEvaluator.operand(test) {
+        case .day(let d): day = d
+        case .time(let t): day = LocalDate(date: t, timeZone: query.timeZone)
+        }
+        return Part(sql: "\(column) IS NOT NULL AND \(column) \(op) ?", arguments: [day.daysSinceEpoch], exact: true)
+    }
+
+    /// A column of seconds since the reference date, as ``DateTestEvaluator`` compares an instant.
+    func instantCondition(_ column: String, _ test: FilterTerm.DateTest) -> Part {
+        func part(_ condition: String, _ args: StatementArguments) -> Part {
+            Part(sql: "\(column) IS NOT NULL AND \(condition)", arguments: args, exact: true)
+        }
+        let tz = query.timeZone
+        switch test {
+        case .any: return Part(sql: "\(column) IS NOT NULL", arguments: [], exact: true)
+        case .none: return Part(sql: "\(column) IS NULL", arguments: [], exact: true)
+        default: break
+        }
+        func bounds(_ day: LocalDate) -> (Double, Double) {
+            (day.startOfDay(in: tz).timeIntervalSinceReferenceDate, day.adding(days: 1).startOfDay(in: tz).timeIntervalSinceReferenceDate)
+        }
+        switch DateTestEvaluator.operand(test) {
+        case .day(let d):
+            let (start, end) = bounds(d)
+            switch test {
+            case .on: return part("\(column) >= ? AND \(column) < ?", [start, end])
+            case .before: return part("\(column) < ?", [start])
+            case .after: return part("\(column) >= ?", [end])
+            default: return part("\(column) < ?", [end])
+            }
+        case .time(let t):
+            let w = t.timeIntervalSinceReferenceDate
+            switch test {
+            case .on:
+                let (start, end) = bounds(LocalDate(date: t, timeZone: tz))
+                return part("\(column) >= ? AND \(column) < ?", [start, end])
+            case .before: return part("\(column) < ?", [w])
+            case .after: return part("\(column) > ?", [w])
+            default: return part("\(column) <= ?", [w])
+            }
+        }
+    }
+
+    /// A UUID's hex prefix with its dashes put back (8-4-4-4-12), for a range scan of the id index.
+    static func dashed(_ hex: String) -> String {
+        var dashed = ""
+        for (i, c) in hex.prefix(32).enumerated() {
+            if [8, 12, 16, 20].contains(i) { dashed.append("-") }
+            dashed.append(c)
+        }
+        return dashed
+    }
+}

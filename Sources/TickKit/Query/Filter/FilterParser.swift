@@ -1,0 +1,392 @@
+import Foundation
+
+/// Reads a filter from command-line words (Docs/CLI.md "Filters").
+///
+/// The words are joined by spaces into one line, which error carets point
+/// into. A word may hold several terms and parentheses (`'(+a or +b)'`); a
+/// value with spaces is quoted (`list:"Side projects"`), or is one shell word
+/// that starts with a key and holds no other term (`"list:Side projects"`).
+/// Dates use the one date grammar (``WhenParser``).
+public struct FilterParser: Sendable {
+    public let now: Date
+    public let timeZone: TimeZone
+
+    public init(now: Date, timeZone: TimeZone) {
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// The keys a term can start with, and what they mean.
+    public static let keys: [String] = [
+        "list", "state", "pri", "energy", "tags", "is",
+        "due", "sched", "remind", "completed", "created", "modified",
+    ]
+    static let aliases: [String: String] = [
+        "project": "list", "status": "state", "priority": "pri", "scheduled": "sched",
+        "tag": "tags", "end": "completed", "entry": "created",
+    ]
+    static let modifiers = ["before", "after", "by", "any", "none", "is"]
+
+    /// A token: its text and columns in the line.
+    struct Token {
+        var text: String
+        var range: Range<Int>
+        var quoted = false
+    }
+
+    /// Parses `words`. An empty filter is ``FilterExpression/all``.
+    public func parse(_ words: [String]) throws(FilterError) -> ParsedFilter {
+        let (line, tokens) = Self.tokenize(words)
+        return ParsedFilter(expression: try parse(line: line, tokens: tokens), line: line)
+    }
+
+    func parse(line: String, tokens: [Token]) throws(FilterError) -> FilterExpression {
+        var reader = Reader(parser: self, line: line, tokens: tokens)
+        guard !tokens.isEmpty else { return .all }
+        let expression = try reader.orExpression()
+        if reader.index < tokens.count {
+            let t = tokens[reader.index]
+            throw FilterError(t.text == ")" ? "\")\" has no matching \"(\"" : "unexpected \"\(t.text)\"", line: line, range: t.range)
+        }
+        return expression
+    }
+
+    // MARK: Tokens
+
+    static func tokenize(_ words: [String]) -> (String, [Token]) {
+        var line = ""
+        var tokens: [Token] = []
+        for word in words {
+            if !line.isEmpty { line += " " }
+            let offset = line.count
+            line += word
+            if startsWithKey(word) && !holdsSeveralTerms(word) || word.hasPrefix("/") && word.count >= 2 && word.hasSuffix("/") {
+                tokens.append(Token(text: word, range: offset..<(offset + word.count)))
+                continue
+            }
+            tokens += split(word, offset: offset)
+        }
+        return (line, tokens)
+    }
+
+    /// `key:`, `key.mod`, `-key:` at the start of a word.
+    static func startsWithKey(_ word: String) -> Bool {
+        var s = Substring(word)
+        if s.first == "-" { s = s.dropFirst() }
+        let head = s.prefix { $0.isLetter || $0 == "." }
+        guard !head.isEmpty, head.first?.isLetter == true else { return false }
+        let key = head.split(separator: ".", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+        let known = keys.contains(key) || aliases[key] != nil
+        return s.dropFirst(head.count).first == ":" || (known && head.contains("."))
+    }
+
+    /// True when a word that starts with a key goes on with more terms
+    /// (`'list:Work or +errand'`) rather than a value with spaces (`list:Side projects`).
+    static func holdsSeveralTerms(_ word: String) -> Bool {
+        if word.contains("(") || word.contains(")") || word.contains("\"") { return true }
+        let pieces = word.split(whereSeparator: \.isWhitespace)
+        return pieces.dropFirst().contains { piece in
+            ["or", "and", "not"].contains(piece.lowercased()) || piece.hasPrefix("+") || piece.hasPrefix("/")
+                || (piece.hasPrefix("-") && piece.count > 1) || startsWithKey(String(piece)) || idRefs(String(piece)) != nil
+        }
+    }
+
+    /// Splits a word on spaces and parentheses, keeping `"quoted phrases"` whole.
+    static func split(_ word: String, offset: Int) -> [Token] {
+        var tokens: [Token] = []
+        let chars = Array(word)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c.isWhitespace { i += 1; continue }
+            if c == "(" || c == ")" {
+                tokens.append(Token(text: String(c), range: (offset + i)..<(offset + i + 1)))
+                i += 1
+                continue
+            }
+            let start = i
+            if c == "\"" {
+                var j = i + 1
+                while j < chars.count, chars[j] != "\"" { j += 1 }
+                let body = String(chars[(i + 1)..<min(j, chars.count)])
+                i = min(j + 1, chars.count)
+                tokens.append(Token(text: body, range: (offset + start)..<(offset + i), quoted: true))
+                continue
+            }
+            if c == "/" {
+                var j = i + 1
+                while j < chars.count, chars[j] != "/" { j += chars[j] == "\\" ? 2 : 1 }
+                i = min(j + 1, chars.count)
+                tokens.append(Token(text: String(chars[start..<i]), range: (offset + start)..<(offset + i)))
+                continue
+            }
+            while i < chars.count, !chars[i].isWhitespace, chars[i] != "(", chars[i] != ")" {
+                // A quoted value (`list:"Side projects"`) runs to its closing quote.
+                if chars[i] == "\"" {
+                    i += 1
+                    while i < chars.count, chars[i] != "\"" { i += 1 }
+                }
+                i += 1
+            }
+            i = min(i, chars.count)
+            tokens.append(Token(text: String(chars[start..<i]), range: (offset + start)..<(offset + i)))
+        }
+        return tokens
+    }
+
+    // MARK: Grammar
+
+    struct Reader {
+        let parser: FilterParser
+        let line: String
+        let tokens: [Token]
+        var index = 0
+
+        func isWord(_ t: Token, _ word: String) -> Bool { !t.quoted && t.text.lowercased() == word }
+
+        func fail(_ message: String, _ range: Range<Int>) -> FilterError {
+            FilterError(message, line: line, range: range)
+        }
+
+        mutating func orExpression() throws(FilterError) -> FilterExpression {
+            var parts = [try andExpression()]
+            while index < tokens.count, isWord(tokens[index], "or") {
+                let or = tokens[index]
+                index += 1
+                guard index < tokens.count, tokens[index].text != ")" || tokens[index].quoted else {
+                    throw fail("\"or\" needs a term after it", or.range)
+                }
+                parts.append(try andExpression())
+            }
+            return parts.count == 1 ? parts[0] : .or(parts)
+        }
+
+        mutating func andExpression() throws(FilterError) -> FilterExpression {
+            var parts: [FilterExpression] = []
+            while index < tokens.count {
+                let t = tokens[index]
+                if !t.quoted, t.text == ")" || isWord(t, "or") { break }
+                if isWord(t, "and") {
+                    guard !parts.isEmpty else { throw fail("\"and\" needs a term before it", t.range) }
+                    index += 1
+                    guard index < tokens.count, !isWord(tokens[index], "or"), tokens[index].text != ")" || tokens[index].quoted else {
+                        throw fail("\"and\" needs a term after it", t.range)
+                    }
+                    continue
+                }
+                parts.append(try unary())
+            }
+            guard !parts.isEmpty else {
+                let at = index < tokens.count ? tokens[index].range : line.count..<(line.count + 1)
+                throw fail(index < tokens.count && tokens[index].text == ")" ? "empty parentheses or a missing term" : "\"or\" needs a term before it", at)
+            }
+            return parts.count == 1 ? parts[0] : .and(parts)
+        }
+
+        mutating func unary() throws(FilterError) -> FilterExpression {
+            let t = tokens[index]
+            if isWord(t, "not") {
+                index += 1
+                guard index < tokens.count, tokens[index].text != ")" || tokens[index].quoted else {
+                    throw fail("\"not\" needs a term after it", t.range)
+                }
+                return .not(try unary())
+            }
+            if !t.quoted, t.text == "(" {
+                index += 1
+                let inner = try orExpression()
+                guard index < tokens.count, tokens[index].text == ")" else {
+                    throw fail("\"(\" is not closed; add \")\"", t.range)
+                }
+                index += 1
+                return inner
+            }
+            index += 1
+            return try parser.atom(t, line: line)
+        }
+    }
+
+    // MARK: Terms
+
+    func atom(_ t: Token, line: String) throws(FilterError) -> FilterExpression {
+        func fail(_ message: String) -> FilterError { FilterError(message, line: line, range: t.range) }
+        func term(_ kind: FilterTerm.Kind) -> FilterExpression { .term(FilterTerm(kind: kind, text: t.text, range: t.range)) }
+        if t.quoted {
+            guard !t.text.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("an empty phrase matches nothing; put words between the quotes") }
+            return term(.words(try words("\"\(t.text)\"", fail)))
+        }
+        let text = t.text
+        if text.hasPrefix("+") {
+            let tag = String(text.dropFirst())
+            guard !tag.isEmpty, !tag.contains(where: \.isWhitespace) else { throw fail("\"+\" needs a tag name, e.g. +work") }
+            return term(.tag(tag))
+        }
+        if text.hasPrefix("-"), text.count >= 2 {
+            let rest = String(text.dropFirst())
+            if rest.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "," }) {
+                throw fail("\"\(text)\" is not a filter term; ids are numbers from 1 (to leave tasks out, write not \(rest))")
+            }
+            if rest.hasPrefix("/") || Self.startsWithKey(rest) {
+                let inner = Token(text: rest, range: (t.range.lowerBound + 1)..<t.range.upperBound)
+                return .not(try atom(inner, line: line))
+            }
+            guard !rest.hasPrefix("+"), !rest.hasPrefix("-") else { throw fail("\"\(text)\" is not a filter term; write -tag or not +tag") }
+            return .not(.term(FilterTerm(kind: .tag(rest), text: text, range: t.range)))
+        }
+        if text.hasPrefix("/") {
+            guard text.count >= 3, text.hasSuffix("/") else { throw fail("a regex is written /pattern/; close it with /") }
+            let pattern = String(text.dropFirst().dropLast())
+            do {
+                _ = try Regex(pattern)
+            } catch {
+                throw fail("/\(pattern)/ is not a regular expression: \(error)")
+            }
+            return term(.regex(pattern))
+        }
+        if Self.startsWithKey(text) { return term(try keyed(text, fail)) }
+        if let refs = Self.idRefs(text) {
+            for case .short(let r) in refs where r.count > 100_000 {
+                throw fail("the range \(r.lowerBound)-\(r.upperBound) is too large; ids go up to the number of pending tasks")
+            }
+            return term(.ids(refs))
+        }
+        return term(.words(try words(text, fail)))
+    }
+
+    func words(_ text: String, _ fail: (String) -> FilterError) throws(FilterError) -> SearchQuery {
+        do {
+            return try SearchQuery(text)
+        } catch {
+            throw fail(error.errorDescription ?? "not a search word")
+        }
+    }
+
+    /// `3`, `3-7`, `3,9`, `3,5-7`, and UUID prefixes (8+ hex digits, or 4+
+    /// with both a digit and a letter, dashes allowed).
+    static func idRefs(_ text: String) -> [FilterTerm.IDRef]? {
+        var refs: [FilterTerm.IDRef] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            if bounds.count == 2, let a = Int(bounds[0]), let b = Int(bounds[1]), a >= 1, b >= a {
+                refs.append(.short(a...b))
+            } else if let n = Int(part), n >= 1, part.allSatisfy(\.isNumber) {
+                refs.append(.short(n...n))
+            } else {
+                let hex = part.lowercased().filter { $0 != "-" }
+                let isHex = !hex.isEmpty && hex.allSatisfy(\.isHexDigit) && hex.count <= 32
+                let looksLikeID = hex.count >= 8 || (hex.count >= 4 && hex.contains(where: \.isNumber) && hex.contains(where: \.isLetter))
+                guard isHex, looksLikeID, !part.hasPrefix("-"), !part.hasSuffix("-") else { return nil }
+                refs.append(.uuidPrefix(hex))
+            }
+        }
+        return refs.isEmpty ? nil : refs
+    }
+
+    func keyed(_ text: String, _ fail: (String) -> FilterError) throws(FilterError) -> FilterTerm.Kind {
+        let colon = text.firstIndex(of: ":")
+        let head = colon.map { String(text[..<$0]) } ?? text
+        var value = colon.map { String(text[text.index(after: $0)...]) }
+        if let v = value, v.hasPrefix("\"") {
+            guard v.count >= 2, v.hasSuffix("\"") else { throw fail("unclosed quote in \(text); close the value with \"") }
+            value = String(v.dropFirst().dropLast())
+        }
+        let parts = head.lowercased().split(separator: ".", maxSplits: 1).map(String.init)
+        let typedKey = parts.first ?? ""
+        let key = Self.aliases[typedKey] ?? typedKey
+        let modifier = parts.count > 1 ? parts[1] : nil
+        guard Self.keys.contains(key) else {
+            var message = "unknown filter key \"\(typedKey)\" in \(text)"
+            if let guess = Spelling.closest(to: typedKey, among: Self.keys) { message += " (did you mean \(guess):?)" }
+            throw fail(message + "; to match the text, quote it: \"\(text)\"")
+        }
+        if let field = FilterTerm.DateField(rawValue: key) {
+            return .date(field, try dateTest(field: key, modifier: modifier, value: value, text: text, fail))
+        }
+        guard modifier == nil else { throw fail("\(key): takes no .\(modifier ?? "") modifier; write \(key):VALUE") }
+        guard let value, !value.isEmpty else { throw fail("\(key): needs a value, e.g. \(Self.example(key))") }
+        let v = value.lowercased()
+        switch key {
+        case "list":
+            return .list(value)
+        case "state":
+            var states = Set<TaskState>()
+            for word in v.split(separator: ",", omittingEmptySubsequences: false) {
+                if word == "pending" { states.formUnion([.open, .active]); continue }
+                if word == "all" || word == "any" { states.formUnion(TaskState.allCases); continue }
+                guard let s = TaskState(rawValue: String(word)) else {
+                    throw fail("state:\(word) is not a state; give open, active, done or pending (comma-separated)")
+                }
+                states.insert(s)
+            }
+            return .state(states)
+        case "pri":
+            if v == "none" { return .priority(nil) }
+            guard let p = Priority(rawValue: v) else {
+                let hint = ["h", "m", "l"].contains(v) ? " (tick has no H/M/L; must is the closest to H)" : ""
+                throw fail("pri:\(value) is not a priority; give must, flexible or none\(hint)")
+            }
+            return .priority(p)
+        case "energy":
+            if v == "none" { return .energy(nil) }
+            guard let e = Energy(rawValue: v) else { throw fail("energy:\(value) is not an energy; give high, low, any or none") }
+            return .energy(e)
+        case "tags":
+            guard v == "none" || v == "any" else { throw fail("tags:\(value): give tags:none or tags:any; for one tag write +\(value)") }
+            return .hasTags(v == "any")
+        case "is":
+            guard let tag = FilterTerm.VirtualTag(rawValue: v) else {
+                throw fail("is:\(value) is not known; give one of \(FilterTerm.VirtualTag.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .virtual(tag)
+        default:
+            throw fail("unknown filter key \"\(key)\"")
+        }
+    }
+
+    func dateTest(field: String, modifier: String?, value: String?, text: String, _ fail: (String) -> FilterError) throws(FilterError) -> FilterTerm.DateTest {
+        switch modifier {
+        case "any":
+            guard value == nil || value == "" else { throw fail("\(field).any takes no value") }
+            return .any
+        case "none":
+            guard value == nil || value == "" else { throw fail("\(field).none takes no value") }
+            return .none
+        case nil, "is", "before", "after", "by":
+            break
+        default:
+            throw fail("unknown modifier .\(modifier ?? "") in \(text); give \(field):WHEN, \(field).before:WHEN, \(field).after:WHEN, \(field).by:WHEN, \(field).any or \(field).none")
+        }
+        guard let value, !value.isEmpty else {
+            throw fail("\(text) needs a date, e.g. \(field)\(modifier.map { "." + $0 } ?? ""):today (or \(field):none)")
+        }
+        switch value.lowercased() {
+        case "none" where modifier == nil || modifier == "is": return .none
+        case "any" where modifier == nil || modifier == "is": return .any
+        default: break
+        }
+        let date: TaskDate
+        do {
+            date = try WhenParser(now: now, timeZone: timeZone).parse(value)
+        } catch {
+            throw fail("\(text): \(error.errorDescription ?? "not a date")")
+        }
+        switch modifier {
+        case "before": return .before(date)
+        case "after": return .after(date)
+        case "by": return .by(date)
+        default: return .on(date)
+        }
+    }
+
+    static func example(_ key: String) -> String {
+        switch key {
+        case "list": return "list:Work"
+        case "state": return "state:done"
+        case "pri": return "pri:must"
+        case "energy": return "energy:low"
+        case "tags": return "tags:none"
+        case "is": return "is:overdue"
+        default: return "\(key):today"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import TickKit
+
+/// The filter words of a listing or bulk command, with `--sort` and `--limit`
+/// (Docs/CLI.md "Filters").
+struct FilterArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "A filter: +tag -tag list:NAME state: pri: energy: due.before:WHEN words /regex/ ids; `or`, `not` and ( ) combine terms.",
+        valueName: "filter"))
+    var words: [String] = []
+
+    /// The words as typed: `tick` marks a leading `-` (`-work`) with a
+    /// backslash so ArgumentParser does not read it as an option.
+    var typed: [String] {
+        words.map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }
+    }
+
+    /// Parses the words with the context's clock.
+    func parsed(_ context: Context) throws -> ParsedFilter {
+        try FilterParser(now: context.now, timeZone: context.timeZone).parse(typed)
+    }
+}
+
+/// `--sort` and `--limit` of listings.
+struct OrderOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Sort by these keys (due, sched, remind, created, modified, completed, pri, energy, estimate, title, list, id), comma-separated; a trailing - sorts descending.",
+        valueName: "keys"))
+    var sort: String?
+
+    @Option(name: .long, help: ArgumentHelp("Show at most N tasks.", valueName: "n"))
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+    }
+
+    func taskSort() throws -> TaskSort? {
+        try sort.map { try TaskSort($0) }
+    }
+}
