@@ -64,7 +64,7 @@ struct Tick: ParsableCommand {
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
-            Block.self, Blocks.self, Plan.self, Suggest.self, Review.self, Stats.self,
+            Block.self, Blocks.self, Plan.self, Suggest.self, Review.self, Stats.self, ContextCommand.self,
         ]
     )
 

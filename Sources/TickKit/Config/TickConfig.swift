@@ -20,6 +20,18 @@ import TOMLKit
 ///
 /// [sync]
 /// auto-resolve = true
+///
+/// [bulk]
+/// confirm = 3
+///
+/// [contexts]
+/// work = "+work or list:Work"
+///
+/// [reports.next]
+/// filter = "pri:must or due.by:tomorrow"
+/// sort = "due,pri"
+/// limit = 10
+/// description = "What to do next"
 /// ```
 public struct TickConfig: Sendable, Equatable {
     public var reminders = ReminderSettings()
@@ -31,6 +43,12 @@ public struct TickConfig: Sendable, Equatable {
     public var workHours: String?
     /// `[sync] auto-resolve`: `tick watch` merges Syncthing conflict copies as they arrive.
     public var autoResolve = true
+    /// `[bulk] confirm`: a change by filter to more tasks than this asks first (or needs --yes).
+    public var bulkConfirm = 3
+    /// `[contexts]`: saved filters by name, as written.
+    public var contexts: [String: String] = [:]
+    /// `[reports.NAME]`: saved listings, runnable as `tick NAME`.
+    public var reports: [String: ReportSettings] = [:]
     /// Keys tick does not know (`section.key`), for a warning: likely typos.
     public var unknownKeys: [String] = []
     /// The file the settings came from, or nil for the defaults.
@@ -80,8 +98,21 @@ public struct TickConfig: Sendable, Equatable {
         config.path = path
         let reader = Reader(path: path)
         for key in table.keys {
-            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync"].contains(key) else {
+            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync", "bulk", "contexts", "reports"].contains(key) else {
                 config.unknownKeys.append(key)
+                continue
+            }
+            if key == "contexts" {
+                for name in section.keys {
+                    guard let value = section[name] else { continue }
+                    config.contexts[name] = try reader.string(value, "contexts.\(name)")
+                }
+                continue
+            }
+            if key == "reports" {
+                for name in section.keys {
+                    config.reports[name] = try reader.report(section[name], name: name, unknown: &config.unknownKeys)
+                }
                 continue
             }
             for name in section.keys {
@@ -102,6 +133,11 @@ public struct TickConfig: Sendable, Equatable {
                 case "capture.notify": config.captureNotify = try reader.command(value, full)
                 case "plan.hours": config.workHours = try reader.string(value, full)
                 case "sync.auto-resolve": config.autoResolve = try reader.bool(value, full)
+                case "bulk.confirm":
+                    guard let n = value.int, n >= 0 else {
+                        throw .badValue(path: path, key: full, found: value.debugDescription, expected: "a whole number of tasks, 0 or more")
+                    }
+                    config.bulkConfirm = n
                 default: config.unknownKeys.append(full)
                 }
             }
@@ -116,6 +152,29 @@ public struct TickConfig: Sendable, Equatable {
         func string(_ value: any TOMLValueConvertible, _ key: String) throws(ConfigError) -> String {
             guard let s = value.string else { throw .badValue(path: path, key: key, found: value.debugDescription, expected: "a string") }
             return s
+        }
+
+        /// `[reports.NAME]`: filter, sort, limit, description.
+        func report(_ value: (any TOMLValueConvertible)?, name: String, unknown: inout [String]) throws(ConfigError) -> ReportSettings {
+            let key = "reports.\(name)"
+            guard let table = value?.table else {
+                throw .badValue(path: path, key: key, found: value?.debugDescription ?? "nothing", expected: "a table: [reports.\(name)] with filter = \"…\"")
+            }
+            var report = ReportSettings()
+            for field in table.keys {
+                guard let v = table[field] else { continue }
+                let full = "\(key).\(field)"
+                switch field {
+                case "filter": report.filter = try string(v, full)
+                case "sort": report.sort = try string(v, full)
+                case "description": report.description = try string(v, full)
+                case "limit":
+                    guard let n = v.int, n >= 1 else { throw .badValue(path: path, key: full, found: v.debugDescription, expected: "a whole number, 1 or more") }
+                    report.limit = n
+                default: unknown.append(full)
+                }
+            }
+            return report
         }
 
         func bool(_ value: any TOMLValueConvertible, _ key: String) throws(ConfigError) -> Bool {

@@ -151,6 +151,29 @@ struct Context {
         terminal.err(line)
     }
 
+    /// The active context (Docs/CLI.md "Contexts"): its name and filter, or nil.
+    /// One that config.toml no longer defines is ignored with a warning.
+    func activeContext() throws -> ActiveFilter? {
+        guard let name = ActiveContext(location: store.location).name(environment: environment) else { return nil }
+        guard let text = try config().contexts[name] else {
+            terminal.err("tick: warning: the active context \(name) is not defined in config.toml; showing everything (tick context none forgets it)")
+            return nil
+        }
+        do {
+            return ActiveFilter(name: name, filter: try FilterParser(now: now, timeZone: timeZone).parse([text]))
+        } catch {
+            throw CLIError("context \(name) in config.toml: \(error.report); fix it with tick context define \(name) FILTER", status: .usage)
+        }
+    }
+
+    /// A context in force: its name and filter.
+    struct ActiveFilter {
+        let name: String
+        let filter: ParsedFilter
+        /// "context work: +work or list:Work".
+        var label: String { "context \(name)" }
+    }
+
     struct Loaded {
         let index: TaskIndex
         /// Every list file and the inbox (when it exists), in display order.

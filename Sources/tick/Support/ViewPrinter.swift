@@ -15,6 +15,9 @@ struct ViewPrinter {
         // A view of one list needs only that file; the others are not its business.
         if case .list(.some) = view {} else { context.warnUnreadable(loaded.broken) }
         var filter = filter
+        var parsed = parsed
+        let active = try context.activeContext()
+        if let active { parsed = parsed.and(active.filter, label: active.label) }
         if parsed.expression.choosesStates, filter.states == [.open, .active] {
             // `state:done`, `completed.after:mon`: the filter chooses; pending-only does not apply.
             filter.states = Set(TaskState.allCases)
@@ -27,16 +30,20 @@ struct ViewPrinter {
         }
         if let limit = order.limit, items.count > limit { items = Array(items.prefix(limit)) }
         let t = context.terminal
+        // A context never hides tasks silently: every listing says it is on.
+        let note = active.map { "\($0.label) is active (\($0.filter.line)); tick context none shows everything" }
         if json {
             t.outRaw(JSONOutput.tasks(items))
+            if let note { t.err("tick: " + note) }
             return
         }
         if items.isEmpty {
             t.out(t.dim(emptyMessage))
-            return
+        } else {
+            let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
+            let lines = grouped && sort == nil ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
+            t.outLines(lines)
         }
-        let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
-        let lines = grouped && sort == nil ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
-        t.outLines(lines)
+        if let note { t.out(t.dim("(" + note + ")")) }
     }
 }

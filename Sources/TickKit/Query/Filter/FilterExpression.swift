@@ -45,6 +45,19 @@ public indirect enum FilterExpression: Sendable, Equatable {
         }
     }
 
+    /// The same filter with every term's columns moved by `offset`.
+    public func shifted(by offset: Int) -> FilterExpression {
+        switch self {
+        case .all: return .all
+        case .term(var t):
+            t.range = (t.range.lowerBound + offset)..<(t.range.upperBound + offset)
+            return .term(t)
+        case .not(let e): return .not(e.shifted(by: offset))
+        case .and(let es): return .and(es.map { $0.shifted(by: offset) })
+        case .or(let es): return .or(es.map { $0.shifted(by: offset) })
+        }
+    }
+
     /// AND of two filters, either of which may be `.all`.
     public static func both(_ a: FilterExpression, _ b: FilterExpression) -> FilterExpression {
         switch (a, b) {

@@ -16,8 +16,13 @@ public struct ParsedFilter: Sendable, Equatable {
         FilterError(message, line: line, range: term.range)
     }
 
-    /// Both filters; the line is this one's (a context's filter is reported by its own line).
-    public func and(_ other: FilterExpression) -> ParsedFilter {
-        ParsedFilter(expression: .both(expression, other), line: line)
+    /// Both filters, as one: `other`'s terms are moved behind this line, in
+    /// parentheses after `label` (`+a (context work: +work or list:Work)`), so
+    /// an error about either points into the line shown.
+    public func and(_ other: ParsedFilter, label: String) -> ParsedFilter {
+        if case .all = other.expression { return self }
+        let prefix = (line.isEmpty ? "" : line + " ") + "(" + label + ": "
+        let shift = prefix.count
+        return ParsedFilter(expression: .both(expression, other.expression.shifted(by: shift)), line: prefix + other.line + ")")
     }
 }
