@@ -64,13 +64,14 @@ struct Tick: ParsableCommand {
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
-            Block.self, Blocks.self, Plan.self, Suggest.self, Review.self, Stats.self, ContextCommand.self,
+            Block.self, Blocks.self, Plan.self, Suggest.self, Review.self, Stats.self, ContextCommand.self, Report.self,
         ]
     )
 
     static func main() {
         do {
-            let hoisted = hoistingGlobalOptions(Invocation.defaultingToToday(Array(CommandLine.arguments.dropFirst())))
+            let hoisted = Report.rewriting(hoistingGlobalOptions(Invocation.defaultingToToday(Array(CommandLine.arguments.dropFirst()))),
+                                           environment: ProcessInfo.processInfo.environment)
             try Invocation.check(hoisted)
             let args = Invocation.joiningNegativeValues(Invocation.markingFilterNegations(rewritingQuickAddWords(hoisted)))
             var command = try parseAsRoot(args)

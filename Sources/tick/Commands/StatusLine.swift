@@ -52,26 +52,34 @@ extension Tick {
             let context = try Context(global)
             // Brings the index up to date with the files.
             _ = try context.load()
+            let active = try context.activeContext()
             // Status bars show stderr badly or not at all: no warnings here.
             guard follow else {
-                context.terminal.outRaw(try render(context, now: context.now))
+                context.terminal.outRaw(try render(context, now: context.now, active: active))
                 return
             }
-            try self.follow(context)
+            try self.follow(context, active: active)
         }
 
         /// Counts in SQL and only the first tasks of the view: a status bar runs this often.
-        private func render(_ context: Context, now: Date) throws -> String {
+        /// With a context, today's view narrowed by it, and the line names the context.
+        private func render(_ context: Context, now: Date, active: Context.ActiveFilter?) throws -> String {
             let query = TaskQuery(now: now, timeZone: context.timeZone)
-            let (due, overdue, first) = try context.index.todaySummary(query: query, limit: Self.maxTitles)
-            let summary = Summary(due: due, overdue: overdue, titles: first.map { Summary.oneLine($0.task.title) })
+            var summary: Summary
+            if let active {
+                summary = Summary(items: try context.index.run(.today, filter: TaskFilter(), matching: active.filter, query: query), query: query)
+                summary.context = active.name
+            } else {
+                let (due, overdue, first) = try context.index.todaySummary(query: query, limit: Self.maxTitles)
+                summary = Summary(due: due, overdue: overdue, titles: first.map { Summary.oneLine($0.task.title) })
+            }
             return StatusLineFormatter(summary: summary, size: size).render(format)
         }
 
         /// Prints a line now, then one per change of what the line says.
-        private func follow(_ context: Context) throws {
+        private func follow(_ context: Context, active: Context.ActiveFilter?) throws {
             let clock = context.clock
-            var last = try render(context, now: clock())
+            var last = try render(context, now: clock(), active: active)
             context.terminal.outRaw(last)
             var options = StoreWatcher.Options()
             options.heartbeat = 30
@@ -80,7 +88,7 @@ extension Tick {
             let watcher = StoreWatcher(store: context.store, index: context.index, options: options) { event in
                 switch event {
                 case .settled, .rescanned, .heartbeat, .storeGone:
-                    guard let line = try? render(context, now: clock()), line != last else { return }
+                    guard let line = try? render(context, now: clock(), active: active), line != last else { return }
                     last = line
                     context.terminal.outRaw(line)
                 default:
@@ -103,6 +111,8 @@ struct Summary {
     var overdue = 0
     /// Titles of the pending tasks of the view, overdue first, then soonest (one line each).
     var titles: [String] = []
+    /// The active context's name: the line starts with `[name]`.
+    var context: String?
 
     init(items: [ListedTask], query: TaskQuery) {
         for item in items where item.task.state.isPending {
@@ -152,14 +162,17 @@ struct StatusLineFormatter {
         return parts.joined(separator: " · ")
     }
 
+    /// "[work] " when a context is active, so a bar never seems to have lost tasks.
+    var contextPrefix: String { summary.context.map { "[\($0)] " } ?? "" }
+
     /// "2 due · 1 overdue · Call the bank", or "nothing due".
     var text: String {
-        if summary.due == 0 && summary.overdue == 0 { return "nothing due" }
-        return ([counts] + next.map { truncate($0, to: titleWidth) }).joined(separator: " · ")
+        if summary.due == 0 && summary.overdue == 0 { return contextPrefix + "nothing due" }
+        return contextPrefix + ([counts] + next.map { truncate($0, to: titleWidth) }).joined(separator: " · ")
     }
 
     /// Counts only, for narrow bars ("nothing due" when clear).
-    var shortText: String { counts.isEmpty ? "nothing due" : counts }
+    var shortText: String { contextPrefix + (counts.isEmpty ? "nothing due" : counts) }
 
     var color: String? { summary.overdue > 0 ? Self.red : summary.due > 0 ? Self.yellow : nil }
 
@@ -173,7 +186,8 @@ struct StatusLineFormatter {
             return text + "\n"
         case .json:
             let next = self.next.map(jsonString).joined(separator: ", ")
-            return "{\"due\": \(summary.due), \"overdue\": \(summary.overdue), \"next\": [\(next)]}\n"
+            let context = summary.context.map { ", \"context\": \(jsonString($0))" } ?? ""
+            return "{\"due\": \(summary.due), \"overdue\": \(summary.overdue), \"next\": [\(next)]\(context)}\n"
         case .waybar:
             // Waybar reads text and tooltip as Pango markup.
             let tooltip = summary.due == 0 && summary.overdue == 0 && summary.titles.isEmpty
