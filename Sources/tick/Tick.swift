@@ -113,6 +113,7 @@ struct Tick: ParsableCommand {
     ///   being read as a bundle of short options.
     static func rewritingQuickAddWords(_ args: [String]) -> [String] {
         guard let command = args.first, ["add", "edit"].contains(command) else { return args }
+        if command == "edit", let bulk = bulkEdit(args) { return bulk }
         var out: [String] = [command]
         var literal = false
         var i = 1
@@ -135,6 +136,43 @@ struct Tick: ParsableCommand {
                 }
             }
             i += 1
+        }
+        return out
+    }
+
+    /// `tick edit FILTER -- CHANGES` (the filter not one task id): the filter
+    /// words become hidden `--filter=` options and the words after `--` are
+    /// change tokens (`-tag` removes a tag), not title text. Nil for any other edit.
+    static func bulkEdit(_ args: [String]) -> [String]? {
+        guard let dashes = args.firstIndex(of: "--") else { return nil }
+        var options: [String] = []
+        var words: [String] = []
+        var i = 1
+        while i < dashes {
+            let a = args[i]
+            if a.hasPrefix("--") {
+                options.append(a)
+                if !a.contains("="), optionsTakingValues.contains(a), i + 1 < dashes {
+                    options.append(args[i + 1])
+                    i += 1
+                }
+            } else if a == "-y" || a == "-h" {
+                options.append(a)
+            } else {
+                words.append(a)
+            }
+            i += 1
+        }
+        // `tick edit 3 due:fri -- title words` keeps its meaning: one task, then a literal title.
+        if let first = words.first, Int(first) != nil || BulkSelection.isSingleID(first) { return nil }
+        guard !words.isEmpty else { return nil }
+        var out = ["edit"] + options + words.map { "--filter=" + $0 }
+        for a in args[(dashes + 1)...] {
+            if a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"), a.dropFirst().first?.isLetter == true, !a.contains("=") {
+                out.append("--untag=" + a.dropFirst())
+            } else {
+                out.append(a)
+            }
         }
         return out
     }

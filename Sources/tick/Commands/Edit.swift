@@ -65,13 +65,24 @@ extension Tick {
         @Argument(help: "The task, then quick-add tokens, or only words for a new title.")
         var arguments: [String]
 
+        /// `tick edit FILTER -- CHANGES` arrives as `--filter=WORD`s (see Tick.bulkEdit).
+        @Option(name: .customLong("filter"), help: .hidden)
+        var filterWords: [String] = []
+
+        @Flag(name: [.customShort("y"), .long], help: "With FILTER -- CHANGES: change more than [bulk] confirm tasks without asking.")
+        var yes = false
+
         func validate() throws {
-            guard !arguments.isEmpty else { throw ValidationError("give the task ID to edit") }
+            guard !arguments.isEmpty || !filterWords.isEmpty else { throw ValidationError("give the task ID to edit") }
         }
 
         func run() throws {
             let context = try Context(global)
             var edit = try fieldOptions.edit(context.fields)
+            if !filterWords.isEmpty {
+                try bulk(context, edit: edit)
+                return
+            }
             let (titleWords, tokenEdit) = try context.quickAdd.split(Array(arguments.dropFirst()), allowRemoval: true)
             if tokenEdit.list != nil {
                 throw CLIError("list: cannot be changed by edit; use `tick mv ID LIST`", status: .usage)
@@ -138,6 +149,33 @@ extension Tick {
             context.terminal.out(changed
                 ? confirm.changed("Edited", after, shortID: updated.shortID, fields: Confirmation.fieldNames(from: item.task, to: after))
                 : confirm.unchanged(after, shortID: updated.shortID, "unchanged"))
+        }
+
+        /// `tick edit FILTER -- CHANGES`: the same change to every task the
+        /// filter selects, in one undo entry. No rename (loose words are
+        /// refused) and no slot (one time for many tasks).
+        private func bulk(_ context: Context, edit flags: TaskEdit) throws {
+            var edit = flags
+            let (titleWords, tokenEdit) = try context.quickAdd.split(arguments, allowRemoval: true)
+            guard titleWords.isEmpty else {
+                throw InputError.invalid("\(titleWords.map { "\"\($0)\"" }.joined(separator: ", ")) after -- is not a change; a change by filter takes tokens (sched:mon, +tag, -tag, pri:must), not a new title")
+            }
+            if tokenEdit.list != nil { throw CLIError("list: cannot be changed by edit; use tick mv FILTER LIST", status: .usage) }
+            edit.merge(tokenEdit)
+            if noDue { edit.due = .clear }
+            if noRemind { edit.remind = .clear }
+            if noSched { edit.scheduled = .clear }
+            if noEstimate { edit.estimate = .clear }
+            for t in untag { edit.removeTags.append(try context.fields.tag(t)) }
+            guard title == nil, !noSlot, edit.slot == .keep, edit.slotMinutes == nil else {
+                throw CLIError("a change by filter cannot rename tasks or give them a slot; edit them one by one", status: .usage)
+            }
+            guard !edit.isEmpty else { throw ValidationError("give the changes after --, e.g. tick edit +later due:none -- sched:mon") }
+            let words = filterWords.map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }
+            let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Edit", yes: yes)
+            let mutation = TaskMutation(context: context)
+            let results = try mutation.apply(refs) { task, now in edit.apply(to: &task, now: now) }
+            mutation.report(results, verb: "Edited", unchanged: "unchanged", ids: try context.resyncIDs())
         }
     }
 }

@@ -17,8 +17,11 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The tasks, then the destination list.")
+        @Argument(help: ArgumentHelp("The tasks (ids or a filter), then the destination list.", valueName: "id|filter"))
         var arguments: [String]
+
+        @Flag(name: [.customShort("y"), .long], help: "Move more than [bulk] confirm tasks selected by a filter without asking.")
+        var yes = false
 
         func validate() throws {
             guard arguments.count >= 2 else { throw ValidationError("give one or more task IDs and a destination list, e.g. tick mv 3 Work") }
@@ -29,10 +32,12 @@ extension Tick {
             let mutation = TaskMutation(context: context)
             let now = context.now
             var moved: [TaskMutation.Outcome] = []
+            let words = arguments.dropLast().map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }
+            let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes)
             let (loaded, target) = try context.store.withLock { writer in
                 // Resolved under the lock: outside it, another `tick mv` of the same
                 // task can be half done (the task in both lists, or seen in neither).
-                let items = try mutation.resolveUnderLock(Array(arguments.dropLast()), writer: writer)
+                let items = try mutation.resolveUnderLock(refs, writer: writer)
                 let loaded = try context.load()
                 let target = try loaded.lists.resolve(arguments[arguments.count - 1])
                 for item in items {

@@ -23,9 +23,10 @@ extension Tick {
             let context = try Context(global)
             let mutation = TaskMutation(context: context)
             let now = context.now
+            let refs = try tasks.refs(context, verb: "Delete")
             // Resolved under the lock, so a task a concurrent `tick mv` moved is found where it is now.
             let items = try context.store.withLock { writer in
-                let items = try mutation.resolveUnderLock(tasks.ids, writer: writer)
+                let items = try mutation.resolveUnderLock(refs, writer: writer)
                 for item in items {
                     try writer.update(item.kind) { file in
                         guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(item.task.id.lowercased) }

@@ -26,7 +26,7 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let mutation = TaskMutation(context: context)
-            let results = try mutation.applyInFile(tasks.ids) { file, id, now in
+            let results = try mutation.applyInFile(try tasks.refs(context, states: [.done], verb: "Reopen")) { file, id, now in
                 try file.reopen(taskID: id, at: now)
             }
             let ids = try context.resyncIDs()

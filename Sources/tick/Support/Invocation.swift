@@ -48,7 +48,7 @@ enum Invocation {
     }
 
     /// Commands whose positional arguments are a filter.
-    static let filterCommands: Set<String> = ["list", "ls", "today", "upcoming", "overdue", "inbox", "context", "report"]
+    static let filterCommands: Set<String> = ["list", "ls", "today", "upcoming", "overdue", "inbox", "context", "report", "done", "start", "reopen", "rm", "delete", "mv"]
 
     /// Options of the filter commands that take a value (never a filter word).
     static let filterOptionsTakingValues: Set<String> = ["--sort", "--limit", "--state", "--tag", "--store", "--days"]
@@ -71,7 +71,7 @@ enum Invocation {
                 continue
             }
             let second = a.dropFirst().first
-            if a.count >= 2, a.hasPrefix("-"), a != "-h", second != "-", second?.isLetter == true || second == "/" || second == "\"" {
+            if a.count >= 2, a.hasPrefix("-"), a != "-h", a != "-y", second != "-", second?.isLetter == true || second == "/" || second == "\"" {
                 out.append("\\" + a)
             } else {
                 out.append(a)

@@ -1,13 +1,26 @@
 import ArgumentParser
 import TickKit
 
-/// The `ID...` argument of commands that act on several tasks.
+/// The `ID...` argument of commands that act on several tasks: ids, or a
+/// filter (``BulkSelection``).
 struct TaskIDs: ParsableArguments {
-    @Argument(help: "The tasks: short ids from a listing, or 4+ hex digits of their UUIDs.")
+    @Argument(help: ArgumentHelp("The tasks: short ids from a listing (3, 3-7, 3,9), 4+ hex digits of their UUIDs, or a filter (+errand list:Home).",
+                                 valueName: "id|filter"))
     var ids: [String] = []
 
+    @Flag(name: [.customShort("y"), .long], help: "Change more than [bulk] confirm tasks selected by a filter without asking.")
+    var yes = false
+
     func validate() throws {
-        guard !ids.isEmpty else { throw ValidationError("give at least one task ID") }
+        guard !ids.isEmpty else { throw ValidationError("give at least one task ID or a filter") }
+    }
+
+    /// The words as typed (a leading `-` comes marked, see ``FilterArguments``).
+    var typed: [String] { ids.map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 } }
+
+    /// The references to change: the ids, or what the filter selects among `states`.
+    func refs(_ context: Context, states: Set<TaskState> = [.open, .active], verb: String) throws -> [String] {
+        try BulkSelection(context: context).refs(typed, states: states, verb: verb, yes: yes)
     }
 
     /// Sets every named task to `state` (bumping modifiedAt), then reports
@@ -18,12 +31,12 @@ struct TaskIDs: ParsableArguments {
         if state == .done {
             // Through the recurrence-aware path: a repeating task gets its next occurrence.
             let completion = Completion(context: context)
-            let results = try completion.complete(ids)
+            let results = try completion.complete(try refs(context, verb: verb == "Completed" ? "Complete" : verb))
             completion.report(results, ids: try context.resyncIDs())
             return
         }
         let mutation = TaskMutation(context: context)
-        let results = try mutation.apply(ids) { task, now in
+        let results = try mutation.apply(try refs(context, verb: verb == "Started" ? "Start" : verb)) { task, now in
             guard task.setState(state, at: now) else { return false }
             task.modifiedAt = now
             return true
