@@ -24,6 +24,8 @@ if [ "${1:-}" = "--test" ]; then
     # permission tests run tick as another user with setpriv (util-linux).
     command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-pip"
     command -v setpriv >/dev/null 2>&1 || missing="$missing util-linux"
+    # Interactive prompts are tested on a real terminal.
+    command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
