@@ -188,4 +188,49 @@ struct ArchiveE2ETests {
             #expect(try a.text(file) == b.text(file), "\(file) differs")
         }
     }
+
+    @Test("git: both machines archive into the same year file; the driver merges it, and .gitattributes covers archive/")
+    func gitBothArchive() throws {
+        let m = try GitMachines { s in
+            try s.ok("lists", "add", "Work", now: "2026-11-01T08:00:00Z")
+            try s.add("Pay rent", "list:Work", now: "2026-11-01T08:00:00Z")
+            try s.add("Buy stamps", now: "2026-11-01T08:00:00Z")
+        }
+        let (a, b) = (m.a, m.b)
+        #expect(try a.git("check-attr", "merge", "archive/2026.json").stdout == "archive/2026.json: merge: tick\n")
+        try a.ok("done", try a.uuidPrefix("Pay rent"), now: "2026-11-02T08:00:00Z")
+        #expect(try a.tick("archive", "--yes", now: "2026-11-21T10:00:00Z").status == 0)
+        #expect(try a.tick("sync", now: "2026-11-21T10:00:00Z").status == 0)
+        try b.ok("done", try b.uuidPrefix("Buy stamps"), now: "2026-11-03T08:00:00Z")
+        #expect(try b.tick("archive", "--yes", now: "2026-11-21T10:30:00Z").status == 0)
+        let rb = try b.tick("sync", now: "2026-11-21T10:30:00Z")
+        #expect(rb.status == 0, "\(rb)")
+        #expect(try a.tick("sync", now: "2026-11-21T10:40:00Z").status == 0)
+        for s in [a, b] {
+            #expect(try s.tasks("archive/2026.json").titles.sorted() == ["Buy stamps", "Pay rent"])
+            #expect(try s.tasks("lists/work.json").titles == [])
+            #expect(try s.tasks("inbox.json").titles == [])
+            #expect(!(try s.text("archive/2026.json")).contains("<<<<<<<"))
+        }
+        #expect(try a.text("archive/2026.json") == b.text("archive/2026.json"))
+    }
+
+    @Test("a Syncthing conflict copy of an archive file is listed by status and merged by resolve")
+    func syncthingCopy() throws {
+        let s = try Self.seeded()
+        #expect(try s.tick("archive", "--yes", now: Self.now).status == 0)
+        // The other device archived the same year with one more note on Recent call.
+        var other = try s.text("archive/2026.json")
+        other = other.replacingOccurrences(of: "\"title\": \"Recent call\",", with: "\"title\": \"Recent call\",\n      \"notes\": \"from the other device\",")
+        other = other.replacingOccurrences(of: "\"modifiedAt\": \"2026-11-21T09:00:00Z\"", with: "\"modifiedAt\": \"2026-11-21T09:30:00Z\"")
+        let copy = "archive/2026.sync-conflict-20261121-093512-ABCDEF7.json"
+        try s.write(copy, other)
+        let status = try s.tick("status", now: Self.now)
+        #expect(status.stdout.contains(copy), "\(status)")
+        let r = try s.tick("resolve", now: Self.now)
+        #expect(r.status == 0, "\(r)")
+        #expect(!s.exists(copy))
+        #expect(try s.tasks("archive/2026.json").task("Recent call")?.string("notes") == "from the other device")
+        #expect(try s.tasks("archive/2026.json").titles.sorted() == ["Inbox done", "Recent call"])
+    }
 }

@@ -25,7 +25,7 @@ extension Tick {
               tick archive --dry-run
               tick archive --yes
               tick archive --before 2026-01-01 --yes
-              tick archive --before 'in -30d' --yes
+              tick archive --before yesterday --yes
             """)
 
         @OptionGroup var global: GlobalOptions
@@ -53,7 +53,7 @@ extension Tick {
             } else {
                 cutoff = context.query.today.startOfDay(in: zone)
             }
-            let cutoffText = Timestamp.format(cutoff)
+            let cutoffText = Self.describe(cutoff, in: zone)
             // A first plan, made without the lock, for the question.
             let first = try plan(context.store, cutoff: cutoff, timeZone: zone, now: now)
             if first.isEmpty {
@@ -100,8 +100,25 @@ extension Tick {
                 t.out("Nothing to archive: no done tasks completed before \(cutoffText).")
                 return
             }
-            t.out("Archived \(done.moves.count) task\(done.moves.count == 1 ? "" : "s") completed before \(cutoffText) (`tick undo` puts them back):")
+            t.out("Archived \(done.moves.count) task\(done.moves.count == 1 ? "" : "s") completed before \(cutoffText):")
             printSummary(done, loaded: loaded, terminal: t, titles: false)
+            // The journal keeps task images only up to its entry size (MultiFileWrite's rule).
+            let maxImages = (context.store.journal?.maxEntryBytes ?? 0) / 100
+            if 2 * done.moves.count <= maxImages {
+                t.out(t.dim("`tick undo` puts them back."))
+            } else {
+                t.out(t.dim("Too many tasks for `tick undo` to keep; they are in archive/ (move a task back with `tick import`, or archive in steps with --before)."))
+            }
+        }
+
+        /// `2026-11-21` for a local midnight, else `2026-11-20 12:00`, in the local zone.
+        static func describe(_ instant: Date, in zone: TimeZone) -> String {
+            let day = LocalDate(date: instant, timeZone: zone)
+            if day.startOfDay(in: zone) == instant { return day.iso }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.hour, .minute], from: instant)
+            return day.iso + " " + String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
         }
 
         /// Reads the inbox and lists (hand edits stamped, as the write reads
