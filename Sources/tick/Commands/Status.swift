@@ -78,8 +78,9 @@ extension Tick {
             }
             t.out("store     \(context.store.location.root)")
             t.out("tasks     \(tasks) in \(lists) list(s) and the inbox")
-            t.out("archive   " + (archiveFiles == 0 ? "empty (`tick archive` moves done tasks there)"
-                : "\(archivedCount) done task(s) in \(archiveFiles) file(s) under archive/ (`tick search --archived` finds them)"))
+            if archiveFiles > 0 {
+                t.out("archive   \(archivedCount) done task(s) in \(archiveFiles) file(s) under archive/ (`tick search --archived` finds them)")
+            }
             t.out("index     \(indexPath)")
             t.out("          " + (stale.isEmpty ? "was fresh" : "was stale (\(stale.count) file(s) changed); updated now: " + stale.prefix(5).joined(separator: ", ")))
             t.out("watcher   " + (watcher.map { "running (pid \($0))" } ?? "not running (commands still check the files themselves)"))
