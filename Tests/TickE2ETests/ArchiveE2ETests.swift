@@ -233,4 +233,27 @@ struct ArchiveE2ETests {
         #expect(try s.tasks("archive/2026.json").task("Recent call")?.string("notes") == "from the other device")
         #expect(try s.tasks("archive/2026.json").titles.sorted() == ["Inbox done", "Recent call"])
     }
+
+    @Test("a streak that runs through archived days and past the chart's first day is counted as before")
+    func streakThroughTheArchive() throws {
+        let s = try Sandbox()
+        // One completion a day from Nov 1 to Nov 21: a 21-day streak, longer than the 14-day chart.
+        for day in 1...21 {
+            let title = "Daily \(day)"
+            try s.add(title, now: "2026-10-31T08:00:00Z")
+            try s.ok("done", try s.uuidPrefix(title), now: String(format: "2026-11-%02dT08:00:00Z", day))
+        }
+        func stats() throws -> [String: Any] {
+            let r = try s.tick("stats", "--period", "day", "--json", now: Self.now)
+            #expect(r.status == 0, "\(r)")
+            return try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any])
+        }
+        let before = try stats()
+        #expect((before["streak"] as? [String: Any])?["days"] as? Int == 21, "\(before)")
+        // Archive the first half: the chart's first days and the days before it come from the archive.
+        #expect(try s.tick("archive", "--before", "2026-11-12", "--yes", now: Self.now).status == 0)
+        #expect(try s.tasks("archive/2026.json").count == 11)
+        let after = try stats()
+        #expect(NSDictionary(dictionary: after) == NSDictionary(dictionary: before), "\(after)\nvs\n\(before)")
+    }
 }

@@ -166,4 +166,21 @@ import Testing
         #expect(completions.perDay(first: day, end: day.adding(days: 1)) == [day: 2])
         #expect(tasks.completions(timeZone: Self.utc, path: "inbox.json").count == 1)
     }
+
+    @Test func archiveConflictCopiesAreSeenByTheWatcherAndResolve() throws {
+        #expect(StoreWatcher.isConflictCopy("archive/2026.sync-conflict-20261121-093512-ABCDEF7.json"))
+        #expect(!StoreWatcher.isConflictCopy("other/2026.sync-conflict-20261121-093512-ABCDEF7.json"))
+        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tick-archive-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/archive", withIntermediateDirectories: true)
+        for name in ["2026.json", "2026.sync-conflict-20261121-093512-ABCDEF7.json", "notes.json", ".2025.json"] {
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/archive/" + name))
+        }
+        let store = Store(location: StoreLocation(root: root, stateDirectory: root + "/state", cacheDirectory: root + "/cache"))
+        #expect(try store.archiveKinds() == [.archive(year: 2026)])
+        #expect(store.conflictCopies().map(\.kind) == [.archive(year: 2026)])
+        #expect(store.conflictCopies().map(\.relativePath) == ["archive/2026.sync-conflict-20261121-093512-ABCDEF7.json"])
+        // Not part of the snapshot the views read.
+        #expect(try store.kinds().allSatisfy { !$0.isArchive })
+    }
 }
