@@ -66,12 +66,12 @@ public struct TaskFileDecoder {
             throw FormatError(path: path, location: SourceLocation(offset: error.offset, in: bytes), message: error.message)
         }
         var counts: [String: Int] = [:]
-        return try decodeTask(root, slug: kind.slug ?? "inbox", titleCounts: &counts)
+        return try decodeTask(root, slug: kind.idSeed, titleCounts: &counts)
     }
 
     private func decodeRoot(_ root: JSONNode) throws(FormatError) -> TaskFile {
         let members = try fields.members(of: root, what: "the file")
-        let slugForIDs = kind.slug ?? "inbox"
+        let slugForIDs = kind.idSeed
         var version = TaskFile.currentVersion
         var id: UUID?
         var name: String?

@@ -103,7 +103,8 @@ public enum PendingConflict: Sendable, Equatable, Hashable {
 
 extension Store {
     /// Every Syncthing conflict copy of a store file: `inbox.sync-conflict-*.json`
-    /// in the root and `<slug>.sync-conflict-*.json` in `lists/`. Sorted by the
+    /// in the root, `<slug>.sync-conflict-*.json` in `lists/` and
+    /// `<year>.sync-conflict-*.json` in `archive/`. Sorted by the
     /// original file, then oldest first (the order they are merged in).
     public func conflictCopies() -> [ConflictCopy] {
         var out: [ConflictCopy] = []
@@ -117,6 +118,11 @@ extension Store {
                   let slug = Store.slug(ofListFileNamed: parsed.original) else { continue }
             out.append(ConflictCopy(kind: .list(slug: slug), relativePath: "lists/" + name, name: parsed))
         }
+        for name in (try? fm.contentsOfDirectory(atPath: location.path(Store.archiveDirectory))) ?? [] {
+            guard let parsed = SyncConflictName(fileName: name),
+                  let year = Store.year(ofArchiveFileNamed: parsed.original) else { continue }
+            out.append(ConflictCopy(kind: .archive(year: year), relativePath: Store.archiveDirectory + "/" + name, name: parsed))
+        }
         return out.sorted {
             if $0.kind != $1.kind { return $0.kind < $1.kind }
             if $0.name.sortKey != $1.name.sortKey { return $0.name.sortKey < $1.name.sortKey }
@@ -126,7 +132,7 @@ extension Store {
 
     /// Store files (of `kinds`, default all) that contain git conflict markers.
     public func filesWithConflictMarkers(among kinds: [FileKind]? = nil) -> [FileKind] {
-        let candidates = kinds ?? ((try? self.kinds()) ?? [])
+        let candidates = kinds ?? (((try? self.kinds()) ?? []) + ((try? self.archiveKinds()) ?? []))
         return candidates.filter { kind in
             guard let read = try? AtomicFile.read(path: location.path(of: kind)) else { return false }
             return ConflictMarkers.contains(read.bytes)

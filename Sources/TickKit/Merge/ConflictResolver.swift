@@ -86,7 +86,7 @@ public struct ConflictResolver {
                 archive.keep(TaskFileEncoder.encode(file), as: file.kind.relativePath)
             }
         } else {
-            var files = try store.snapshot().files
+            var files = try store.snapshot().files + store.archiveSnapshot().files
             for (kind, file) in wouldWrite {
                 if let i = files.firstIndex(where: { $0.kind == kind }) { files[i] = file }
             }

@@ -53,7 +53,7 @@ public struct FileChange: Sendable, Equatable {
     /// Decodes both versions (bytes nil = absent) and compares them; a version
     /// that cannot be parsed counts as unreadable.
     public static func compare(path: String, old: [UInt8]?, new: [UInt8]?, fallbackDate: Date) -> FileChange {
-        guard let kind = TaskIndex.kind(forRelativePath: path) else {
+        guard let kind = FileKind(relativePath: path) else {
             var c = FileChange(path: path, kind: nil)
             c.fileAdded = old == nil && new != nil
             c.fileRemoved = old != nil && new == nil
@@ -66,7 +66,7 @@ public struct FileChange: Sendable, Equatable {
                 return try TaskFileDecoder(bytes: bytes, path: path, kind: kind, fallbackDate: fallbackDate).decode()
             } catch {
                 unreadable = true
-                return TaskFile(kind: kind, id: UUID(name: "tick-list:\(kind.slug ?? "inbox")"), createdAt: fallbackDate, modifiedAt: fallbackDate)
+                return TaskFile(kind: kind, id: UUID(name: "tick-list:\(kind.idSeed)"), createdAt: fallbackDate, modifiedAt: fallbackDate)
             }
         }
         var c = compare(path: path, kind: kind, old: decode(old), new: decode(new))

@@ -21,7 +21,9 @@ public struct ReconcileReport: Sendable, Equatable {
 /// time (Docs/MERGE.md §14): the same task id in several files is one task,
 /// merged field by field without a base and kept in the list its latest
 /// `changed.list` names; a copy of a task that another file records as
-/// deleted after the copy's last change is removed.
+/// deleted after the copy's last change is removed. Archive files take part:
+/// an archived copy is kept only while it was placed last and the merged task
+/// is still done; otherwise the task goes back to a list (§14a).
 ///
 /// Deterministic: it depends only on the files' contents, so every machine
 /// that reconciles the same store writes the same bytes.
@@ -72,6 +74,13 @@ public enum StoreReconciler {
                     let t = MergeClock.seconds(copy.task.listTime)
                     if t > homeTime { home = copy.kind; homeTime = t }
                 }
+                // The archive holds done tasks only: one reopened (or never done)
+                // after merging goes back to the list copy placed last.
+                if home.isArchive, task.state != .done,
+                   let list = found.filter({ !$0.kind.isArchive }).max(by: { MergeClock.seconds($0.task.listTime) < MergeClock.seconds($1.task.listTime) }) {
+                    home = list.kind
+                }
+                if !home.isArchive { task = ArchivePlan.unarchived(task) }
                 for copy in found where copy.kind != home { plans[copy.kind, default: FilePlan()].remove.insert(id) }
                 // A place in the manual order is a place in one list: only the
                 // home copy's reorder counts (git drops a reorder of a moved
@@ -129,7 +138,9 @@ public enum StoreReconciler {
         if let only {
             files = try only.compactMap { kind in try writer.store.read(kind)?.file }
         } else {
-            files = try writer.store.snapshot().files
+            // Archive files too: an archived task is the same task as a copy a
+            // merge left in a list (Docs/MERGE.md section 14).
+            files = try writer.store.snapshot().files + writer.store.archiveSnapshot().files
         }
         let (plans, report) = plan(files)
         guard !plans.isEmpty else { return report }

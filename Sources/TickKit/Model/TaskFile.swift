@@ -6,12 +6,31 @@ public enum FileKind: Hashable, Sendable, Comparable {
     case inbox
     /// `lists/<slug>.json`.
     case list(slug: String)
+    /// `archive/<year>.json`: done tasks moved out of the lists (`tick archive`).
+    case archive(year: Int)
 
     /// Path of the file relative to the store root.
     public var relativePath: String {
         switch self {
         case .inbox: return "inbox.json"
         case .list(let slug): return "lists/\(slug).json"
+        case .archive(let year): return "archive/\(year).json"
+        }
+    }
+
+    /// True for an `archive/<year>.json` file.
+    public var isArchive: Bool {
+        if case .archive = self { return true }
+        return false
+    }
+
+    /// What derived task ids are seeded with (Docs/FORMAT.md 5.4): the slug,
+    /// `inbox`, or `archive-<year>`.
+    public var idSeed: String {
+        switch self {
+        case .inbox: return "inbox"
+        case .list(let slug): return slug
+        case .archive(let year): return "archive-\(year)"
         }
     }
 
@@ -21,12 +40,20 @@ public enum FileKind: Hashable, Sendable, Comparable {
         return nil
     }
 
+    /// The inbox, then lists by slug, then archive files by year.
     public static func < (lhs: FileKind, rhs: FileKind) -> Bool {
         switch (lhs, rhs) {
-        case (.inbox, .inbox): return false
-        case (.inbox, .list): return true
-        case (.list, .inbox): return false
         case let (.list(a), .list(b)): return a < b
+        case let (.archive(a), .archive(b)): return a < b
+        default: return lhs.rank < rhs.rank
+        }
+    }
+
+    private var rank: Int {
+        switch self {
+        case .inbox: return 0
+        case .list: return 1
+        case .archive: return 2
         }
     }
 }

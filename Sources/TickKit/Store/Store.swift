@@ -135,7 +135,7 @@ public struct Store: Sendable {
         defer { lock.unlock() }
         defer { journal?.flush() }
         // Every writer of the store holds this lock, so a temp file of a dead process is litter.
-        StaleTemps.sweep([location.root, (location.root as NSString).appendingPathComponent("lists")])
+        StaleTemps.sweep([location.root, location.path("lists"), location.path(Self.archiveDirectory)])
         return try body(StoreWriter(store: self))
     }
 }

@@ -189,6 +189,8 @@ extension FileKind {
             self = .inbox
         } else if path.hasPrefix("lists/"), let slug = Store.slug(ofListFileNamed: String(path.dropFirst(6))), !slug.contains("/") {
             self = .list(slug: slug)
+        } else if path.hasPrefix("archive/"), let year = Store.year(ofArchiveFileNamed: String(path.dropFirst(8))) {
+            self = .archive(year: year)
         } else {
             return nil
         }

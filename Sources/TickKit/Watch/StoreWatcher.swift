@@ -221,10 +221,10 @@ public final class StoreWatcher {
         }
     }
 
-    /// `NAME.sync-conflict-….json` in the root (the inbox) or in lists/.
+    /// `NAME.sync-conflict-….json` in the root (the inbox), in lists/ or in archive/.
     static func isConflictCopy(_ relative: String) -> Bool {
         let parts = relative.split(separator: "/").map(String.init)
-        guard let name = parts.last, parts.count == 1 || (parts.count == 2 && parts[0] == "lists") else { return false }
+        guard let name = parts.last, parts.count == 1 || (parts.count == 2 && (parts[0] == "lists" || parts[0] == Store.archiveDirectory)) else { return false }
         return SyncConflictName(fileName: name) != nil
     }
 

@@ -155,12 +155,15 @@ extension Tick {
             return r.status
         }
 
-        /// The store file a repository path is: `.../inbox.json` or `.../lists/<slug>.json`.
+        /// The store file a repository path is: `.../inbox.json`, `.../lists/<slug>.json` or `.../archive/<year>.json`.
         static func kind(of path: String) -> FileKind? {
             let parts = path.split(separator: "/").map(String.init)
             guard let name = parts.last else { return nil }
             if parts.count >= 2, parts[parts.count - 2] == "lists" {
                 return Store.slug(ofListFileNamed: name).map { .list(slug: $0) }
+            }
+            if parts.count >= 2, parts[parts.count - 2] == Store.archiveDirectory {
+                return Store.year(ofArchiveFileNamed: name).map { .archive(year: $0) }
             }
             return name == "inbox.json" ? .inbox : nil
         }

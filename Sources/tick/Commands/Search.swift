@@ -10,7 +10,8 @@ extension Tick {
             notes or tags. A plain word matches anywhere, even inside another word,
             as `grep -i` would; `"a phrase"` matches those words together; `mil*`
             matches words that start with "mil". Results are ranked (title matches
-            first) and include done tasks unless --state says otherwise.
+            first) and include done tasks unless --state says otherwise. --archived also
+            searches the archive (after the live tasks; JSON "file" is archive/YYYY.json).
 
             Exit status, as grep: 0 when something matched, 1 when nothing did \
             (`No matches.`, or `[]` with --json), 2 for a bad query.
@@ -19,6 +20,7 @@ extension Tick {
               tick search milk
               tick search '"expense report"' --list Work
               tick search 'deploy*' --state open,active --json
+              tick search --archived passport
             """)
 
         @OptionGroup var global: GlobalOptions
@@ -37,6 +39,9 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("At most this many results.", valueName: "n"))
         var limit: Int?
 
+        @Flag(name: .long, help: "Also search the archive (archive/*.json, see `tick archive`).")
+        var archived = false
+
         @Argument(help: "Words, \"phrases\" and prefix* terms.")
         var query: [String]
 
@@ -51,14 +56,32 @@ extension Tick {
             let loaded = try context.load()
             let kind = try list.map { try loaded.lists.resolve($0) }
             context.warnUnreadable(loaded.broken)
-            let items = try loaded.index.search(search, filter: filter, list: kind, limit: limit)
+            var items = try loaded.index.search(search, filter: filter, list: kind, limit: limit)
+            if archived {
+                // Decoded on demand: archive files are not indexed (Docs/DECISIONS.md, Archive).
+                let snapshot = try context.store.archiveSnapshot()
+                context.warnUnreadable(snapshot.broken)
+                let found = ArchivedTasks(files: snapshot.files).search(search, filter: filter, origin: kind)
+                for hit in found {
+                    let origin = ArchivePlan.origin(of: hit.task)
+                    items.append(ListedTask(task: hit.task, kind: hit.kind, listName: origin.map { loaded.name(of: $0) } ?? "Archive", shortID: nil))
+                }
+                if let limit { items = Array(items.prefix(limit)) }
+            }
             let t = context.terminal
             if output.json {
                 t.outRaw(JSONOutput.tasks(items))
             } else if items.isEmpty {
                 t.out(t.dim("No matches."))
             } else {
-                t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(items))
+                // Archived tasks show their list as "Work, archived".
+                let shown = items.map { item -> ListedTask in
+                    guard item.kind.isArchive else { return item }
+                    var copy = item
+                    copy.listName += ", archived"
+                    return copy
+                }
+                t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(shown))
             }
             // As grep does: no match is exit 1 (with --json too), so `tick search x && ...` works.
             if items.isEmpty { throw ExitCode(1) }

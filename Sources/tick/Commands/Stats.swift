@@ -28,7 +28,8 @@ extension Tick {
             SVG chart (open it in a browser).
 
             Statistics come from the index (SQL over completion times), so they are \
-            fast on large stores.
+            fast on large stores. Archived tasks (`tick archive`) count too, under the \
+            list they came from.
 
             EXAMPLES
               tick stats
@@ -71,15 +72,30 @@ extension Tick {
             // The chart, the trend and the streak's recent days from one index range scan.
             let first = CompletionStats.fetchStart(period: bucket, today: today, since: sinceDay)
             let end = today.adding(days: 1)
-            let perDay = try index.completionsPerDay(first: first, end: end, timeZone: zone, path: path)
+            // Archived tasks count too: decoded on demand (the archive is not indexed), by the file they came from.
+            let archiveSnapshot = try context.store.archiveSnapshot()
+            context.warnUnreadable(archiveSnapshot.broken)
+            let archived = ArchivedTasks(files: archiveSnapshot.files).completions(timeZone: zone, path: path)
+            var perDay = try index.completionsPerDay(first: first, end: end, timeZone: zone, path: path)
+            perDay.merge(archived.perDay(first: first, end: end), uniquingKeysWith: +)
             let chartStart = CompletionStats.rangeStart(period: bucket, today: today, since: sinceDay)
-            let perList = try index.completionsPerList(first: chartStart, end: end, timeZone: zone, path: path)
+            var perList = try index.completionsPerList(first: chartStart, end: end, timeZone: zone, path: path)
+            perList.merge(archived.perList(first: chartStart, end: end), uniquingKeysWith: +)
             var streak = CompletionStats.streak(activeDays: Set(perDay.filter { $0.value > 0 }.keys), today: today)
-            // A streak reaching back to the first day fetched goes on: probe the days before it.
+            // A streak reaching back to the first day fetched goes on: probe the days before it,
+            // the index's and the archive's in turn.
             if streak.days > 0, streak.from == first {
-                let more = try index.activeDays(before: first, timeZone: zone, path: path)
-                streak.days += more
-                streak.from = first.adding(days: -more)
+                let archivedDays = archived.activeDays
+                var from = first
+                while true {
+                    let more = try index.activeDays(before: from, timeZone: zone, path: path)
+                    from = from.adding(days: -more)
+                    let previous = from.adding(days: -1)
+                    guard archivedDays.contains(previous) else { break }
+                    from = previous
+                }
+                streak.days += first.daysSinceEpoch - from.daysSinceEpoch
+                streak.from = from
             }
             let stats = CompletionStats.build(period: bucket, today: today, since: sinceDay, perDay: perDay, perList: perList, streak: streak)
 

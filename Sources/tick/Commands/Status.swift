@@ -31,7 +31,12 @@ extension Tick {
             let broken = loaded.broken.sorted { $0.key < $1.key }.map(\.value)
             let indexPath = context.index.path ?? "(in memory)"
             // A file with conflict markers never parses, so only unreadable files can have them.
-            let conflicts = context.store.pendingConflicts(markerCandidates: loaded.broken.keys.sorted())
+            // The archive is not indexed: its files are read here (Docs/FORMAT.md section 16).
+            let archive = try context.store.archiveSnapshot()
+            let archivedCount = ArchivedTasks(files: archive.files).count
+            let archiveFiles = archive.files.count + archive.broken.count
+            let brokenArchive = archive.problems
+            let conflicts = context.store.pendingConflicts(markerCandidates: loaded.broken.keys.sorted() + archive.broken.keys.sorted())
             // blocks.json (commitments) is not a list file: its conflicts are listed separately.
             let blocks = CommitmentConflicts(context: context, dryRun: true)
             let blockConflicts = (blocks.hasMarkers ? [(CommitmentFile.relativePath, "git-conflict-markers")] : [])
@@ -46,12 +51,14 @@ extension Tick {
                     JSONMember("store", .string(context.store.location.root)),
                     JSONMember("tasks", JSONOutput.number(tasks)),
                     JSONMember("lists", JSONOutput.number(lists)),
+                    JSONMember("archivedTasks", JSONOutput.number(archivedCount)),
+                    JSONMember("archiveFiles", JSONOutput.number(archiveFiles)),
                     JSONMember("index", .string(indexPath)),
                     JSONMember("indexWasFresh", JSONNode(.bool(stale.isEmpty))),
                     JSONMember("staleFiles", .array(stale.map { .string($0) })),
                     JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
                     JSONMember("nextReminder", nextReminder.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
-                    JSONMember("unreadable", .array(broken.map { .string($0.summary) })),
+                    JSONMember("unreadable", .array((broken + brokenArchive).map { .string($0.summary) })),
                     JSONMember("inSeveralLists", .array(split.map { .string($0.lowercased) })),
                 ]
                 do {
@@ -71,6 +78,9 @@ extension Tick {
             }
             t.out("store     \(context.store.location.root)")
             t.out("tasks     \(tasks) in \(lists) list(s) and the inbox")
+            if archiveFiles > 0 {
+                t.out("archive   \(archivedCount) done task(s) in \(archiveFiles) file(s) under archive/ (`tick search --archived` finds them)")
+            }
             t.out("index     \(indexPath)")
             t.out("          " + (stale.isEmpty ? "was fresh" : "was stale (\(stale.count) file(s) changed); updated now: " + stale.prefix(5).joined(separator: ", ")))
             t.out("watcher   " + (watcher.map { "running (pid \($0))" } ?? "not running (commands still check the files themselves)"))
@@ -78,11 +88,12 @@ extension Tick {
                 let when = context.dates.label(.time(nextReminder))
                 t.out("reminders next \(when)" + (watcher == nil ? t.yellow(" (fires only while `tick watch` runs)") : ""))
             }
-            if broken.isEmpty {
+            let unreadable = broken + brokenArchive
+            if unreadable.isEmpty {
                 t.out("files     all readable")
             } else {
-                t.out("files     " + t.boldRed("\(broken.count) unreadable:"))
-                broken.forEach { t.out("          " + $0.summary) }
+                t.out("files     " + t.boldRed("\(unreadable.count) unreadable:"))
+                unreadable.forEach { t.out("          " + $0.summary) }
             }
             if !split.isEmpty {
                 t.out("tasks     " + t.boldRed("\(split.count) in more than one list (an interrupted move, or moved on one machine and edited on another); run `tick resolve` to join them:"))

@@ -179,7 +179,7 @@ struct SyncRun {
         // Never commit a file that cannot be read: it would break every clone.
         var problems: [String] = []
         for path in dirty {
-            guard let kind = TaskIndex.kind(forRelativePath: path),
+            guard let kind = FileKind(relativePath: path),
                   let (bytes, stamp) = try AtomicFile.read(path: context.store.location.path(of: kind)) else { continue }
             if ConflictMarkers.contains(bytes) {
                 problems.append("\(context.store.displayPath(kind)): has git conflict markers; run `tick resolve`")

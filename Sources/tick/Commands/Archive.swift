@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import TickKit
+
+extension Tick {
+    struct Archive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move done tasks out of the lists into archive/YYYY.json.",
+            discussion: """
+            Moves every done task completed before WHEN (default: before the start of \
+            today, so today's completions stay in view) from inbox.json and lists/*.json \
+            into archive/YYYY.json in the store, YYYY being the local year of its \
+            completion. Archive files have the list file format; each archived task \
+            keeps the file it came from in "archivedFrom". Archived tasks leave every \
+            view and listing; `tick search --archived` finds them, `tick stats` still \
+            counts them, and `tick undo` puts them all back.
+
+            All or nothing, like an import: every file is written or none. A store \
+            file that cannot be parsed stops it before anything is written.
+
+            Asks for confirmation on a terminal; --yes skips the question. Without a \
+            terminal to ask on, and without --yes, tick refuses (exit status 1).
+
+            EXAMPLES
+              tick archive --dry-run
+              tick archive --yes
+              tick archive --before 2026-01-01 --yes
+              tick archive --before yesterday --yes
+            """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("Archive tasks completed before this (any WHEN; a day means its start). Default: today.", valueName: "when"))
+        var before: String?
+
+        @Flag(name: .long, help: "Show what would be archived; write nothing.")
+        var dryRun = false
+
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
+        var yes = false
+
+        func run() throws {
+            let context = try Context(global)
+            let t = context.terminal
+            let zone = context.timeZone
+            let now = context.now
+            let cutoff: Date
+            if let before {
+                switch try context.fields.due(before, key: "--before") {
+                case .day(let day): cutoff = day.startOfDay(in: zone)
+                case .time(let instant): cutoff = instant
+                }
+            } else {
+                cutoff = context.query.today.startOfDay(in: zone)
+            }
+            let cutoffText = Self.describe(cutoff, in: zone)
+            // A first plan, made without the lock, for the question.
+            let first = try plan(context.store, cutoff: cutoff, timeZone: zone, now: now)
+            if first.isEmpty {
+                t.out("Nothing to archive: no done tasks completed before \(cutoffText).")
+                return
+            }
+            let loaded = try context.load()
+            if dryRun {
+                t.out("Would archive \(first.moves.count) task\(first.moves.count == 1 ? "" : "s") completed before \(cutoffText):")
+                printSummary(first, loaded: loaded, terminal: t, titles: true)
+                return
+            }
+            if !yes {
+                guard t.stdinIsTTY else {
+                    throw CLIError("refusing to archive \(first.moves.count) task(s) without confirmation; pass --yes (or see them first with --dry-run)")
+                }
+                printSummary(first, loaded: loaded, terminal: t, titles: false)
+                FileHandle.standardError.write(Data("Archive \(first.moves.count) done task(s)? [y/N] ".utf8))
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                guard answer == "y" || answer == "yes" else { throw CLIError("cancelled; nothing was archived") }
+            }
+            let done = try context.store.withLock { writer -> ArchivePlan in
+                // Planned again under the lock, from what the write will read.
+                let plan = try plan(context.store, cutoff: cutoff, timeZone: zone, now: now)
+                guard !plan.isEmpty else { return plan }
+                if !yes, Set(plan.moves.map(\.task.id)) != Set(first.moves.map(\.task.id)) {
+                    throw CLIError("the store changed while asking; nothing was archived, run the command again")
+                }
+                // A read-only file at either end stops it before any file is written.
+                try writer.requireWritable(plan.targets + plan.sources)
+                do {
+                    try writer.updateAll(plan.edits(now: now))
+                } catch let error as StoreError {
+                    if case let .writeFailed(path, reason) = error {
+                        if reason == MultiFileWrite.notUndone { throw CLIError("cannot write \(path): \(reason)") }
+                        throw CLIError("cannot write \(path): \(reason); nothing was archived (no store file was changed)")
+                    }
+                    throw error
+                }
+                return plan
+            }
+            _ = try context.resyncIDs()
+            if done.isEmpty {
+                t.out("Nothing to archive: no done tasks completed before \(cutoffText).")
+                return
+            }
+            t.out("Archived \(done.moves.count) task\(done.moves.count == 1 ? "" : "s") completed before \(cutoffText):")
+            printSummary(done, loaded: loaded, terminal: t, titles: false)
+            // The journal keeps task images only up to its entry size (MultiFileWrite's rule).
+            let maxImages = (context.store.journal?.maxEntryBytes ?? 0) / 100
+            if 2 * done.moves.count <= maxImages {
+                t.out(t.dim("`tick undo` puts them back."))
+            } else {
+                t.out(t.dim("Too many tasks for `tick undo` to keep; they are in archive/ (move a task back with `tick import`, or archive in steps with --before)."))
+            }
+        }
+
+        /// `2026-11-21` for a local midnight, else `2026-11-20 12:00`, in the local zone.
+        static func describe(_ instant: Date, in zone: TimeZone) -> String {
+            let day = LocalDate(date: instant, timeZone: zone)
+            if day.startOfDay(in: zone) == instant { return day.iso }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.hour, .minute], from: instant)
+            return day.iso + " " + String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        }
+
+        /// Reads the inbox and lists (hand edits stamped, as the write reads
+        /// them) and plans; a file that cannot be parsed stops everything.
+        private func plan(_ store: Store, cutoff: Date, timeZone: TimeZone, now: Date) throws -> ArchivePlan {
+            let snapshot = try store.snapshotForWriting(try store.kinds())
+            if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
+            return ArchivePlan.make(files: snapshot.files, before: cutoff, timeZone: timeZone, now: now)
+        }
+
+        /// Counts per file left and per archive file written; with `titles`, each task.
+        private func printSummary(_ plan: ArchivePlan, loaded: Context.Loaded, terminal t: Terminal, titles: Bool) {
+            for (kind, count) in plan.countsBySource {
+                t.out("  from \(loaded.name(of: kind)) (\(kind.relativePath)): \(count)")
+                if titles {
+                    for move in plan.moves where move.from == kind {
+                        t.out("    \(String(move.task.id.lowercased.prefix(8))) → \(FileKind.archive(year: move.year).relativePath): \(move.task.title)")
+                    }
+                }
+            }
+            for (year, count) in plan.countsByYear {
+                t.out("  to \(FileKind.archive(year: year).relativePath): \(count)")
+            }
+        }
+    }
+}
