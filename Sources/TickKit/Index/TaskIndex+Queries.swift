@@ -75,7 +75,7 @@ extension TaskIndex {
         var lastKind: FileKind?
         let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
         try statement.setArguments(arguments)
-        try RowReader.forEach(statement) { task, path, shortID, position in
+        try RowReader.forEach(statement) { task, path, shortID, position, blocked in
             if path != lastPath {
                 lastPath = path
                 lastKind = Self.kind(forRelativePath: path)
@@ -83,7 +83,7 @@ extension TaskIndex {
             guard let kind = lastKind else { return }
             let i = slot[path] ?? infos.count
             let name = i < infos.count ? infos[i].name : (kind.slug ?? "Inbox")
-            buckets[i].append((position, ListedTask(task: task, kind: kind, listName: name, shortID: shortID)))
+            buckets[i].append((position, ListedTask(task: task, kind: kind, listName: name, shortID: shortID, blocked: blocked)))
         }
         var out: [ListedTask] = []
         out.reserveCapacity(buckets.reduce(0) { $0 + $1.count })
@@ -138,11 +138,16 @@ extension TaskIndex {
         return query.select(view, filter: filter, from: candidates)
     }
 
-    /// Full-text search, ranked. See ``SearchQuery`` for the syntax.
-    public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil) throws -> [ListedTask] {
+    /// Full-text search, ranked. See ``SearchQuery`` for the syntax. With a
+    /// `query`, waiting tasks are left out unless the filter shows them.
+    public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil, query: TaskQuery? = nil) throws -> [ListedTask] {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
         var args: StatementArguments = []
+        if let query, !filter.showWaiting {
+            clause += " AND NOT coalesce(\(IndexSchema.waitingCondition), 0)"
+            args += [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate]
+        }
         if let list {
             clause += " AND t.path = ?"
             args += [list.relativePath]
@@ -241,8 +246,10 @@ extension TaskIndex {
         let now = query.now.timeIntervalSinceReferenceDate
         let endOfToday = query.today.adding(days: 1).startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
         let n = max(limit, 1)
+        // Waiting tasks are in no view: neither counted nor among the first.
+        let notWaiting = "NOT coalesce(wait_day > \(today), 0) AND NOT coalesce(wait_ts > \(now.databaseValue.description), 0)"
         return try db.read { db in
-            let pending = "state != 'done'"
+            let pending = "state != 'done' AND \(notWaiting)"
             func count(_ condition: String, _ args: StatementArguments) throws -> Int {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE \(pending) AND \(condition)", arguments: args) ?? 0
             }
