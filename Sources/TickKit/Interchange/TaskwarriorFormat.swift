@@ -114,7 +114,8 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 task.completedAt = try date("end") ?? modified
             default:
                 task.state = start != nil ? .active : .open
-                if status != "pending" { extra.append(JSONMember(prefix + "status", .string(status))) }
+                // `waiting` follows from `wait`, which is a field of its own.
+                if status != "pending" && status != "waiting" { extra.append(JSONMember(prefix + "status", .string(status))) }
                 if let end = try string("end") { extra.append(JSONMember(prefix + "end", .string(end))) }
             }
             if let start { extra.append(JSONMember(prefix + "start", .string(start))) }
@@ -300,14 +301,15 @@ public enum TaskwarriorCodec: InterchangeCodec {
             // `waiting` needs a wait date, and a template (`recurring`) its `recur`.
             let canRecur = task.due != nil
             let recurs = canRecur && (task.repeatRule.map { TaskwarriorRecurrence.taskwarriorRecur(for: $0) != nil } ?? (keptString("recur") != nil))
-            if let wait = task.wait, waitInstant(wait, context) > context.now {
-                put("status", "waiting")
-            } else if task.wait == nil, keptString("status") == "waiting", keptString("wait") != nil {
-                put("status", "waiting")
-            } else if keptString("status") == "recurring", recurs {
+            if keptString("status") == "recurring", recurs {
                 put("status", "recurring")
                 if let mask = kept["mask"] { ms.append(JSONMember("mask", mask)) }
                 if let rtype = kept["rtype"] { ms.append(JSONMember("rtype", rtype)) }
+            } else if let wait = task.wait, waitInstant(wait, context) > context.now {
+                put("status", "waiting")
+            } else if task.wait == nil, keptString("status") == "waiting", keptString("wait") != nil {
+                // A file from before `wait` was a field.
+                put("status", "waiting")
             } else {
                 put("status", "pending")
             }
