@@ -27,9 +27,10 @@ struct WaitDependsTests {
         #expect(try s.json("list").titles == ["Visible task"])
         #expect(try s.json("today").titles == ["Visible task"])
         #expect(try Self.titles(s, "search", "task") == ["Visible task"])
+        #expect(try s.tick("search", "Hidden").status == 1, "no match while it waits")
         // --all shows it, with its wait.
         #expect(try s.json("list", "--all").titles == ["Visible task", "Hidden until tomorrow"])
-        #expect(try Self.titles(s, "search", "task", "--all").contains("Hidden until tomorrow"))
+        #expect(try Self.titles(s, "search", "Hidden", "--all") == ["Hidden until tomorrow"])
         let listed = try s.ok("list", "--all")
         #expect(listed.contains("wait tomorrow"), "\(listed)")
         #expect(try s.showJSON(id).string("wait") == "2026-11-22")
@@ -221,7 +222,8 @@ struct WaitDependsTests {
         let exported = try tw.export()
         let wallID = try #require(before.task("Paint the wall")?.string("id"))
         let wall = try #require(exported[wallID])
-        #expect(wall.string("status") == "waiting", "\(wall)")
+        // Taskwarrior 2.6 stores a waiting task as pending with a wait date (3.x the same).
+        #expect(["waiting", "pending"].contains(wall.string("status") ?? ""), "\(wall)")
         #expect(wall.string("wait") == "20291231T230000Z", "local midnight in Berlin: \(wall)")
         let dep = wall["depends"]
         let deps = (dep as? String).map { $0.split(separator: ",").map(String.init) } ?? (dep as? [String] ?? [])
