@@ -215,6 +215,16 @@ import Testing
         #expect(all.map(\.task.title) == ["waiting", "dependency", "free", "blocked"])
     }
 
+    @Test func theNextOccurrenceKeepsItsWaitDistanceAndDependencies() throws {
+        let dep = UUID()
+        var t = task("Pay rent", due: "2026-12-01", wait: "2026-11-28", depends: [dep])
+        t.repeatRule = "monthly"
+        let next = try #require(try t.nextOccurrence(completedAt: now, now: now, timeZone: berlin))
+        #expect(next.due == .day(LocalDate(iso: "2027-01-01")!))
+        #expect(next.wait == .day(LocalDate(iso: "2026-12-29")!), "three days before, as before")
+        #expect(next.depends == [dep])
+    }
+
     // MARK: Index
 
     @Test func theIndexAgreesWithTheFiles() throws {
