@@ -180,6 +180,66 @@ struct WaitDependsTests {
         #expect(try s.tasks("inbox.json").task("Dependent")?["depends"] == nil)
     }
 
+    @Test("on a generated store, blocked and waiting in tick's answers match a straightforward scan of the files")
+    func generatedStoreMatchesAScan() throws {
+        let s = try Sandbox()
+        // A seeded store: 3 files, 240 tasks, random states, waits and dependencies
+        // (some on tasks in other files, some on ids no task has).
+        var seed: UInt64 = 0x5eed
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let ids = (0..<240).map { String(format: "00000000-0000-4000-8000-%012x", $0 + 1) }
+        let ghost = "00000000-0000-4000-8000-0000000fffff"
+        var objects: [[String: Any]] = []
+        for (i, id) in ids.enumerated() {
+            var t: [String: Any] = ["id": id, "title": "Task \(i)", "state": ["open", "open", "active", "done"][next(4)],
+                                    "createdAt": "2026-11-01T08:00:00Z", "modifiedAt": "2026-11-01T08:00:00Z"]
+            if t["state"] as? String == "done" { t["completedAt"] = "2026-11-02T08:00:00Z" }
+            if next(4) == 0 { t["wait"] = ["2026-11-20", "2026-11-21", "2026-11-22", "2026-11-21T08:59:59Z", "2026-11-21T09:00:01Z"][next(5)] }
+            if next(3) == 0 { t["depends"] = Array(Set((0..<(1 + next(3))).map { _ in next(10) == 0 ? ghost : ids[next(ids.count)] }).subtracting([id])).sorted() }
+            if next(2) == 0 { t["due"] = "2026-11-\(String(format: "%02d", 15 + next(12)))" }
+            objects.append(t)
+        }
+        let files = [("inbox.json", nil as String?), ("lists/a.json", "A"), ("lists/b.json", "B")]
+        try FileManager.default.createDirectory(atPath: s.path("lists"), withIntermediateDirectories: true)
+        for (n, (path, name)) in files.enumerated() {
+            var file: [String: Any] = ["version": 1, "tasks": Array(objects[(n * 80)..<((n + 1) * 80)])]
+            if let name { file["name"] = name }
+            try s.write(path, String(decoding: try JSONSerialization.data(withJSONObject: file), as: UTF8.self))
+        }
+        // The scan: pinned now is 2026-11-21T09:00:00Z, 10:00 in Berlin.
+        let state = Dictionary(uniqueKeysWithValues: objects.map { ($0["id"] as? String ?? "", $0["state"] as? String ?? "") })
+        func waiting(_ t: [String: Any]) -> Bool {
+            guard let w = t["wait"] as? String else { return false }
+            return w.count == 10 ? w > "2026-11-21" : w > "2026-11-21T09:00:00Z"
+        }
+        func blocked(_ t: [String: Any]) -> Bool {
+            (t["depends"] as? [String] ?? []).contains { state[$0].map { $0 != "done" } ?? false }
+        }
+        let pendingShown = objects.filter { $0["state"] as? String != "done" && !waiting($0) }
+        let listed = try s.json("list")
+        #expect(Set(listed.compactMap { $0.string("id") }) == Set(pendingShown.compactMap { $0["id"] as? String }))
+        #expect(Set(listed.filter { $0["blocked"] as? Bool == true }.compactMap { $0.string("id") })
+                == Set(pendingShown.filter(blocked).compactMap { $0["id"] as? String }))
+        #expect(!listed.isEmpty && listed.contains { $0["blocked"] as? Bool == true } && listed.contains { $0["blocked"] == nil },
+                "the generated store has both kinds")
+        // Within each list, every unblocked task comes before every blocked one.
+        for file in ["inbox.json", "lists/a.json", "lists/b.json"] {
+            let flags = listed.filter { $0.string("file") == file }.map { $0["blocked"] as? Bool == true }
+            #expect(flags == flags.sorted { !$0 && $1 }, "\(file)")
+        }
+        let all = try s.json("list", "--all")
+        #expect(all.count == objects.count)
+        #expect(Set(all.filter { $0["blocked"] as? Bool == true }.compactMap { $0.string("id") })
+                == Set(objects.filter { blocked($0) && $0["state"] as? String != "done" }.compactMap { $0["id"] as? String }),
+                "a done task is never blocked")
+        let overdue = try s.json("overdue")
+        #expect(Set(overdue.compactMap { $0.string("id") })
+                == Set(pendingShown.filter { ($0["due"] as? String ?? "9999") < "2026-11-21" }.compactMap { $0["id"] as? String }))
+    }
+
     @Test("with real git: machine A sets a wait, machine B adds a dependency; after tick sync on both, both survive")
     func gitMergeKeepsWaitAndDepends() throws {
         let m = try GitMachines { s in

@@ -64,14 +64,14 @@ public struct TaskQuery: Sendable {
         }
     }
 
-    /// The ids of the tasks in `tasks` that are blocked: they depend on a task
-    /// that exists (in `tasks`) and is not done.
+    /// The ids of the tasks in `tasks` that are blocked: not done, and they
+    /// depend on a task that exists (in `tasks`) and is not done.
     public static func blockedIDs<S: Sequence>(in tasks: S) -> Set<UUID> where S.Element == TaskItem {
         var pending: Set<UUID> = []
         var dependents: [TaskItem] = []
         for task in tasks {
             if task.state != .done { pending.insert(task.id) }
-            if !task.depends.isEmpty { dependents.append(task) }
+            if !task.depends.isEmpty, task.state != .done { dependents.append(task) }
         }
         var out: Set<UUID> = []
         for task in dependents where task.depends.contains(where: pending.contains) { out.insert(task.id) }
