@@ -272,6 +272,32 @@ import Testing
         #expect(try index.dependents(of: [dep]).map(\.task.title) == ["blocked"])
     }
 
+    @Test func theStatusLinesFirstTasksAreTodaysFirstWhenTheEarliestAreBlocked() throws {
+        let dir = NSTemporaryDirectory() + "tick-wait-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/store", withIntermediateDirectories: true)
+        let store = Store(location: StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache"))
+        let dep = UUID()
+        // The three earliest due tasks are blocked; two later ones are not.
+        let file = TaskFile(kind: .inbox, id: UUID(), createdAt: now, modifiedAt: now, tasks: [
+            task("blocked 1", due: "2026-11-15", depends: [dep]),
+            task("blocked 2", due: "2026-11-16", depends: [dep]),
+            task("blocked 3", due: "2026-11-17", depends: [dep]),
+            task("free 1", due: "2026-11-19"),
+            task("dependency", due: "2026-11-20", id: dep),
+        ])
+        try store.withLock { writer in try writer.create(file) }
+        let clock = now.addingTimeInterval(3600)
+        let index = try TaskIndex.open(store: store, now: { clock })
+        try index.refresh()
+        let q = TaskQuery(now: now, timeZone: berlin)
+        let today = try index.run(.today, filter: TaskFilter(), query: q).map(\.task.title)
+        #expect(today == ["free 1", "dependency", "blocked 1", "blocked 2", "blocked 3"])
+        for limit in 1...5 {
+            #expect(try index.todaySummary(query: q, limit: limit).first.map(\.task.title) == Array(today.prefix(limit)), "limit \(limit)")
+        }
+    }
+
     // MARK: Interchange
 
     @Test func taskwarriorReadsDependsAsAStringOrAnArray() throws {

@@ -9,8 +9,13 @@ struct RowReader {
     static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.slot_extra, t.wait, t.depends, \(blockedColumn)"
 
     /// 1 when the task is not done and depends on a task that exists and is not done.
-    static let blockedColumn = "(t.depends IS NOT NULL AND t.state != 'done' AND EXISTS (SELECT 1 FROM depends d JOIN tasks u ON u.id = d.dep_id "
-        + "WHERE d.task_rowid = t.rowid AND u.state != 'done'))"
+    static let blockedColumn = blocked("t")
+
+    /// ``blockedColumn`` for the tasks table under the name `table`.
+    static func blocked(_ table: String) -> String {
+        "(\(table).depends IS NOT NULL AND \(table).state != 'done' AND EXISTS (SELECT 1 FROM depends d JOIN tasks u ON u.id = d.dep_id "
+            + "WHERE d.task_rowid = \(table).rowid AND u.state != 'done'))"
+    }
 
     /// The columns of ``rankingTask()``: what ranking and placing read.
     static let rankingColumns = "t.id, t.state, t.due, t.scheduled_day, t.priority, t.energy, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.path, t.position"

@@ -256,7 +256,7 @@ extension TaskIndex {
             let overdue = try count("due_day < ?", [today]) + count("due_ts < ?", [now])
             let dueToday = try count("due_day = ?", [today]) + count("due_ts >= ? AND due_ts < ?", [now, endOfToday])
             // Earliest entries of each date, ties at the cut included.
-            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible) -> String {
+            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible, _ pending: String) -> String {
                 "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound.databaseValue.description), "
                     + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound.databaseValue.description)))"
             }
@@ -264,17 +264,26 @@ extension TaskIndex {
             let startOfToday = query.today.startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
             let from = startOfToday.databaseValue.description
             let to = endOfToday.databaseValue.description
-            let reminders = "SELECT rowid FROM tasks WHERE \(pending) AND remind_ts >= \(from) AND remind_ts <= min(\(to), "
-                + "coalesce((SELECT remind_ts FROM tasks WHERE \(pending) AND remind_ts >= \(from) ORDER BY remind_ts LIMIT 1 OFFSET \(n - 1)), \(to)))"
-                + " AND remind_ts < \(to)"
+            func reminders(_ pending: String) -> String {
+                "SELECT rowid FROM tasks WHERE \(pending) AND remind_ts >= \(from) AND remind_ts <= min(\(to), "
+                    + "coalesce((SELECT remind_ts FROM tasks WHERE \(pending) AND remind_ts >= \(from) ORDER BY remind_ts LIMIT 1 OFFSET \(n - 1)), \(to)))"
+                    + " AND remind_ts < \(to)"
+            }
+            // Blocked tasks sort after the others: the earliest unblocked
+            // entries too, so the first `limit` of the view are candidates.
+            let unblocked = pending + " AND NOT " + RowReader.blocked("tasks")
+            var parts: [String] = []
+            for condition in [pending, unblocked] {
+                parts += [
+                    earliest("due_day", upTo: today, condition),
+                    earliest("due_ts", upTo: now + 2 * 86_400, condition),
+                    earliest("scheduled_day", upTo: today, condition),
+                    reminders(condition),
+                ]
+            }
             // Active tasks are all in the view (few).
-            let clause = "t.rowid IN (" + [
-                earliest("due_day", upTo: today),
-                earliest("due_ts", upTo: now + 2 * 86_400),
-                earliest("scheduled_day", upTo: today),
-                reminders,
-                "SELECT rowid FROM tasks WHERE state = 'active'",
-            ].joined(separator: " UNION ") + ")"
+            parts.append("SELECT rowid FROM tasks WHERE state = 'active'")
+            let clause = "t.rowid IN (" + parts.joined(separator: " UNION ") + ")"
             let candidates = try listed(db, where: clause)
             let first = query.select(.today, filter: TaskFilter(), from: candidates)
             return (dueToday, overdue, Array(first.prefix(limit)))
