@@ -81,7 +81,7 @@ extension TaskwarriorInterchangeTests {
         #expect(series.first?.string("repeat") == "weekly")
         #expect(series.first?.string("due") == "2026-12-01")
         let inbox = try s.tasks("inbox.json")
-        #expect(inbox.first?.string("x-taskwarrior-wait") != nil, "wait is kept: \(inbox)")
+        #expect(inbox.first?.string("wait") == "2026-11-30", "wait is tick's field: \(inbox)")
 
         // Complete the instance in Taskwarrior: the series moves on, the done one is kept.
         let instance = try #require(try tw.export().values.first { $0["parent"] != nil }?.string("uuid"))

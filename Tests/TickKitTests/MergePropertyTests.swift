@@ -45,6 +45,8 @@ struct MergeHistoryGenerator {
     static let dues: [TaskDate?] = [nil, TaskDate(fileString: "2026-11-24"), TaskDate(fileString: "2026-12-01T16:00:00Z"), TaskDate(fileString: "2027-01-05")]
     static let notes: [String?] = [nil, "ask first", "line one\nline two", "see the blue folder"]
     static let tagSets: [[String]] = [[], ["home"], ["work", "q1"], ["admin"], ["home", "errand", "küche"]]
+    static let dependencyIDs = (1...4).map { MergeFixture.id("d\($0)") }
+    static let dependSets: [[UUID]] = [[], [dependencyIDs[0]], [dependencyIDs[1], dependencyIDs[2]], [dependencyIDs[3], dependencyIDs[0]]]
 
     init(seed: UInt64) {
         rng = MergeRandom(seed: seed)
@@ -67,6 +69,8 @@ struct MergeHistoryGenerator {
         if rng.chance(30) { t.priority = rng.pick([Priority.must, .flexible]) }
         if rng.chance(20) { t.energy = rng.pick(Energy.allCases) }
         if rng.chance(40) { t.tags = rng.pick(Self.tagSets) }
+        if rng.chance(20) { t.wait = rng.pick(Self.dues) }
+        if rng.chance(25) { t.depends = rng.pick(Self.dependSets) }
         if rng.chance(30) { t.notes = rng.pick(Self.notes) }
         if rng.chance(20) { t.scheduled = LocalDate(iso: "2026-11-23") }
         if rng.chance(25) { t.extra = [JSONMember("x-estimate", extraValue())] }
@@ -141,8 +145,10 @@ struct MergeHistoryGenerator {
                 continue
             case 2: file.tasks[i].title = rng.pick(Self.titles)
             case 3: file.tasks[i].notes = rng.pick(Self.notes)
-            case 4: file.tasks[i].tags = rng.pick(Self.tagSets)
-            case 5: file.tasks[i].due = rng.pick(Self.dues)
+            case 4:
+                if rng.chance(30) { file.tasks[i].depends = rng.pick(Self.dependSets) } else { file.tasks[i].tags = rng.pick(Self.tagSets) }
+            case 5:
+                if rng.chance(30) { file.tasks[i].wait = rng.pick(Self.dues) } else { file.tasks[i].due = rng.pick(Self.dues) }
             case 6: file.tasks[i].priority = rng.pick([nil, Priority.must, .flexible])
             case 7: file.tasks[i].setState(.done, at: clock)
             case 8: file.tasks[i].setState(.open, at: clock)
@@ -212,6 +218,11 @@ struct MergeHistoryGenerator {
             // Tags merge as a set: each one comes from a side.
             let tagOptions = Set([o[r.id], t[r.id]].compactMap { $0?.tags }.joined())
             #expect(r.tags.allSatisfy(tagOptions.contains), "seed \(seed): tag invented")
+            // So do dependencies.
+            check("wait", r, \.wait)
+            let dependOptions = Set([o[r.id], t[r.id]].compactMap { $0?.depends }.joined())
+            #expect(r.depends.allSatisfy(dependOptions.contains), "seed \(seed): dependency invented")
+            #expect(Set(r.depends).count == r.depends.count, "seed \(seed): dependency listed twice")
             check("notes", r, \.notes); check("createdAt", r, \.createdAt); check("modifiedAt", r, \.modifiedAt)
             check("completedAt", r, \.completedAt)
             let sides = [o[r.id], t[r.id]].compactMap { $0 }

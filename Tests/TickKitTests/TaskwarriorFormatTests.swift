@@ -51,7 +51,9 @@ import Testing
         #expect(report.notes == "first note\nsecond, note")
         #expect(report.scheduled == LocalDate(iso: "2026-11-22"))
         let keys = report.extra.map(\.key)
-        #expect(keys == ["x-taskwarrior-start", "x-taskwarrior-scheduled", "x-taskwarrior-wait", "x-taskwarrior-annotations", "x-taskwarrior-estimate"])
+        #expect(keys == ["x-taskwarrior-start", "x-taskwarrior-scheduled", "x-taskwarrior-annotations", "x-taskwarrior-estimate"])
+        // 2026-11-22T00:00:00Z is 01:00 in Berlin, not a midnight: an instant.
+        #expect(report.wait == .time(try ts("2026-11-22T00:00:00Z")))
 
         let old = home.tasks[1]
         #expect(old.state == .done)

@@ -37,8 +37,8 @@ public struct TaskFileDecoder {
 
     static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks", "deleted"]
     static let taskKeys: Set<String> = [
-        "id", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
-        "estimate", "slot", "tags", "notes", "createdAt", "modifiedAt", "completedAt", "changed",
+        "id", "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy",
+        "estimate", "slot", "tags", "depends", "notes", "createdAt", "modifiedAt", "completedAt", "changed",
     ]
 
     /// Decodes the file, or throws a ``FormatError`` with line and column.
@@ -187,6 +187,8 @@ public struct TaskFileDecoder {
         var estimate: Int?
         var slot: TaskSlot?
         var tags: [String] = []
+        var wait: TaskDate?
+        var depends: [UUID] = []
         var notes: String?
         var createdAt: Date?
         var modifiedAt: Date?
@@ -218,6 +220,20 @@ public struct TaskFileDecoder {
                 }
                 scheduled = d
             case "remind": remind = try fields.timestamp(v, key: "remind")
+            case "wait":
+                let s = try fields.string(v, key: "wait")
+                guard let d = TaskDate(fileString: s) else {
+                    throw fields.error(at: v.offset, "\"wait\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
+                }
+                wait = d
+            case "depends":
+                guard case .array(let items) = v.kind else {
+                    throw fields.error(at: v.offset, "\"depends\" must be an array of task ids, found \(v.typeName)")
+                }
+                for item in items {
+                    let dep = try fields.uuid(item, key: "depends")
+                    if !depends.contains(dep) { depends.append(dep) }
+                }
             case "repeat":
                 let s = try fields.string(v, key: "repeat")
                 if !s.isEmpty { repeatRule = s }
@@ -268,6 +284,8 @@ public struct TaskFileDecoder {
             estimate: estimate,
             slot: slot,
             tags: tags,
+            wait: wait,
+            depends: depends,
             notes: notes,
             createdAt: created,
             modifiedAt: modifiedAt ?? created,

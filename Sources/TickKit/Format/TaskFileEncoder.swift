@@ -37,12 +37,14 @@ public enum TaskFileEncoder {
         if let due = task.due { m.append(JSONMember("due", .string(due.fileString))) }
         if let scheduled = task.scheduled { m.append(JSONMember("scheduled", .string(scheduled.iso))) }
         if let remind = task.remind { m.append(JSONMember("remind", .string(Timestamp.format(remind)))) }
+        if let wait = task.wait { m.append(JSONMember("wait", .string(wait.fileString))) }
         if let r = task.repeatRule { m.append(JSONMember("repeat", .string(r))) }
         if let p = task.priority { m.append(JSONMember("priority", .string(p.rawValue))) }
         if let e = task.energy { m.append(JSONMember("energy", .string(e.rawValue))) }
         if let e = task.estimate { m.append(JSONMember("estimate", JSONNode(.number(String(e))))) }
         if let slot = task.slot { m.append(JSONMember("slot", slot.node)) }
         if !task.tags.isEmpty { m.append(JSONMember("tags", .array(task.tags.map { .string($0) }))) }
+        if !task.depends.isEmpty { m.append(JSONMember("depends", .array(task.depends.map { .string($0.lowercased) }))) }
         if let notes = task.notes, !notes.isEmpty { m.append(JSONMember("notes", .string(notes))) }
         m.append(JSONMember("createdAt", .string(Timestamp.format(task.createdAt))))
         m.append(JSONMember("modifiedAt", .string(Timestamp.format(task.modifiedAt))))

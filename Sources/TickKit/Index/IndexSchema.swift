@@ -1,10 +1,14 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 11
+    static let version = 12
+
+    /// Is a task waiting (a SQL condition over `tasks`, arguments: today's day
+    /// number, now in seconds since the reference date).
+    static let waitingCondition = "(wait_day > ? OR wait_ts > ?)"
 
     /// The tables a usable index has.
-    static let tableNames = ["files", "tasks", "tags", "fts", "short_ids"]
+    static let tableNames = ["files", "tasks", "tags", "depends", "fts", "short_ids"]
 
     /// Everything, in creation order (tables first, then indexes and triggers).
     static var statements: [String] { tables + indexes }
@@ -57,10 +61,16 @@ enum IndexSchema {
             slot_day INTEGER,           -- the slot's day: days since 1970-01-01
             slot_start INTEGER,         -- wall-clock minutes since midnight
             slot_minutes INTEGER,
-            slot_extra TEXT             -- unknown keys of the slot object as JSON, or NULL
+            slot_extra TEXT,            -- unknown keys of the slot object as JSON, or NULL
+            wait TEXT,                  -- file form
+            wait_day INTEGER,           -- all-day wait: days since 1970-01-01 (waiting while > today)
+            wait_ts REAL,               -- timed wait: seconds since the reference date (waiting while > now)
+            depends TEXT                -- lowercase UUIDs, space separated, or NULL
         )
         """,
         "CREATE TABLE tags (task_rowid INTEGER NOT NULL, tag TEXT NOT NULL)",
+        // One row per dependency: what makes "blocked" a query, not a decode.
+        "CREATE TABLE depends (task_rowid INTEGER NOT NULL, dep_id TEXT NOT NULL)",
         // Trigram: substring matches, like grep -i, for queries of 3+ characters.
         """
         CREATE VIRTUAL TABLE fts USING fts5(
@@ -92,6 +102,8 @@ enum IndexSchema {
         "CREATE INDEX active_tasks ON tasks(path) WHERE state = 'active'",
         "CREATE INDEX tags_tag ON tags(tag)",
         "CREATE INDEX tags_task ON tags(task_rowid)",
+        "CREATE INDEX depends_task ON depends(task_rowid)",
+        "CREATE INDEX depends_dep ON depends(dep_id)",
         """
         CREATE TRIGGER tasks_ai AFTER INSERT ON tasks BEGIN
             INSERT INTO fts(rowid, title, notes, tags) VALUES (new.rowid, new.title, new.notes, new.tags);
@@ -101,6 +113,7 @@ enum IndexSchema {
         CREATE TRIGGER tasks_ad AFTER DELETE ON tasks BEGIN
             INSERT INTO fts(fts, rowid, title, notes, tags) VALUES ('delete', old.rowid, old.title, old.notes, old.tags);
             DELETE FROM tags WHERE task_rowid = old.rowid;
+            DELETE FROM depends WHERE task_rowid = old.rowid;
         END
         """,
     ]

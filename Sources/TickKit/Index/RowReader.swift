@@ -6,7 +6,16 @@ import GRDBSQLite
 /// tasks must not pay for a generic row abstraction per column.
 struct RowReader {
     /// The columns every task query selects, in this order.
-    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.slot_extra"
+    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.slot_extra, t.wait, t.depends, \(blockedColumn)"
+
+    /// 1 when the task is not done and depends on a task that exists and is not done.
+    static let blockedColumn = blocked("t")
+
+    /// ``blockedColumn`` for the tasks table under the name `table`.
+    static func blocked(_ table: String) -> String {
+        "(\(table).depends IS NOT NULL AND \(table).state != 'done' AND EXISTS (SELECT 1 FROM depends d JOIN tasks u ON u.id = d.dep_id "
+            + "WHERE d.task_rowid = \(table).rowid AND u.state != 'done'))"
+    }
 
     /// The columns of ``rankingTask()``: what ranking and placing read.
     static let rankingColumns = "t.id, t.state, t.due, t.scheduled_day, t.priority, t.energy, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.path, t.position"
@@ -14,8 +23,8 @@ struct RowReader {
     let statement: SQLiteStatement
 
     /// Steps through the statement, calling `body` with each decoded task, its
-    /// store-relative path, short id and position.
-    static func forEach(_ statement: Statement, _ body: (TaskItem, String, Int?, Int) throws -> Void) throws {
+    /// store-relative path, short id, position and whether it is blocked.
+    static func forEach(_ statement: Statement, _ body: (TaskItem, String, Int?, Int, Bool) throws -> Void) throws {
         let raw = statement.sqliteStatement
         let reader = RowReader(statement: raw)
         while true {
@@ -25,7 +34,7 @@ struct RowReader {
                 throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))))
             }
             guard let task = reader.task(), let path = reader.text(15) else { continue }
-            try body(task, path, reader.int(16), reader.int(17) ?? 0)
+            try body(task, path, reader.int(16), reader.int(17) ?? 0, (reader.int(25) ?? 0) != 0)
         }
     }
 
@@ -55,6 +64,7 @@ struct RowReader {
             extra = members
         }
         let tagsText = text(9) ?? ""
+        let dependsText = text(24) ?? ""
         var slot: TaskSlot?
         if let day = int(19), let startMinutes = int(20), let start = ClockTime(minutes: startMinutes), let length = int(21) {
             var slotExtra: [JSONMember] = []
@@ -76,6 +86,8 @@ struct RowReader {
             estimate: int(18),
             slot: slot,
             tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+            wait: text(23).flatMap(TaskDate.init(fileString:)),
+            depends: dependsText.isEmpty ? [] : dependsText.split(separator: " ").compactMap { UUID(fastString: String($0)) },
             notes: text(10),
             createdAt: Date(timeIntervalSinceReferenceDate: created),
             modifiedAt: Date(timeIntervalSinceReferenceDate: modified),

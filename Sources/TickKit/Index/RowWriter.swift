@@ -8,18 +8,20 @@ struct RowWriter {
     static let insertSQL = """
         INSERT INTO tasks (id, chash, path, position, title, state, due, due_day, due_ts, scheduled_day, remind_ts,
                            repeat, priority, energy, tags, notes, created_ts, modified_ts, completed_ts, extra,
-                           estimate, slot_day, slot_start, slot_minutes, slot_extra)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           estimate, slot_day, slot_start, slot_minutes, slot_extra, wait, wait_day, wait_ts, depends)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     let insert: Statement
     let tagInsert: Statement
+    let dependsInsert: Statement
 
     init(_ db: Database) throws {
         insert = try db.cachedStatement(sql: Self.insertSQL)
         tagInsert = try db.cachedStatement(sql: "INSERT INTO tags (task_rowid, tag) VALUES (?, ?)")
+        dependsInsert = try db.cachedStatement(sql: "INSERT INTO depends (task_rowid, dep_id) VALUES (?, ?)")
     }
 
     /// A hash of everything the index stores of a task (its canonical JSON).
@@ -27,7 +29,7 @@ struct RowWriter {
         Int64(bitPattern: FNV1a.hash64(JSONWriter.write(TaskFileEncoder.node(for: task))))
     }
 
-    /// Inserts one task (and its tags).
+    /// Inserts one task (and its tags and dependencies).
     func write(_ task: TaskItem, hash: Int64, path: String, position: Int, db: Database) throws {
         let s = insert.sqliteStatement
         sqlite3_reset(s)
@@ -68,9 +70,24 @@ struct RowWriter {
                 bind(s, 25, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
             }
         }
+        if let wait = task.wait {
+            bind(s, 26, wait.fileString)
+            switch wait {
+            case .day(let d): sqlite3_bind_int64(s, 27, Int64(d.daysSinceEpoch))
+            case .time(let t): sqlite3_bind_double(s, 28, t.timeIntervalSinceReferenceDate)
+            }
+        }
+        if !task.depends.isEmpty { bind(s, 29, task.depends.map(\.lowercased).joined(separator: " ")) }
         try step(s, db)
-        guard !task.tags.isEmpty else { return }
+        guard !task.tags.isEmpty || !task.depends.isEmpty else { return }
         let rowid = sqlite3_last_insert_rowid(sqlite3_db_handle(s))
+        let d = dependsInsert.sqliteStatement
+        for dep in task.depends {
+            sqlite3_reset(d)
+            sqlite3_bind_int64(d, 1, rowid)
+            bind(d, 2, dep.lowercased)
+            try step(d, db)
+        }
         let t = tagInsert.sqliteStatement
         for tag in task.tags {
             sqlite3_reset(t)

@@ -17,9 +17,11 @@ extension TaskIndex {
     /// scheduled on or before the day, or due before `dueBefore` (a superset:
     /// ``AutoPlacer/isCandidate(_:)`` decides exactly). Ranking projections
     /// (see ``pendingForRanking()``), in display order.
-    public func planCandidates(day: LocalDate, dueWithinDays: Int, dueBefore: Date) throws -> [TaskItem] {
+    /// Blocked tasks are never candidates; with a `query`, waiting ones neither.
+    public func planCandidates(day: LocalDate, dueWithinDays: Int, dueBefore: Date, query: TaskQuery? = nil) throws -> [TaskItem] {
         try rankingRows(where: "t.state != 'done' AND (t.priority = 'must' OR t.scheduled_day <= ? OR t.due_day <= ? OR t.due_ts < ?)",
-                        arguments: [day.daysSinceEpoch, day.daysSinceEpoch + dueWithinDays, dueBefore.timeIntervalSinceReferenceDate])
+                        arguments: [day.daysSinceEpoch, day.daysSinceEpoch + dueWithinDays, dueBefore.timeIntervalSinceReferenceDate],
+                        query: query)
     }
 
     /// Every pending task as a ranking projection, in display order: only id,
@@ -27,8 +29,10 @@ extension TaskIndex {
     /// title is empty). Ranking and placing read nothing else, and skipping
     /// titles, notes, tags and unknown keys makes a pass over 50,000 open tasks
     /// several times cheaper. Fetch the few that are shown with ``tasks(ids:)``.
-    public func pendingForRanking() throws -> [TaskItem] {
-        try rankingRows(where: "t.state != 'done'", arguments: [])
+    /// Blocked tasks are left out (nothing proposes them); with a `query`,
+    /// waiting ones too.
+    public func pendingForRanking(query: TaskQuery? = nil) throws -> [TaskItem] {
+        try rankingRows(where: "t.state != 'done'", arguments: [], query: query)
     }
 
     /// Full tasks by id, in display order (ids not in the index are left out).
@@ -41,8 +45,14 @@ extension TaskIndex {
         }
     }
 
-    private func rankingRows(where clause: String, arguments: StatementArguments) throws -> [TaskItem] {
-        try db.read { db in
+    private func rankingRows(where clause: String, arguments: StatementArguments, query: TaskQuery?) throws -> [TaskItem] {
+        var clause = clause + " AND NOT \(RowReader.blockedColumn)"
+        var arguments = arguments
+        if let query {
+            clause += " AND NOT coalesce(t.wait_day > ? OR t.wait_ts > ?, 0)"
+            arguments += [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate]
+        }
+        return try db.read { db in
             let ranks = try fileRanks(db)
             // Tasks are large values: collect them once, sort small keys, and
             // reorder only when the rows did not arrive in display order.

@@ -75,7 +75,7 @@ extension TaskIndex {
         var lastKind: FileKind?
         let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
         try statement.setArguments(arguments)
-        try RowReader.forEach(statement) { task, path, shortID, position in
+        try RowReader.forEach(statement) { task, path, shortID, position, blocked in
             if path != lastPath {
                 lastPath = path
                 lastKind = Self.kind(forRelativePath: path)
@@ -83,7 +83,7 @@ extension TaskIndex {
             guard let kind = lastKind else { return }
             let i = slot[path] ?? infos.count
             let name = i < infos.count ? infos[i].name : (kind.slug ?? "Inbox")
-            buckets[i].append((position, ListedTask(task: task, kind: kind, listName: name, shortID: shortID)))
+            buckets[i].append((position, ListedTask(task: task, kind: kind, listName: name, shortID: shortID, blocked: blocked)))
         }
         var out: [ListedTask] = []
         out.reserveCapacity(buckets.reduce(0) { $0 + $1.count })
@@ -152,11 +152,16 @@ extension TaskIndex {
         return query.select(view, filter: filter, from: candidates)
     }
 
-    /// Full-text search, ranked. See ``SearchQuery`` for the syntax.
-    public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil) throws -> [ListedTask] {
+    /// Full-text search, ranked. See ``SearchQuery`` for the syntax. With a
+    /// `query`, waiting tasks are left out unless the filter shows them.
+    public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil, query: TaskQuery? = nil) throws -> [ListedTask] {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
         var args: StatementArguments = []
+        if let query, !filter.showWaiting {
+            clause += " AND NOT coalesce(\(IndexSchema.waitingCondition), 0)"
+            args += [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate]
+        }
         if let list {
             clause += " AND t.path = ?"
             args += [list.relativePath]
@@ -251,15 +256,17 @@ extension TaskIndex {
         let now = query.now.timeIntervalSinceReferenceDate
         let endOfToday = query.today.adding(days: 1).startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
         let n = max(limit, 1)
+        // Waiting tasks are in no view: neither counted nor among the first.
+        let notWaiting = "NOT coalesce(wait_day > \(today), 0) AND NOT coalesce(wait_ts > \(now.databaseValue.description), 0)"
         return try db.read { db in
-            let pending = "state != 'done'"
+            let pending = "state != 'done' AND \(notWaiting)"
             func count(_ condition: String, _ args: StatementArguments) throws -> Int {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE \(pending) AND \(condition)", arguments: args) ?? 0
             }
             let overdue = try count("due_day < ?", [today]) + count("due_ts < ?", [now])
             let dueToday = try count("due_day = ?", [today]) + count("due_ts >= ? AND due_ts < ?", [now, endOfToday])
             // Earliest entries of each date, ties at the cut included.
-            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible) -> String {
+            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible, _ pending: String) -> String {
                 "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound.databaseValue.description), "
                     + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound.databaseValue.description)))"
             }
@@ -267,17 +274,26 @@ extension TaskIndex {
             let startOfToday = query.today.startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
             let from = startOfToday.databaseValue.description
             let to = endOfToday.databaseValue.description
-            let reminders = "SELECT rowid FROM tasks WHERE \(pending) AND remind_ts >= \(from) AND remind_ts <= min(\(to), "
-                + "coalesce((SELECT remind_ts FROM tasks WHERE \(pending) AND remind_ts >= \(from) ORDER BY remind_ts LIMIT 1 OFFSET \(n - 1)), \(to)))"
-                + " AND remind_ts < \(to)"
+            func reminders(_ pending: String) -> String {
+                "SELECT rowid FROM tasks WHERE \(pending) AND remind_ts >= \(from) AND remind_ts <= min(\(to), "
+                    + "coalesce((SELECT remind_ts FROM tasks WHERE \(pending) AND remind_ts >= \(from) ORDER BY remind_ts LIMIT 1 OFFSET \(n - 1)), \(to)))"
+                    + " AND remind_ts < \(to)"
+            }
+            // Blocked tasks sort after the others: the earliest unblocked
+            // entries too, so the first `limit` of the view are candidates.
+            let unblocked = pending + " AND NOT " + RowReader.blocked("tasks")
+            var parts: [String] = []
+            for condition in [pending, unblocked] {
+                parts += [
+                    earliest("due_day", upTo: today, condition),
+                    earliest("due_ts", upTo: now + 2 * 86_400, condition),
+                    earliest("scheduled_day", upTo: today, condition),
+                    reminders(condition),
+                ]
+            }
             // Active tasks are all in the view (few).
-            let clause = "t.rowid IN (" + [
-                earliest("due_day", upTo: today),
-                earliest("due_ts", upTo: now + 2 * 86_400),
-                earliest("scheduled_day", upTo: today),
-                reminders,
-                "SELECT rowid FROM tasks WHERE state = 'active'",
-            ].joined(separator: " UNION ") + ")"
+            parts.append("SELECT rowid FROM tasks WHERE state = 'active'")
+            let clause = "t.rowid IN (" + parts.joined(separator: " UNION ") + ")"
             let candidates = try listed(db, where: clause)
             let first = query.select(.today, filter: TaskFilter(), from: candidates)
             return (dueToday, overdue, Array(first.prefix(limit)))

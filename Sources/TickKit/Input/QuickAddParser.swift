@@ -5,7 +5,8 @@ import Foundation
 /// Tokens: `due:WHEN`, `remind:WHEN`, `sched:WHEN` (or `scheduled:`),
 /// `list:NAME`, `+tag`, `pri:must|flexible` (or `priority:`),
 /// `energy:high|low|any`, `repeat:RULE`, `estimate:45m` (or `est:`),
-/// `at:14:00` / `at:DAY@14:00` (a slot) and `for:45m` (its length). With `allowRemoval`, `-tag` removes
+/// `at:14:00` / `at:DAY@14:00` (a slot), `for:45m` (its length), `wait:WHEN` and
+/// `depends:ID[,ID]` (`depends:-ID` removes one in an edit). With `allowRemoval`, `-tag` removes
 /// a tag and an empty value (`due:`) or `none` clears the field.
 ///
 /// What stays title text (Docs/CLI.md "Literal titles"): words after `--`; a word starting
@@ -22,9 +23,9 @@ public struct QuickAddParser: Sendable {
 
     /// The keys recognized as tokens.
     public static let keys: Set<String> = ["due", "remind", "sched", "scheduled", "list", "pri", "priority", "energy", "repeat",
-                                          "estimate", "est", "at", "for"]
+                                          "estimate", "est", "at", "for", "wait", "depends"]
 
-    static let dateKeys: Set<String> = ["due", "remind", "sched", "scheduled"]
+    static let dateKeys: Set<String> = ["due", "remind", "sched", "scheduled", "wait"]
 
     /// Parses words; returns the title (words joined by spaces; may be empty) and the edit.
     public func parse(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (title: String, edit: TaskEdit) {
@@ -80,7 +81,7 @@ public struct QuickAddParser: Sendable {
                 spelled += " " + next
                 words = words.dropFirst()
             }
-            do { try apply(key: key, value: value, to: &edit) } catch { throw Self.literalHint(error, word: spelled, allowRemoval) }
+            do { try apply(key: key, value: value, to: &edit, allowRemoval: allowRemoval) } catch { throw Self.literalHint(error, word: spelled, allowRemoval) }
         }
         return (titleWords, edit)
     }
@@ -188,14 +189,30 @@ public struct QuickAddParser: Sendable {
         case "repeat": edit.repeatRule = .clear
         case "estimate", "est": edit.estimate = .clear
         case "at": edit.slot = .clear
+        case "wait": edit.wait = .clear
+        case "depends":
+            edit.dependsCleared = true
+            edit.dependsAdded = []
         case "for": throw .invalid("for: needs a length, e.g. for:45m (use at: to remove the slot)")
         default: throw .invalid("list: needs a list name, e.g. list:Work (use list:inbox for the inbox)")
         }
     }
 
-    private func apply(key: String, value: String, to edit: inout TaskEdit) throws(InputError) {
+    private func apply(key: String, value: String, to edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
         switch key {
         case "due": edit.due = .set(try fields.due(value))
+        case "wait": edit.wait = .set(try fields.due(value, key: "wait"))
+        case "depends":
+            for ref in try fields.dependencies(value) {
+                if ref.hasPrefix("-") {
+                    guard allowRemoval else {
+                        throw .invalid("depends: \"\(ref)\" removes a dependency, which only tick edit does; give task ids, e.g. depends:3,7")
+                    }
+                    edit.dependsRemoved.append(String(ref.dropFirst()))
+                } else if !edit.dependsAdded.contains(ref) {
+                    edit.dependsAdded.append(ref)
+                }
+            }
         case "remind": edit.remind = .set(try fields.remind(value))
         case "sched", "scheduled": edit.scheduled = .set(try fields.scheduled(value, key: key))
         case "list": edit.list = value
@@ -217,6 +234,7 @@ public struct QuickAddParser: Sendable {
         case "estimate", "est", "for": return "45m"
         case "at": return "14:00"
         case "list": return "Work"
+        case "depends": return "3"
         default: return "tomorrow"
         }
     }

@@ -6,6 +6,8 @@ public struct TaskEdit: Sendable, Equatable {
     public var due: FieldChange<TaskDate> = .keep
     public var scheduled: FieldChange<LocalDate> = .keep
     public var remind: FieldChange<Date> = .keep
+    /// `wait:WHEN`: hidden from the views until then.
+    public var wait: FieldChange<TaskDate> = .keep
     public var repeatRule: FieldChange<String> = .keep
     public var priority: FieldChange<Priority> = .keep
     public var energy: FieldChange<Energy> = .keep
@@ -20,6 +22,17 @@ public struct TaskEdit: Sendable, Equatable {
     public var removeTags: [String] = []
     /// The list named by `list:NAME`, for `add`.
     public var list: String?
+    /// Dependencies as typed (`depends:3,a1b2`: short ids or UUID prefixes);
+    /// the command resolves them into ``addDepends``.
+    public var dependsAdded: [String] = []
+    /// Dependencies to remove as typed (`depends:-3`); resolved into ``removeDepends``.
+    public var dependsRemoved: [String] = []
+    /// `depends:none`: removes every dependency (before any added ones).
+    public var dependsCleared = false
+    /// Resolved ids of ``dependsAdded``.
+    public var addDepends: [UUID] = []
+    /// Resolved ids of ``dependsRemoved``.
+    public var removeDepends: [UUID] = []
 
     public init() {}
 
@@ -45,6 +58,7 @@ public struct TaskEdit: Sendable, Equatable {
         changed = due.apply(to: &task.due) || changed
         changed = scheduled.apply(to: &task.scheduled) || changed
         changed = remind.apply(to: &task.remind) || changed
+        changed = wait.apply(to: &task.wait) || changed
         changed = repeatRule.apply(to: &task.repeatRule) || changed
         changed = priority.apply(to: &task.priority) || changed
         changed = energy.apply(to: &task.energy) || changed
@@ -68,6 +82,11 @@ public struct TaskEdit: Sendable, Equatable {
         }
         task.tags.removeAll { removeTags.contains($0) }
         changed = changed || task.tags != tagsBefore
+        let dependsBefore = task.depends
+        if dependsCleared { task.depends = [] }
+        task.depends.removeAll { removeDepends.contains($0) }
+        for id in addDepends where id != task.id { task.addDependency(id) }
+        changed = changed || task.depends != dependsBefore
         if changed { task.modifiedAt = now }
         return changed
     }
@@ -124,6 +143,7 @@ public struct TaskEdit: Sendable, Equatable {
         if other.due != .keep { due = other.due }
         if other.scheduled != .keep { scheduled = other.scheduled }
         if other.remind != .keep { remind = other.remind }
+        if other.wait != .keep { wait = other.wait }
         if other.repeatRule != .keep { repeatRule = other.repeatRule }
         if other.priority != .keep { priority = other.priority }
         if other.energy != .keep { energy = other.energy }
@@ -134,5 +154,14 @@ public struct TaskEdit: Sendable, Equatable {
         addTags += other.addTags.filter { !addTags.contains($0) }
         removeTags += other.removeTags.filter { !removeTags.contains($0) }
         if let l = other.list { list = l }
+        if other.dependsCleared {
+            dependsCleared = true
+            dependsAdded = []
+            addDepends = []
+        }
+        dependsAdded += other.dependsAdded.filter { !dependsAdded.contains($0) }
+        dependsRemoved += other.dependsRemoved.filter { !dependsRemoved.contains($0) }
+        addDepends += other.addDepends.filter { !addDepends.contains($0) }
+        removeDepends += other.removeDepends.filter { !removeDepends.contains($0) }
     }
 }

@@ -374,6 +374,20 @@ public enum ICalendarCodec: InterchangeCodec {
         } else if let r = prop("X-TICK-REPEAT") {
             task.repeatRule = unescape(r.value)
         }
+        if let w = prop("X-TICK-WAIT") {
+            guard let wait = TaskDate(fileString: w.value.trimmingCharacters(in: .whitespaces)) else {
+                throw fail(w.line, "X-TICK-WAIT must be a date like 2026-11-24 or a timestamp like 2026-11-24T16:00:00Z (found \"\(w.value)\")")
+            }
+            task.wait = wait
+        }
+        // RFC 9253: RELATED-TO;RELTYPE=DEPENDS-ON:<uid>, one per dependency (a UID
+        // that is not a UUID maps to the id its task gets on import).
+        for related in props where related.name == "RELATED-TO" && related.params["RELTYPE"]?.uppercased() == "DEPENDS-ON" {
+            let uid = related.value.trimmingCharacters(in: .whitespaces)
+            guard !uid.isEmpty else { continue }
+            let dep = UUID(fastString: uid) ?? UUID(uuidString: uid) ?? UUID(name: "ical:" + uid)
+            if dep != task.id { task.addDependency(dep) }
+        }
         if let e = prop("X-TICK-ENERGY") { task.energy = Energy(rawValue: e.value.lowercased()) }
         if let e = prop("X-TICK-ESTIMATE"), let n = Int(e.value), (1...TaskEstimate.maxMinutes).contains(n) { task.estimate = n }
         if let s = prop("X-TICK-SLOT") {
@@ -466,6 +480,8 @@ public enum ICalendarCodec: InterchangeCodec {
                 if let e = task.energy { add("X-TICK-ENERGY:" + e.rawValue) }
                 if let e = task.estimate { add("X-TICK-ESTIMATE:\(e)") }
                 if let slot = task.slot { add("X-TICK-SLOT:\(slot.startString)/\(slot.minutes)") }
+                if let wait = task.wait { add("X-TICK-WAIT:" + wait.fileString) }
+                for dep in task.depends { add("RELATED-TO;RELTYPE=DEPENDS-ON:" + dep.lowercased) }
                 let keep = task.extra.filter { !$0.key.hasPrefix("x-ical-") }
                 if !keep.isEmpty {
                     add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(keep)), as: UTF8.self)))

@@ -13,7 +13,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
     private static let mapped: Set<String> = [
         "uuid", "description", "project", "tags", "due", "scheduled", "wait", "status", "start",
         "entry", "modified", "end", "annotations", "priority", "recur", "id", "urgency",
-        "tickremind", "tickenergy", "tickrepeat",
+        "tickremind", "tickenergy", "tickrepeat", "depends",
     ]
 
     // MARK: Decoding
@@ -114,7 +114,8 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 task.completedAt = try date("end") ?? modified
             default:
                 task.state = start != nil ? .active : .open
-                if status != "pending" { extra.append(JSONMember(prefix + "status", .string(status))) }
+                // `waiting` follows from `wait`, which is a field of its own.
+                if status != "pending" && status != "waiting" { extra.append(JSONMember(prefix + "status", .string(status))) }
                 if let end = try string("end") { extra.append(JSONMember(prefix + "end", .string(end))) }
             }
             if let start { extra.append(JSONMember(prefix + "start", .string(start))) }
@@ -129,9 +130,28 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 task.scheduled = day
                 if day.startOfDay(in: context.timeZone) != s { extra.append(JSONMember(prefix + "scheduled", .string(text))) }
             }
-            if let wait = try string("wait") {
-                guard parseDate(wait) != nil else { throw fail("\"wait\" is not a Taskwarrior date: \"\(wait)\"") }
-                extra.append(JSONMember(prefix + "wait", .string(wait)))
+            if let text = try string("wait") {
+                guard let wait = parseDate(text) else { throw fail("\"wait\" is not a Taskwarrior date: \"\(text)\"") }
+                let day = LocalDate(date: wait, timeZone: context.timeZone)
+                task.wait = day.startOfDay(in: context.timeZone) == wait ? .day(day) : .time(wait)
+            }
+            // Taskwarrior 2.6 writes `depends` as one comma-separated string, 3.x as an array.
+            if let node = fields["depends"] {
+                var texts: [String] = []
+                switch node.kind {
+                case .null: break
+                case .string(let s): texts = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                case .array(let items):
+                    for item in items {
+                        guard case .string(let s) = item.kind else { throw fail("\"depends\" must hold UUID strings, found \(item.typeName)") }
+                        texts.append(s)
+                    }
+                default: throw fail("\"depends\" must be a comma-separated string or an array of UUIDs, found \(node.typeName)")
+                }
+                for text in texts {
+                    guard let dep = UUID(uuidString: text) else { throw fail("\"depends\" holds \"\(text)\", which is not a UUID") }
+                    if dep != id { task.addDependency(dep) }
+                }
             }
             if let remind = try date("tickremind") { task.remind = remind }
             if let e = try string("tickenergy") {
@@ -281,12 +301,15 @@ public enum TaskwarriorCodec: InterchangeCodec {
             // `waiting` needs a wait date, and a template (`recurring`) its `recur`.
             let canRecur = task.due != nil
             let recurs = canRecur && (task.repeatRule.map { TaskwarriorRecurrence.taskwarriorRecur(for: $0) != nil } ?? (keptString("recur") != nil))
-            if keptString("status") == "waiting", keptString("wait") != nil {
-                put("status", "waiting")
-            } else if keptString("status") == "recurring", recurs {
+            if keptString("status") == "recurring", recurs {
                 put("status", "recurring")
                 if let mask = kept["mask"] { ms.append(JSONMember("mask", mask)) }
                 if let rtype = kept["rtype"] { ms.append(JSONMember("rtype", rtype)) }
+            } else if let wait = task.wait, waitInstant(wait, context) > context.now {
+                put("status", "waiting")
+            } else if task.wait == nil, keptString("status") == "waiting", keptString("wait") != nil {
+                // A file from before `wait` was a field.
+                put("status", "waiting")
             } else {
                 put("status", "pending")
             }
@@ -314,7 +337,13 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 put("scheduled", formatDate(s.startOfDay(in: context.timeZone)))
             }
         }
-        if let wait = keptString("wait") { put("wait", wait) }
+        if let wait = task.wait {
+            put("wait", formatDate(waitInstant(wait, context)))
+        } else if let wait = keptString("wait") {
+            // Files written before `wait` was a field kept it here.
+            put("wait", wait)
+        }
+        if !task.depends.isEmpty { put("depends", task.depends.map(\.lowercased).joined(separator: ",")) }
         // Taskwarrior 2.6 crashes on a `recur` without `due` or one it has no word for:
         // such rules (and those of done tasks) go in `tickrepeat`.
         let canRecur = task.due != nil && task.state != .done
@@ -362,13 +391,21 @@ public enum TaskwarriorCodec: InterchangeCodec {
         }
         if let r = task.remind { put("tickremind", formatDate(r)) }
         if let e = task.energy { put("tickenergy", e.rawValue) }
-        let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "priority", "annotations", "recur", "mask", "rtype"]
+        let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "depends", "priority", "annotations", "recur", "mask", "rtype"]
         for m in task.extra where m.key.hasPrefix(prefix) {
             let name = String(m.key.dropFirst(prefix.count))
             if special.contains(name) || name.isEmpty || ms.contains(where: { $0.key == name }) { continue }
             ms.append(JSONMember(name, m.value))
         }
         return .object(ms)
+    }
+
+    /// The moment a wait ends: a day waits until its start, local.
+    static func waitInstant(_ wait: TaskDate, _ context: InterchangeContext) -> Date {
+        switch wait {
+        case .day(let d): return d.startOfDay(in: context.timeZone)
+        case .time(let t): return t
+        }
     }
 
     /// One-line JSON.

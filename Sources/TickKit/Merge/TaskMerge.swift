@@ -55,6 +55,7 @@ public struct TaskMerge {
         r.due = pick("due", \.due) { $0.map { .string($0.fileString) } }
         r.scheduled = pick("scheduled", \.scheduled) { $0.map { .string($0.iso) } }
         r.remind = pick("remind", \.remind) { MergeCanon.date($0) }
+        r.wait = pick("wait", \.wait) { $0.map { .string($0.fileString) } }
         r.repeatRule = pick("repeat", \.repeatRule) { MergeCanon.string($0) }
         r.priority = pick("priority", \.priority) { MergeCanon.string($0?.rawValue) }
         r.energy = pick("energy", \.energy) { MergeCanon.string($0?.rawValue) }
@@ -65,6 +66,7 @@ public struct TaskMerge {
         r.state = state.state
         r.completedAt = state.completedAt
         r.tags = mergeTags()
+        r.depends = mergeDepends()
         r.extra = mergeExtra()
         // `list` is the file both are in here (the store-level merge decides
         // between files); `order` is the later placement.
@@ -162,50 +164,69 @@ public struct TaskMerge {
 
     /// Tags as a set: each tag is a register (present or not) with its own time.
     private mutating func mergeTags() -> [String] {
-        if let b = base?.tags, ours.tags != theirs.tags {
-            // Tags changed on one side only: that side's list, as it is.
-            let oursSame = ours.tags == b && !tagStampedSinceBase(ours)
-            let theirsSame = theirs.tags == b && !tagStampedSinceBase(theirs)
+        mergeSet(\.tags, prefix: "+", key: TaskChange.tagKey) { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Dependencies as a set, like tags: each is a register (`depends:UUID`).
+    private mutating func mergeDepends() -> [UUID] {
+        mergeSet(\.depends, prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey) { UUID(uuidString: $0) }
+    }
+
+    /// A set-valued field whose elements are registers keyed `prefix + element`
+    /// in `changed`: an element is kept when the side that changed it last has it.
+    private mutating func mergeSet<E: Hashable>(
+        _ path: KeyPath<TaskItem, [E]>, prefix: String, key: (E) -> String, element: (String) -> E?
+    ) -> [E] {
+        let ov = ours[keyPath: path], tv = theirs[keyPath: path]
+        if let b = base?[keyPath: path], ov != tv {
+            // Changed on one side only: that side's list, as it is.
+            let oursSame = ov == b && !stampedSinceBase(ours, prefix: prefix)
+            let theirsSame = tv == b && !stampedSinceBase(theirs, prefix: prefix)
             if oursSame != theirsSame {
                 let winner = oursSame ? theirs : ours
-                for key in winner.changed.keys where key.hasPrefix("+") { stamps[key] = winner.changed[key] }
-                return winner.tags
+                for k in winner.changed.keys where k.hasPrefix(prefix) { stamps[k] = winner.changed[k] }
+                return winner[keyPath: path]
             }
         }
-        if ours.tags == theirs.tags {
-            for tag in ours.tags {
-                let key = TaskChange.tagKey(tag)
-                if ours.hasChangeEntry(key) || theirs.hasChangeEntry(key) {
-                    stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
+        if ov == tv {
+            for e in ov {
+                let k = key(e)
+                if ours.hasChangeEntry(k) || theirs.hasChangeEntry(k) {
+                    stamps[k] = later(ours.changeTime(k), theirs.changeTime(k))
                 }
             }
-            keepTagStamps()
-            return ours.tags
+            keepStamps(prefix: prefix)
+            return ov
         }
-        let o = Set(ours.tags), t = Set(theirs.tags), b = base.map { Set($0.tags) }
-        var all = ours.tags
-        for tag in theirs.tags where !o.contains(tag) { all.append(tag) }
-        for key in ours.changed.keys where key.hasPrefix("+") && !o.contains(String(key.dropFirst())) && !t.contains(String(key.dropFirst())) { all.append(String(key.dropFirst())) }
-        for key in theirs.changed.keys where key.hasPrefix("+") && !o.contains(String(key.dropFirst())) && !t.contains(String(key.dropFirst())) && !all.contains(String(key.dropFirst())) { all.append(String(key.dropFirst())) }
-        var present: [String] = []
-        for tag in all {
-            let key = TaskChange.tagKey(tag)
-            let keep = decide(key, ours: o.contains(tag), theirs: t.contains(tag), base: b.map { $0.contains(tag) }) { $0 ? .string("+") : nil }
-            if keep { present.append(tag) }
+        let o = Set(ov), t = Set(tv), b = base.map { Set($0[keyPath: path]) }
+        var all = ov
+        var seen = o
+        for e in tv where seen.insert(e).inserted { all.append(e) }
+        // Elements removed on a side still have their entry: they take part too.
+        for side in [ours, theirs] {
+            for k in side.changed.keys.sorted() where k.hasPrefix(prefix) {
+                if let e = element(String(k.dropFirst(prefix.count))), seen.insert(e).inserted { all.append(e) }
+            }
         }
-        // By when each tag was added (tags from creation first), else as listed.
-        let when = present.map { MergeClock.seconds(stamps[TaskChange.tagKey($0)] ?? .distantPast) }
+        var present: [E] = []
+        for e in all {
+            let k = key(e)
+            let keep = decide(k, ours: o.contains(e), theirs: t.contains(e), base: b.map { $0.contains(e) }) { $0 ? .string("+") : nil }
+            if keep { present.append(e) }
+        }
+        // By when each element was added (those from creation first), else as listed.
+        let when = present.map { MergeClock.seconds(stamps[key($0)] ?? .distantPast) }
         return present.indices.sorted { when[$0] != when[$1] ? when[$0] < when[$1] : $0 < $1 }.map { present[$0] }
     }
 
-    private func tagStampedSinceBase(_ task: TaskItem) -> Bool {
+    private func stampedSinceBase(_ task: TaskItem, prefix: String) -> Bool {
         guard let base else { return true }
-        return task.changed.contains { $0.key.hasPrefix("+") && MergeClock.isLater($0.value, than: base.changeTime($0.key)) }
+        return task.changed.contains { $0.key.hasPrefix(prefix) && MergeClock.isLater($0.value, than: base.changeTime($0.key)) }
     }
 
-    /// Entries for tags that were removed on both sides are kept (the later one).
-    private mutating func keepTagStamps() {
-        let keys = Set(ours.changed.keys).union(theirs.changed.keys).filter { $0.hasPrefix("+") && stamps[$0] == nil }
+    /// Entries for elements that were removed on both sides are kept (the later one).
+    private mutating func keepStamps(prefix: String) {
+        let keys = Set(ours.changed.keys).union(theirs.changed.keys).filter { $0.hasPrefix(prefix) && stamps[$0] == nil }
         for key in keys {
             stamps[key] = later(ours.changeTime(key), theirs.changeTime(key))
         }

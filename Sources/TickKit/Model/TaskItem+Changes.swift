@@ -6,10 +6,11 @@ import Foundation
 ///
 /// Keys:
 /// - a field: `title`, `state` (with `completedAt`), `due`, `scheduled`,
-///   `remind`, `repeat`, `priority`, `energy`, `estimate`, `slot`, `notes`;
+///   `remind`, `wait`, `repeat`, `priority`, `energy`, `estimate`, `slot`, `notes`;
 /// - `list`: the task's list (set by a move);
 /// - `order`: its place in the manual order (set by a reorder; not an edit);
 /// - `+TAG`: the tag was added, or removed, at that time;
+/// - `depends:UUID`: the dependency was added, or removed, at that time;
 /// - an unknown key of the task, by its name.
 ///
 /// A key that is absent counts as changed at the task's `createdAt`; in a task
@@ -18,7 +19,7 @@ import Foundation
 public enum TaskChange {
     /// The fields with a change time, in the order the `changed` object lists them.
     public static let fieldKeys = [
-        "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
+        "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy",
         "estimate", "slot", "notes", "list", "order",
     ]
     static let fieldRank: [String: Int] = Dictionary(uniqueKeysWithValues: fieldKeys.enumerated().map { ($1, $0) })
@@ -26,8 +27,14 @@ public enum TaskChange {
     /// The key of a tag's entry.
     public static func tagKey(_ tag: String) -> String { "+" + tag }
 
+    /// The prefix of a dependency's entry.
+    public static let dependencyPrefix = "depends:"
+
+    /// The key of a dependency's entry: `depends:` and the lowercase UUID.
+    public static func dependencyKey(_ id: UUID) -> String { dependencyPrefix + id.lowercased }
+
     /// Keys sorted as files write them: the fields in ``fieldKeys`` order, then
-    /// tags, then unknown keys, each by name.
+    /// tags, then dependencies, then unknown keys, each by name.
     public static func sortedKeys<S: Sequence>(_ keys: S) -> [String] where S.Element == String {
         keys.sorted { a, b in
             let ra = rank(a), rb = rank(b)
@@ -38,7 +45,8 @@ public enum TaskChange {
 
     private static func rank(_ key: String) -> Int {
         if let r = fieldRank[key] { return r }
-        return key.hasPrefix("+") ? fieldKeys.count : fieldKeys.count + 1
+        if key.hasPrefix("+") { return fieldKeys.count }
+        return key.hasPrefix(dependencyPrefix) ? fieldKeys.count + 1 : fieldKeys.count + 2
     }
 }
 
@@ -99,10 +107,15 @@ extension TaskItem {
         if energy != other.energy { keys.append("energy") }
         if estimate != other.estimate { keys.append("estimate") }
         if slot != other.slot { keys.append("slot") }
+        if wait != other.wait { keys.append("wait") }
         if notes != other.notes { keys.append("notes") }
         if tags != other.tags {
             let mine = Set(tags), theirs = Set(other.tags)
             for tag in mine.symmetricDifference(theirs) { keys.append(TaskChange.tagKey(tag)) }
+        }
+        if depends != other.depends {
+            let mine = Set(depends), theirs = Set(other.depends)
+            for id in mine.symmetricDifference(theirs) { keys.append(TaskChange.dependencyKey(id)) }
         }
         if extra != other.extra {
             let mine = Self.members(extra), theirs = Self.members(other.extra)

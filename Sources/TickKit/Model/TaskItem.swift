@@ -20,6 +20,12 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
     /// Where the task is placed on a day (a start time and a length).
     public var slot: TaskSlot?
     public var tags: [String]
+    /// Hidden from the views until this moment (a day means the start of
+    /// that day, local): the task is *waiting* while it is in the future.
+    public var wait: TaskDate?
+    /// The tasks this one depends on, by id, in the order they were added:
+    /// it is *blocked* while any of them exists and is not done.
+    public var depends: [UUID]
     public var notes: String?
     public var createdAt: Date
     public var modifiedAt: Date
@@ -47,6 +53,8 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         estimate: Int? = nil,
         slot: TaskSlot? = nil,
         tags: [String] = [],
+        wait: TaskDate? = nil,
+        depends: [UUID] = [],
         notes: String? = nil,
         createdAt: Date,
         modifiedAt: Date,
@@ -67,6 +75,8 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         self.estimate = estimate
         self.slot = slot
         self.tags = tags
+        self.wait = wait
+        self.depends = depends
         self.notes = notes
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
@@ -92,6 +102,11 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         state = newState
         completedAt = newState == .done ? now : nil
         return true
+    }
+
+    /// Adds a dependency when it is not there yet.
+    public mutating func addDependency(_ id: UUID) {
+        if !depends.contains(id) { depends.append(id) }
     }
 
     /// Adds a tag when it is not there yet.

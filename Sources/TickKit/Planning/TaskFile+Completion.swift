@@ -84,10 +84,10 @@ extension TaskFile {
 extension TaskItem {
     /// The next occurrence of this task, or nil when it does not repeat.
     ///
-    /// Copies the list-independent content (title, tags, notes, priority, energy,
-    /// rule, unknown keys), gives it the deterministic id, and shifts the dates:
+    /// Copies the list-independent content (title, tags, dependencies, notes,
+    /// priority, energy, rule, unknown keys), gives it the deterministic id, and shifts the dates:
     /// due moves to the next day keeping its wall-clock time in `timeZone`;
-    /// scheduled and remind move by the same number of days (remind keeps its
+    /// scheduled, remind and wait move by the same number of days (remind keeps its
     /// wall-clock offset from due). A rule with no dates to move schedules the
     /// next occurrence on its day. Throws when a date of the next occurrence would
     /// fall outside ``DateRange`` (the series ends).
@@ -106,7 +106,7 @@ extension TaskItem {
 
         var next = TaskItem(
             id: TaskFile.nextOccurrenceID(after: id), title: title, state: .open,
-            repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, notes: notes,
+            repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, depends: depends, notes: notes,
             createdAt: now, modifiedAt: now,
             extra: extra.filter { $0.key != TaskFile.repeatAnchorKey })
         switch due {
@@ -124,11 +124,18 @@ extension TaskItem {
             }
         }
         if due == nil && scheduled == nil && remind == nil { next.scheduled = day }
+        // A wait keeps its distance from the occurrence, as in Taskwarrior.
+        switch wait {
+        case .day(let w)?: next.wait = .day(w.adding(days: delta))
+        case .time(let t)?: next.wait = .time(Self.move(t, by: delta, timeZone: timeZone))
+        case nil: break
+        }
         // A series that would run past the dates tick can store ends here rather than
         // write a file the reader refuses.
         guard next.due.map({ DateRange.contains($0) }) ?? true,
               next.scheduled.map({ DateRange.contains($0) }) ?? true,
-              next.remind.map({ DateRange.contains($0) }) ?? true
+              next.remind.map({ DateRange.contains($0) }) ?? true,
+              next.wait.map({ DateRange.contains($0) }) ?? true
         else {
             throw .invalid("the next occurrence would fall on \(day.iso), outside the dates tick can store "
                 + "(\(DateRange.text)); the series ends here")

@@ -7,12 +7,15 @@ public struct ListedTask: Sendable {
     /// The list's display name ("Inbox" for the inbox).
     public var listName: String
     public var shortID: Int?
+    /// True when the task is not done and depends on a task that exists and is not done.
+    public var blocked: Bool
 
-    public init(task: TaskItem, kind: FileKind, listName: String, shortID: Int?) {
+    public init(task: TaskItem, kind: FileKind, listName: String, shortID: Int?, blocked: Bool = false) {
         self.task = task
         self.kind = kind
         self.listName = listName
         self.shortID = shortID
+        self.blocked = blocked
     }
 }
 

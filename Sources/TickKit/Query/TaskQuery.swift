@@ -19,10 +19,13 @@ public struct TaskFilter: Sendable, Equatable {
     public var states: Set<TaskState>
     /// Tags a task must all have.
     public var tags: [String]
+    /// Include waiting tasks (`--all`); views hide them by default.
+    public var showWaiting: Bool
 
-    public init(states: Set<TaskState> = [.open, .active], tags: [String] = []) {
+    public init(states: Set<TaskState> = [.open, .active], tags: [String] = [], showWaiting: Bool = false) {
         self.states = states
         self.tags = tags
+        self.showWaiting = showWaiting
     }
 
     public func matches(_ task: TaskItem) -> Bool {
@@ -51,6 +54,30 @@ public struct TaskQuery: Sendable {
         }
     }
 
+    /// True while the task's `wait` is in the future (a day waits until its
+    /// start, local): it is hidden from every view.
+    public func isWaiting(_ task: TaskItem) -> Bool {
+        switch task.wait {
+        case nil: return false
+        case .day(let d)?: return d > today
+        case .time(let t)?: return t > now
+        }
+    }
+
+    /// The ids of the tasks in `tasks` that are blocked: not done, and they
+    /// depend on a task that exists (in `tasks`) and is not done.
+    public static func blockedIDs<S: Sequence>(in tasks: S) -> Set<UUID> where S.Element == TaskItem {
+        var pending: Set<UUID> = []
+        var dependents: [TaskItem] = []
+        for task in tasks {
+            if task.state != .done { pending.insert(task.id) }
+            if !task.depends.isEmpty, task.state != .done { dependents.append(task) }
+        }
+        var out: Set<UUID> = []
+        for task in dependents where task.depends.contains(where: pending.contains) { out.insert(task.id) }
+        return out
+    }
+
     /// True when the task's reminder is on today's date (fired or not). A
     /// reminder on an earlier day has had its day: it does not keep the task in `today`.
     public func remindsToday(_ task: TaskItem) -> Bool {
@@ -73,9 +100,11 @@ public struct TaskQuery: Sendable {
     /// and are sorted by date (then manual order) for date views.
     public func run(_ view: TaskView, filter: TaskFilter, snapshot: StoreSnapshot, ids: ShortIDTable) -> [ListedTask] {
         var candidates: [ListedTask] = []
+        let blocked = Self.blockedIDs(in: snapshot.files.lazy.flatMap(\.tasks))
         for file in snapshot.files {
             for task in file.tasks {
-                candidates.append(ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: ids.shortID(of: task.id)))
+                candidates.append(ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: ids.shortID(of: task.id),
+                                             blocked: blocked.contains(task.id)))
             }
         }
         return select(view, filter: filter, from: candidates)
@@ -85,20 +114,42 @@ public struct TaskQuery: Sendable {
     /// to it and orders them. `candidates` must be in display order (inbox,
     /// then lists by name, each in manual order); the index passes a
     /// pre-filtered superset, so both paths share this one definition.
+    /// Waiting tasks are left out unless the filter shows them; blocked tasks
+    /// come after the unblocked ones (of the same list, in list views).
     public func select(_ view: TaskView, filter: TaskFilter, from candidates: [ListedTask]) -> [ListedTask] {
         var out: [ListedTask] = []
         for item in candidates {
             if case .list(let kind?) = view, item.kind != kind { continue }
+            if !filter.showWaiting, isWaiting(item.task) { continue }
             if filter.matches(item.task) && include(item.task, in: view) { out.append(item) }
         }
         switch view {
-        case .list: return out
+        case .list:
+            return Self.blockedLast(out, sameGroup: { $0.kind == $1.kind })
         case .today, .upcoming, .overdue:
             // Sort indices, not the (large) items themselves.
             let keys = out.map { sortKey($0.task, in: view) }
             let order = out.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
-            return order.map { out[$0] }
+            return Self.blockedLast(order.map { out[$0] }, sameGroup: { _, _ in true })
         }
+    }
+
+    /// Moves blocked tasks after the unblocked ones of their run of one
+    /// group, keeping the order within each part.
+    static func blockedLast(_ items: [ListedTask], sameGroup: (ListedTask, ListedTask) -> Bool) -> [ListedTask] {
+        guard items.contains(where: \.blocked) else { return items }
+        var out: [ListedTask] = []
+        out.reserveCapacity(items.count)
+        var start = items.startIndex
+        while start < items.endIndex {
+            var end = start + 1
+            while end < items.endIndex, sameGroup(items[start], items[end]) { end += 1 }
+            let run = items[start..<end]
+            out.append(contentsOf: run.filter { !$0.blocked })
+            out.append(contentsOf: run.filter(\.blocked))
+            start = end
+        }
+        return out
     }
 
     private func include(_ task: TaskItem, in view: TaskView) -> Bool {

@@ -11,6 +11,7 @@ extension Tick {
               due:WHEN  remind:WHEN  sched:WHEN  list:NAME  +tag
               pri:must|flexible  energy:high|low|any  repeat:RULE
               estimate:45m  at:14:00 or at:DAY@14:00 (a time slot)  for:45m (its length)
+              wait:WHEN (hidden from views until then)  depends:ID[,ID] (blocked until they are done)
             Every token also exists as a flag.
 
             LITERAL TITLES

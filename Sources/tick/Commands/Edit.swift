@@ -28,12 +28,18 @@ extension Tick {
             sets the slot's length and `at:` (empty) removes the slot. A slot over a \
             commitment is refused (exit 1) and nothing is written.
 
+            `wait:WHEN` hides the task from every view until then (`wait:` clears it). \
+            `depends:3,7` makes it depend on tasks 3 and 7 (short ids or UUID prefixes), \
+            `depends:-3` removes one, `depends:none` all; a cycle is refused. A dependency \
+            on a task that no longer exists is dropped (with a warning) when the task is edited.
+
             EXAMPLES
               tick edit 3 due:fri@17:00 +work -home
               tick edit 3 --title "Call the bank" --no-remind
               tick edit 3 estimate:45m at:14:00
               tick edit 3 at:
               tick edit 3 due:"next monday" remind:none
+              tick edit 3 wait:mon depends:5,-7
               tick edit 3 Call the bank
               tick edit 3
             """)
@@ -124,6 +130,11 @@ extension Tick {
                     throw LookupError.taskNotFound(arguments[0])
                 }
                 let loaded = try context.load()
+                var edit = edit
+                let dependencies = DependencyInput(context: context, loaded: loaded)
+                try dependencies.resolve(&edit, for: item.task.id)
+                // Dependencies on tasks that are gone are dropped by this write.
+                let gone = try dependencies.gone(item.task)
                 try edit.checkSlot(on: item.task)
                 var preview = item.task
                 edit.apply(to: &preview, now: now)
@@ -132,7 +143,12 @@ extension Tick {
                 let (changed, after) = try writer.update(item.kind) { file in
                     try file.updateTask(item.task.id) { task in
                         let before = task
-                        let changed = edit.apply(to: &task, now: now)
+                        var changed = edit.apply(to: &task, now: now)
+                        if !gone.isEmpty, task.depends.contains(where: gone.contains) {
+                            task.depends.removeAll { gone.contains($0) }
+                            task.modifiedAt = now
+                            changed = true
+                        }
                         if placing {
                             warnings = try SlotGuard.check(before: before, after: task, commitments: commitments, tasks: others,
                                                            shortID: { loaded.index.shortID(of: $0) })
@@ -140,6 +156,7 @@ extension Tick {
                         return (changed, task)
                     }
                 }
+                dependencies.warn(droppedFrom: item.task.id, shortID: item.shortID, dropped: gone)
                 return (item, changed, after)
             }
             warnings.forEach(context.terminal.err)

@@ -107,9 +107,10 @@ extension Tick {
             let window = AutoPlacer.dueWindow
             // Ranking projections (no titles): only the tasks shown are read in full.
             let index = p.loaded.index
-            let candidates = all ? try index.pendingForRanking() : try index.planCandidates(
+            // Blocked and waiting tasks are never proposed.
+            let candidates = all ? try index.pendingForRanking(query: context.query) : try index.planCandidates(
                 day: planner.day, dueWithinDays: window,
-                dueBefore: planner.day.adding(days: window + 2).startOfDay(in: context.timeZone))
+                dueBefore: planner.day.adding(days: window + 2).startOfDay(in: context.timeZone), query: context.query)
             let placer = AutoPlacer(planner: planner, timeZone: context.timeZone, from: p.from(for: planner.day), includeAll: all)
             var proposal = placer.propose(candidates)
             let unplacedShown = output.json ? proposal.unplaced[...] : proposal.unplaced.prefix(Self.unplacedShown)

@@ -10,7 +10,8 @@ extension Tick {
             notes or tags. A plain word matches anywhere, even inside another word,
             as `grep -i` would; `"a phrase"` matches those words together; `mil*`
             matches words that start with "mil". Results are ranked (title matches
-            first) and include done tasks unless --state says otherwise. --archived also
+            first) and include done tasks unless --state says otherwise. Waiting tasks
+            (wait: in the future) are left out unless --all is given. --archived also
             searches the archive (after the live tasks; JSON "file" is archive/YYYY.json).
 
             Exit status, as grep: 0 when something matched, 1 when nothing did \
@@ -36,6 +37,9 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable).", valueName: "tag"))
         var tag: [String] = []
 
+        @Flag(name: .long, help: "Include waiting tasks (wait: in the future).")
+        var all = false
+
         @Option(name: .long, help: ArgumentHelp("At most this many results.", valueName: "n"))
         var limit: Int?
 
@@ -52,11 +56,12 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let search = try SearchQuery(query.joined(separator: " "))
-            let filter = try FilterOptions.filter(all: true, state: state, tags: tag)
+            var filter = try FilterOptions.filter(all: true, state: state, tags: tag)
+            filter.showWaiting = all
             let loaded = try context.load()
             let kind = try list.map { try loaded.lists.resolve($0) }
             context.warnUnreadable(loaded.broken)
-            var items = try loaded.index.search(search, filter: filter, list: kind, limit: limit)
+            var items = try loaded.index.search(search, filter: filter, list: kind, limit: limit, query: context.query)
             if archived {
                 // Decoded on demand: archive files are not indexed (Docs/DECISIONS.md, Archive).
                 let snapshot = try context.store.archiveSnapshot()

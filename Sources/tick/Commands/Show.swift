@@ -38,6 +38,20 @@ extension Tick {
             }
             if let s = task.scheduled { rows.append(("scheduled", "\(dates.label(.day(s)))  " + t.dim(s.iso))) }
             if let r = task.remind { rows.append(("remind", "\(dates.label(.time(r)))  " + t.dim(Timestamp.format(r)))) }
+            if let w = task.wait {
+                let waiting = context.query.isWaiting(task) ? "  " + t.yellow("waiting: hidden from views until then") : ""
+                rows.append(("wait", "\(dates.label(w))  " + t.dim(w.fileString) + waiting))
+            }
+            if !task.depends.isEmpty {
+                // Ids only, each with its state: the titles are a `tick show` away.
+                let deps = task.depends.map { dep -> String in
+                    guard let found = try? loaded.tasks.resolve(dep.lowercased) else {
+                        return String(dep.lowercased.prefix(8)) + " (gone)"
+                    }
+                    return (found.shortID.map(String.init) ?? String(dep.lowercased.prefix(8))) + " (\(found.task.state.rawValue))"
+                }
+                rows.append(("depends", deps.joined(separator: ", ") + (item.blocked ? "  " + t.yellow("blocked") : "")))
+            }
             if let r = task.repeatRule { rows.append(("repeat", r)) }
             if let p = task.priority { rows.append(("priority", p.rawValue)) }
             if let e = task.energy { rows.append(("energy", e.rawValue)) }

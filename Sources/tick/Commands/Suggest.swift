@@ -63,7 +63,7 @@ extension Tick {
             let hours = try workingHours.resolve(context)
             let p = try PlanningContext(context)
             // Ranking projections (no titles): only the suggestions are read in full.
-            let candidates = try p.loaded.index.pendingForRanking()
+            let candidates = try p.loaded.index.pendingForRanking(query: context.query)
             var length: Int?
             var block: TimeRange?
             if let minutes {

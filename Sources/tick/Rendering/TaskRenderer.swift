@@ -4,7 +4,8 @@ import TickKit
 /// Turns tasks into terminal lines.
 ///
 /// Color is never the only signal: overdue tasks carry a `!` marker and the
-/// words "overdue", done tasks show `[x]`, active ones `[>]`.
+/// words "overdue", done tasks show `[x]`, active ones `[>]`, blocked open
+/// ones `[b]` (and "blocked"), waiting ones (shown with `--all`) "wait …".
 struct TaskRenderer {
     let terminal: Terminal
     let dates: RelativeDateFormatter
@@ -37,7 +38,7 @@ struct TaskRenderer {
         let idField = String(repeating: " ", count: max(idWidth - idText(item).count, 0)) + idText(item)
         let box: String
         switch t.state {
-        case .open: box = "[ ]"
+        case .open: box = item.blocked ? terminal.dim("[b]") : "[ ]"
         case .active: box = terminal.cyan("[>]")
         case .done: box = terminal.dim("[x]")
         }
@@ -122,6 +123,8 @@ struct TaskRenderer {
         }
         if let s = t.scheduled, s != t.slot?.day { details.append("sched " + dates.label(.day(s))) }
         if let r = t.remind { details.append("remind " + dates.label(.time(r))) }
+        if item.blocked { details.append(terminal.yellow("blocked")) }
+        if let w = t.wait, query.isWaiting(t) { details.append(terminal.dim("wait " + dates.label(w))) }
         if let r = t.repeatRule { details.append("repeat:" + r) }
         if let p = t.priority { details.append(p == .must ? terminal.bold("pri:must") : "pri:flexible") }
         if let e = t.energy { details.append("energy:" + e.rawValue) }

@@ -35,6 +35,7 @@ struct Confirmation {
         if before.title != after.title { names.append("title") }
         if before.due != after.due { names.append("due") }
         if before.remind != after.remind { names.append("remind") }
+        if before.wait != after.wait { names.append("wait") }
         // A slot sets its day as the scheduled day: name the slot alone then.
         let slotChanged = before.slot != after.slot
         if before.scheduled != after.scheduled, !(slotChanged && after.scheduled == after.slot?.day) { names.append("sched") }
@@ -44,6 +45,7 @@ struct Confirmation {
         if before.estimate != after.estimate { names.append("estimate") }
         if before.repeatRule != after.repeatRule { names.append("repeat") }
         if before.notes != after.notes { names.append("note") }
+        if before.depends != after.depends { names.append("depends") }
         names += after.tags.filter { !before.tags.contains($0) }.map { "+" + $0 }
         names += before.tags.filter { !after.tags.contains($0) }.map { "-" + $0 }
         return names

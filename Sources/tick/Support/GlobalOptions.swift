@@ -21,7 +21,7 @@ struct JSONOption: ParsableArguments {
 
 /// State filters shared by listings.
 struct FilterOptions: ParsableArguments {
-    @Flag(name: .long, help: "Include done tasks.")
+    @Flag(name: .long, help: "Include done and waiting tasks.")
     var all = false
 
     @Option(name: .long, help: ArgumentHelp("Only tasks in these states (open, active, done; comma-separated).", valueName: "states"),
@@ -56,6 +56,6 @@ struct FilterOptions: ParsableArguments {
         if let empty = tag.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty || $0 == "+" }) {
             throw InputError.invalid("--tag: \"\(empty)\" is not a tag; give a tag name, e.g. --tag work")
         }
-        return TaskFilterSpec(states: states, tags: tags)
+        return TaskFilterSpec(states: states, tags: tags, showWaiting: all)
     }
 }

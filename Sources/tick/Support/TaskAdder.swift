@@ -30,6 +30,7 @@ struct TaskAdder {
             var edit = flags
             if let list { edit.list = list }
             edit.merge(tokenEdit)
+            try DependencyInput(context: context, loaded: loaded).resolve(&edit, for: nil)
             let kind: FileKind
             do {
                 kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox

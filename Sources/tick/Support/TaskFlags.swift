@@ -12,6 +12,12 @@ struct TaskFieldOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Scheduled day (same as sched:WHEN).", valueName: "when"))
     var sched: String?
 
+    @Option(name: .long, help: ArgumentHelp("Hide the task from views until then (same as wait:WHEN; empty clears).", valueName: "when"))
+    var wait: String?
+
+    @Option(name: .long, help: ArgumentHelp("Depend on these tasks (same as depends:ID[,ID]; -ID removes one, none clears).", valueName: "ids"))
+    var depends: String?
+
     @Option(name: .long, help: ArgumentHelp("Tag to add (same as +tag; repeatable).", valueName: "tag"))
     var tag: [String] = []
 
@@ -42,6 +48,16 @@ struct TaskFieldOptions: ParsableArguments {
         if let due { edit.due = .set(try fields.due(due, key: "--due")) }
         if let remind { edit.remind = .set(try fields.remind(remind, key: "--remind")) }
         if let sched { edit.scheduled = .set(try fields.scheduled(sched, key: "--sched")) }
+        if let wait { edit.wait = wait.isEmpty || wait.lowercased() == "none" ? .clear : .set(try fields.due(wait, key: "--wait")) }
+        if let depends {
+            if depends.isEmpty || depends.lowercased() == "none" {
+                edit.dependsCleared = true
+            } else {
+                for ref in try fields.dependencies(depends, key: "--depends") {
+                    if ref.hasPrefix("-") { edit.dependsRemoved.append(String(ref.dropFirst())) } else { edit.dependsAdded.append(ref) }
+                }
+            }
+        }
         for t in tag { edit.addTags.append(try fields.tag(t)) }
         if let pri { edit.priority = .set(try fields.priority(pri, key: "--pri")) }
         if let energy { edit.energy = .set(try fields.energy(energy, key: "--energy")) }
