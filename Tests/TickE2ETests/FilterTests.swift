@@ -206,4 +206,23 @@ struct FilterTests {
         let word = try s.json("list", "stamps")
         #expect(Set(word.compactMap { $0["title"] as? String }) == ["Buy stamps", "Read about errands and stamps"])
     }
+
+    @Test("is:waiting and wait… show the waiting tasks listings hide; is:blocked selects tasks whose dependency is not done")
+    func waitingAndBlocked() throws {
+        let s = try Sandbox()
+        try s.add("Renew visa", "wait:2026-11-25")
+        try s.add("Pack bags")
+        let pack = try #require(try s.json("list", "Pack").first?["shortId"] as? Int)
+        try s.add("Go to airport", "depends:\(pack)")
+        #expect(try s.json("list").compactMap { $0["title"] as? String } == ["Pack bags", "Go to airport"])
+        #expect(try s.json("list", "is:waiting").compactMap { $0["title"] as? String } == ["Renew visa"])
+        #expect(try s.json("list", "wait.after:tomorrow").compactMap { $0["title"] as? String } == ["Renew visa"])
+        #expect(try s.json("list", "wait:none").compactMap { $0["title"] as? String } == ["Pack bags", "Go to airport"])
+        #expect(try s.json("list", "is:blocked").compactMap { $0["title"] as? String } == ["Go to airport"])
+        #expect(try s.json("list", "not", "is:blocked").compactMap { $0["title"] as? String } == ["Pack bags"])
+        try s.ok("done", "\(pack)")
+        #expect(try s.json("list", "is:blocked").isEmpty)
+        // When the wait is over, the task is back and no longer waiting.
+        #expect(try s.json("list", "is:waiting", now: "2026-11-25T09:00:00Z").isEmpty)
+    }
 }

@@ -131,17 +131,24 @@ struct FilterSQL {
                              [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
             case .repeating: return exact("t.repeat IS NOT NULL")
             case .placed: return exact("t.slot_day IS NOT NULL")
+            case .waiting:
+                return exact("(t.wait_day IS NOT NULL AND t.wait_day > ?) OR (t.wait_ts IS NOT NULL AND t.wait_ts > ?)",
+                             [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
+            case .blocked: return exact(RowReader.blockedColumn)
             }
         case .date(let field, let test):
-            switch field {
-            case .due:
+            func dayOrInstant(_ name: String) -> Part {
                 switch test {
-                case .any: return exact("t.due IS NOT NULL")
-                case .none: return exact("t.due IS NULL")
+                case .any: return exact("t.\(name) IS NOT NULL")
+                case .none: return exact("t.\(name) IS NULL")
                 default:
-                    let day = dayCondition("t.due_day", test), instant = instantCondition("t.due_ts", test)
+                    let day = dayCondition("t.\(name)_day", test), instant = instantCondition("t.\(name)_ts", test)
                     return exact("(\(day.sql)) OR (\(instant.sql))", day.arguments + instant.arguments)
                 }
+            }
+            switch field {
+            case .due: return dayOrInstant("due")
+            case .wait: return dayOrInstant("wait")
             case .sched: return dayCondition("t.scheduled_day", test)
             case .remind: return instantCondition("t.remind_ts", test)
             case .completed: return instantCondition("t.completed_ts", test)

@@ -53,7 +53,8 @@ struct BulkSelection {
         let active = try context.activeContext()
         if let active { parsed = parsed.and(active.filter, label: active.label) }
         let chosen = parsed.expression.choosesStates ? Set(TaskState.allCases) : states
-        let items = try context.load().index.run(.list(nil), filter: TaskFilter(states: chosen), matching: parsed, query: context.query)
+        let items = try context.load().index.run(.list(nil), filter: TaskFilter(states: chosen, showWaiting: parsed.expression.choosesWaiting),
+                                                 matching: parsed, query: context.query)
         guard !items.isEmpty else {
             let which = chosen == [.open, .active] ? "pending task" : chosen == [.done] ? "done task" : "task"
             throw CLIError("no \(which) matches \(parsed.line)", status: .notFound)

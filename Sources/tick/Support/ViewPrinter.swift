@@ -22,6 +22,8 @@ struct ViewPrinter {
             // `state:done`, `completed.after:mon`: the filter chooses; pending-only does not apply.
             filter.states = Set(TaskState.allCases)
         }
+        // `is:waiting`, `wait.after:fri`: asking about waiting shows waiting tasks.
+        if parsed.expression.choosesWaiting { filter.showWaiting = true }
         let sort = try order.taskSort()
         var items = try loaded.index.run(view, filter: filter, matching: parsed, query: context.query)
         if let sort {

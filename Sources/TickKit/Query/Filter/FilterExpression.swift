@@ -32,6 +32,17 @@ public indirect enum FilterExpression: Sendable, Equatable {
         }
     }
 
+    /// True when the filter asks about waiting (`is:waiting`, `wait…`): then
+    /// waiting tasks, hidden from listings by default, are candidates.
+    public var choosesWaiting: Bool {
+        terms.contains { term in
+            switch term.kind {
+            case .virtual(.waiting), .date(.wait, _): return true
+            default: return false
+            }
+        }
+    }
+
     /// True when the filter is only task ids (`3`, `3-7`, `3,9`, UUID prefixes).
     public var isOnlyIDs: Bool {
         func isIDs(_ e: FilterExpression) -> Bool {
@@ -100,12 +111,12 @@ public struct FilterTerm: Sendable, Equatable {
         case regex(String)
         /// Short ids and UUID prefixes.
         case ids([IDRef])
-        /// `is:overdue`, `is:repeating`, `is:placed`.
+        /// `is:overdue`, `is:repeating`, `is:placed`, `is:waiting`, `is:blocked`.
         case virtual(VirtualTag)
     }
 
     public enum DateField: String, Sendable, CaseIterable {
-        case due, sched, remind, completed, created, modified
+        case due, sched, remind, wait, completed, created, modified
     }
 
     /// What a date term asks of its field.
@@ -126,6 +137,6 @@ public struct FilterTerm: Sendable, Equatable {
     }
 
     public enum VirtualTag: String, Sendable, CaseIterable {
-        case overdue, repeating, placed
+        case overdue, repeating, placed, waiting, blocked
     }
 }

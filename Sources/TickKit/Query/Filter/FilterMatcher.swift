@@ -51,6 +51,8 @@ public struct FilterMatcher: Sendable {
             case .overdue: return query.isOverdue(task)
             case .repeating: return task.repeatRule != nil
             case .placed: return task.slot != nil
+            case .waiting: return query.isWaiting(task)
+            case .blocked: return item.blocked
             }
         }
     }
@@ -65,6 +67,12 @@ public struct FilterMatcher: Sendable {
             case nil: return nil
             }
         case .sched: return task.scheduled.map { .day($0) }
+        case .wait:
+            switch task.wait {
+            case .day(let d)?: return .day(d)
+            case .time(let t)?: return .instant(t)
+            case nil: return nil
+            }
         case .remind: return task.remind.map { .instant($0) }
         case .completed: return task.completedAt.map { .instant($0) }
         case .created: return .instant(task.createdAt)

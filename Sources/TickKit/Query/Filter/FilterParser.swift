@@ -19,7 +19,7 @@ public struct FilterParser: Sendable {
     /// The keys a term can start with, and what they mean.
     public static let keys: [String] = [
         "list", "state", "pri", "energy", "tags", "is",
-        "due", "sched", "remind", "completed", "created", "modified",
+        "due", "sched", "remind", "wait", "completed", "created", "modified",
     ]
     static let aliases: [String: String] = [
         "project": "list", "status": "state", "priority": "pri", "scheduled": "sched",
