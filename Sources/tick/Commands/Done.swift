@@ -6,11 +6,14 @@ extension Tick {
         static let configuration = CommandConfiguration(
             abstract: "Mark tasks done; sets completedAt.",
             discussion: """
-            Each ID is a short id from a listing or 4+ hex digits of a UUID. \
-            Every change bumps the task's modifiedAt.
+            Each ID is a short id from a listing (3, 3-7, 3,9) or 4+ hex digits of a \
+            UUID. Instead of ids, a filter selects the tasks (Docs/CLI.md "Filters"); \
+            more than 3 ask first on a terminal and need --yes in a script. Every \
+            change bumps the task's modifiedAt; one command is one undo entry.
 
-            EXAMPLE
+            EXAMPLES
               tick done 3 7 6f1c
+              tick done +errand list:Home
             """)
 
         @OptionGroup var global: GlobalOptions

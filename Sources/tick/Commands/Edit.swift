@@ -36,6 +36,7 @@ extension Tick {
             EXAMPLES
               tick edit 3 due:fri@17:00 +work -home
               tick edit 3 --title "Call the bank" --no-remind
+              tick edit +later due:none -- sched:mon     (every task the filter selects)
               tick edit 3 estimate:45m at:14:00
               tick edit 3 at:
               tick edit 3 due:"next monday" remind:none

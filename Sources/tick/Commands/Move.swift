@@ -13,6 +13,7 @@ extension Tick {
             EXAMPLES
               tick mv 3 5 Work
               tick mv 7 inbox
+              tick mv +reading Reading --yes
             """)
 
         @OptionGroup var global: GlobalOptions

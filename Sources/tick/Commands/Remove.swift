@@ -14,6 +14,7 @@ extension Tick {
 
             EXAMPLE
               tick rm 4 9
+              tick rm +spam state:open --yes
             """,
             aliases: ["delete"])
 
