@@ -10,6 +10,8 @@ struct ErrorLineTests {
         var args: [String]
         var status: Int32 = 2
         var contains: String?
+        /// A filter error: the one error line, then the filter and a caret under the bad term.
+        var caret = false
         var description: String { "tick " + args.map { $0.isEmpty ? "\"\"" : $0 }.joined(separator: " ") }
     }
 
@@ -35,7 +37,7 @@ struct ErrorLineTests {
         Bad(args: ["add", "--pri"], contains: "missing value for '--pri <pri>'"),
         Bad(args: ["add", "--list"]),
         Bad(args: ["show"]),
-        Bad(args: ["done"], contains: "give at least one task ID; see `tick help done`"),
+        Bad(args: ["done"], contains: "give at least one task ID or a filter; see `tick help done`"),
         Bad(args: ["start"]),
         Bad(args: ["reopen"]),
         Bad(args: ["rm"]),
@@ -54,8 +56,9 @@ struct ErrorLineTests {
         Bad(args: ["overdue", "--tag"]),
         Bad(args: ["upcoming", "--days"]),
         // Extra arguments.
-        Bad(args: ["list", "a", "b"], contains: "unexpected argument 'b'"),
-        Bad(args: ["today", "extra"]),
+        // Listings take a filter now: a bad term is the error.
+        Bad(args: ["list", "a", "dew:b"], contains: "unknown filter key \"dew\"", caret: true),
+        Bad(args: ["today", "(extra"], contains: "is not closed", caret: true),
         Bad(args: ["show", "1", "2"]),
         // Bad values of typed options.
         Bad(args: ["add", "X", "--pri", "urgent"]),
@@ -109,7 +112,12 @@ struct ErrorLineTests {
             #expect(r.status == bad.status, "\(bad): \(r)")
             #expect(r.stdout.isEmpty, "\(bad): \(r)")
             #expect(r.stderr.hasPrefix("tick: error: "), "\(bad): \(r)")
-            #expect(r.stderr.hasSuffix("\n") && r.stderr.filter { $0 == "\n" }.count == 1, "\(bad): \(r)")
+            if bad.caret {
+                let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.count == 4 && lines[3].isEmpty && lines[2].trimmingCharacters(in: .whitespaces).allSatisfy { $0 == "^" }, "\(bad): \(r)")
+            } else {
+                #expect(r.stderr.hasSuffix("\n") && r.stderr.filter { $0 == "\n" }.count == 1, "\(bad): \(r)")
+            }
             if let text = bad.contains {
                 #expect(r.stderr.contains(text), "\(bad): \(r)")
             }

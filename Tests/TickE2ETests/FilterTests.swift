@@ -138,7 +138,7 @@ struct FilterTests {
             (["sched.before:2026-11-24", "or", "pri:flexible"], { pending($0) && (($0.sched ?? "9999") < "2026-11-24" || $0.pri == "flexible") }),
             (["completed.after:2026-11-19"], { $0.completed.map(Self.day).map { $0 > "2026-11-19" } ?? false }),
             (["created.before:2026-11-05"], { pending($0) && Self.day($0.created) < "2026-11-05" }),
-            (["milk"], { pending($0) && ($0.title + "\n" + $0.notes + "\n" + $0.tags.joined(separator: " ")).lowercased().contains("milk") }),
+            (["\"milk\""], { pending($0) && ($0.title + "\n" + $0.notes + "\n" + $0.tags.joined(separator: " ")).lowercased().contains("milk") }),
             (["not", "milk"], { pending($0) && !($0.title + "\n" + $0.notes + "\n" + $0.tags.joined(separator: " ")).lowercased().contains("milk") }),
             (["/rep.rt/"], { pending($0) && ($0.title + "\n" + $0.notes).lowercased().contains("report") }),
             (["not", "(due.any", "or", "+later)", "list:Home"], { pending($0) && !($0.due != nil || $0.tags.contains("later")) && $0.list == "Home" }),
@@ -190,21 +190,25 @@ struct FilterTests {
         #expect(none.status == 2)
         #expect(none.stderr.hasPrefix("tick: error: filter: no list is named or starts with \"Nope\""))
         // `-work` reaches the filter, not the option parser.
+        try s.add("Other")
         let minus = try s.tick("list", "-work")
         #expect(minus.status == 0, "\(minus)")
-        #expect(minus.stdout.contains("No tasks match -work"))
+        #expect(minus.stdout.contains("Other") && !minus.stdout.contains("Something"))
     }
 
-    @Test("one word naming a list is that list, as before filters; another word matches text")
-    func oneWordIsAListOrText() throws {
+    @Test("one bare word is a list, as before filters: an unknown one is exit 3, never a text search; a phrase matches text")
+    func oneWordIsAList() throws {
         let s = try Sandbox()
         try s.ok("lists", "add", "Errands")
         try s.add("Buy stamps", "--list", "Errands")
         try s.add("Read about errands and stamps")
         let list = try s.json("list", "Errands")
         #expect(list.compactMap { $0["title"] as? String } == ["Buy stamps"])
-        let word = try s.json("list", "stamps")
-        #expect(Set(word.compactMap { $0["title"] as? String }) == ["Buy stamps", "Read about errands and stamps"])
+        let word = try s.tick("list", "stamps")
+        #expect(word.status == 3)
+        #expect(word.stderr == "tick: error: no list named \"stamps\"; known lists: Errands\n")
+        let phrase = try s.json("list", "\"stamps\"")
+        #expect(Set(phrase.compactMap { $0["title"] as? String }) == ["Buy stamps", "Read about errands and stamps"])
     }
 
     @Test("is:waiting and wait… show the waiting tasks listings hide; is:blocked selects tasks whose dependency is not done")
@@ -212,7 +216,7 @@ struct FilterTests {
         let s = try Sandbox()
         try s.add("Renew visa", "wait:2026-11-25")
         try s.add("Pack bags")
-        let pack = try #require(try s.json("list", "Pack").first?["shortId"] as? Int)
+        let pack = try #require(try s.json("list", "\"Pack\"").first?["shortId"] as? Int)
         try s.add("Go to airport", "depends:\(pack)")
         #expect(try s.json("list").compactMap { $0["title"] as? String } == ["Pack bags", "Go to airport"])
         #expect(try s.json("list", "is:waiting").compactMap { $0["title"] as? String } == ["Renew visa"])

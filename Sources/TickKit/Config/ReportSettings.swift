@@ -5,6 +5,8 @@ public struct ReportSettings: Sendable, Equatable {
     /// `--sort` keys, as written; nil keeps the listing's order.
     public var sort: String?
     public var limit: Int?
+    /// The columns of the text output, in order; nil keeps the listing's lines.
+    public var columns: [String]?
     /// One line for `tick help` and `tick context`.
     public var description: String?
 

@@ -31,6 +31,7 @@ import TOMLKit
 /// filter = "pri:must or due.by:tomorrow"
 /// sort = "due,pri"
 /// limit = 10
+/// columns = ["id", "title", "due", "list"]
 /// description = "What to do next"
 /// ```
 public struct TickConfig: Sendable, Equatable {
@@ -168,6 +169,15 @@ public struct TickConfig: Sendable, Equatable {
                 case "filter": report.filter = try string(v, full)
                 case "sort": report.sort = try string(v, full)
                 case "description": report.description = try string(v, full)
+                case "columns":
+                    let expected = "an array of column names, like [\"id\", \"title\", \"due\"]"
+                    guard let array = v.array, !array.isEmpty else { throw .badValue(path: path, key: full, found: v.debugDescription, expected: expected) }
+                    var names: [String] = []
+                    for element in array {
+                        guard let name = element.string else { throw .badValue(path: path, key: full, found: v.debugDescription, expected: expected) }
+                        names.append(name)
+                    }
+                    report.columns = names
                 case "limit":
                     guard let n = v.int, n >= 1 else { throw .badValue(path: path, key: full, found: v.debugDescription, expected: "a whole number, 1 or more") }
                     report.limit = n

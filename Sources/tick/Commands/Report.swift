@@ -13,6 +13,7 @@ extension Tick {
               filter = "pri:must or due.by:tomorrow"
               sort = "due,pri"
               limit = 10
+              columns = ["id", "title", "due", "list"]
               description = "What to do next"
 
             `tick next` (or `tick report next`) then lists those tasks; more FILTER \
@@ -58,13 +59,14 @@ extension Tick {
             } catch {
                 throw CLIError("reports.\(name).filter in config.toml: \(error.report)", status: .usage)
             }
+            if let columns = report.columns { try ColumnRenderer.check(columns, report: name) }
             var order = order
             if order.sort == nil { order.sort = report.sort }
             if order.limit == nil { order.limit = report.limit }
             try ViewPrinter(context: context).print(
                 .list(nil), filter: try filters.filter(), matching: try filterWords.parsed(context).and(saved, label: "report \(name)"),
                 order: order, json: output.json, grouped: order.sort == nil,
-                emptyMessage: "No tasks in report \(name).")
+                emptyMessage: "No tasks in report \(name).", columns: report.columns)
         }
 
         /// `tick NAME` for a report NAME that is not a command: `tick report NAME`.

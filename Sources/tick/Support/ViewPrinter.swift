@@ -7,7 +7,7 @@ struct ViewPrinter {
     /// Runs a view narrowed by a filter, sorts and limits it, and prints it
     /// grouped by list (or flat for date views and any `--sort`).
     func print(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter = .all, order: OrderOptions = OrderOptions(),
-               json: Bool, grouped: Bool, emptyMessage: String) throws {
+               json: Bool, grouped: Bool, emptyMessage: String, columns: [String]? = nil) throws {
         let loaded = try context.load()
         if case .list(let kind?) = view, let problem = loaded.broken[kind] {
             throw StoreError.invalidFile(problem)
@@ -43,7 +43,8 @@ struct ViewPrinter {
             t.out(t.dim(emptyMessage))
         } else {
             let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
-            let lines = grouped && sort == nil ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items)
+            let lines = columns.map { ColumnRenderer(terminal: t, dates: context.dates).lines(items, columns: $0) }
+                ?? (grouped && sort == nil ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items))
             t.outLines(lines)
         }
         if let note { t.out(t.dim("(" + note + ")")) }
