@@ -191,5 +191,14 @@ struct BulkAndContextTests {
         let travel = try s.json("next", "+travel")
         #expect(travel.compactMap { $0["title"] as? String } == ["Renew passport"])
         #expect(try s.ok("report").contains("next  Next up"))
+        try "[reports.next]\nfilter = \"pri:must\"\nsort = \"due\"\ncolumns = [\"title\", \"due\"]\n"
+            .write(toFile: s.home + "/.config/tick/config.toml", atomically: true, encoding: .utf8)
+        #expect(try s.ok("next") == """
+            TITLE           DUE
+            Book flights    Mon 23 Nov
+            Pay rent        Wed 25 Nov
+            Renew passport  Mon 30 Nov
+
+            """)
     }
 }
