@@ -65,7 +65,7 @@ extension Tick {
                 guard words.count >= 3 else { throw ValidationError("give a name and a filter, e.g. tick context define work '+work or list:Work'") }
                 let name = words[1]
                 try Self.checkName(name)
-                let text = words.dropFirst(2).map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }.joined(separator: " ")
+                let text = FilterArguments.unmarked(words.dropFirst(2)).joined(separator: " ")
                 // Parse and bind now: a typo is refused here, not in every later listing.
                 let parsed = try FilterParser(now: context.now, timeZone: context.timeZone).parse([text])
                 _ = try context.load().index.bind(parsed, query: context.query)

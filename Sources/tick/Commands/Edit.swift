@@ -189,7 +189,7 @@ extension Tick {
                 throw CLIError("a change by filter cannot rename tasks or give them a slot; edit them one by one", status: .usage)
             }
             guard !edit.isEmpty else { throw ValidationError("give the changes after --, e.g. tick edit +later due:none -- sched:mon") }
-            let words = filterWords.map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }
+            let words = FilterArguments.unmarked(filterWords)
             let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Edit", yes: yes)
             let mutation = TaskMutation(context: context)
             let results = try mutation.apply(refs) { task, now in edit.apply(to: &task, now: now) }

@@ -33,7 +33,7 @@ extension Tick {
             let mutation = TaskMutation(context: context)
             let now = context.now
             var moved: [TaskMutation.Outcome] = []
-            let words = arguments.dropLast().map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }
+            let words = FilterArguments.unmarked(arguments.dropLast())
             let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes)
             let (loaded, target) = try context.store.withLock { writer in
                 // Resolved under the lock: outside it, another `tick mv` of the same

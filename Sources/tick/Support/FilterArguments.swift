@@ -11,7 +11,10 @@ struct FilterArguments: ParsableArguments {
 
     /// The words as typed: `tick` marks a leading `-` (`-work`) with a
     /// backslash so ArgumentParser does not read it as an option.
-    var typed: [String] {
+    var typed: [String] { Self.unmarked(words) }
+
+    /// Words with the backslash that `Invocation.markingFilterNegations` put before a `-` taken away.
+    static func unmarked<S: Sequence>(_ words: S) -> [String] where S.Element == String {
         words.map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 }
     }
 

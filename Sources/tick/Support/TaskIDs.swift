@@ -16,7 +16,7 @@ struct TaskIDs: ParsableArguments {
     }
 
     /// The words as typed (a leading `-` comes marked, see ``FilterArguments``).
-    var typed: [String] { ids.map { $0.hasPrefix("\\-") ? String($0.dropFirst()) : $0 } }
+    var typed: [String] { FilterArguments.unmarked(ids) }
 
     /// The references to change: the ids, or what the filter selects among `states`.
     func refs(_ context: Context, states: Set<TaskState> = [.open, .active], verb: String) throws -> [String] {
