@@ -44,6 +44,9 @@ struct RobustnessTests {
         #expect(try s.fingerprint() == before, "reading never writes")
 
         #expect(try s.ok("done", "1") == "Completed 1 (23a0fae8): Dune\n")
+        // The clock (TICK_NOW, 09:00) is behind the file's time (09:14:03, its
+        // createdAt): the change is stamped just after the state's last change
+        // time, never before it (FORMAT.md 4.1); completedAt is the clock's.
         #expect(try s.text("lists/books.json") == """
         {
           "version": 1,
@@ -57,10 +60,10 @@ struct RobustnessTests {
               "title": "Dune",
               "state": "done",
               "createdAt": "2026-11-21T09:14:03Z",
-              "modifiedAt": "2026-11-21T09:00:00Z",
+              "modifiedAt": "2026-11-21T09:14:04Z",
               "completedAt": "2026-11-21T09:00:00Z",
               "changed": {
-                "state": "2026-11-21T09:00:00Z"
+                "state": "2026-11-21T09:14:04Z"
               }
             }
           ]

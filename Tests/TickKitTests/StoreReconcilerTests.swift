@@ -58,4 +58,37 @@ import Testing
         #expect(twice.files == once)
         #expect(twice.report.isEmpty)
     }
+
+    @Test func twoMovesInOneSecondEndInTheLaterOneNotInAStaleCopyOfTheFirst() {
+        // Added at 09:00, moved to errands and then to home within that same
+        // second (or under a pinned TICK_NOW); an editor then saved errands
+        // from a buffer read before the second move, bringing the copy back.
+        let now = F.at("09:00")
+        var task = F.task("b", "B", "09:00")
+        task.stamp("list", at: now)
+        let stale = task
+        task.stamp("list", at: now)
+        #expect(MergeClock.isLater(task.listTime, than: stale.listTime))
+        let errands = Self.file("errands", [stale])
+        let home = Self.file("home", [task])
+        for files in [[errands, home], [home, errands]] {
+            let merged = StoreReconciler.reconcile(files).files.sorted { $0.kind < $1.kind }
+            #expect(merged.map { $0.tasks.count } == [0, 1], "the task stays where it was moved last")
+        }
+    }
+
+    @Test func aChangeInTheSameSecondAsTheLastIsStampedAfterIt() {
+        let now = F.at("09:00")
+        let old = F.task("b", "B", "09:00", changed: ["title": "09:00"])
+        var edited = old
+        edited.title = "C"
+        edited.stampChanges(since: old, at: now)
+        #expect(edited.changed["title"] == now.addingTimeInterval(1))
+        #expect(edited.modifiedAt == now.addingTimeInterval(1))
+        // A clock that moved on is used as it is.
+        var later = old
+        later.title = "D"
+        later.stampChanges(since: old, at: F.at("09:05"))
+        #expect(later.changed["title"] == F.at("09:05"))
+    }
 }

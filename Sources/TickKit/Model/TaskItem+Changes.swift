@@ -43,6 +43,18 @@ public enum TaskChange {
         }
     }
 
+    /// The change time for a change made at `now` to a key last changed at
+    /// `previous`: `now`, or one second after `previous` when `now` is not
+    /// later in the whole seconds files keep. Two changes of one key in the
+    /// same second (or under a pinned `TICK_NOW`) would otherwise tie, and a
+    /// tie cannot tell a later change from a stale copy of an earlier one (a
+    /// hybrid logical clock; Docs/MERGE.md, "Change times").
+    public static func stamp(now: Date, after previous: Date) -> Date {
+        let last = MergeClock.seconds(previous)
+        guard MergeClock.seconds(now) <= last else { return now }
+        return Date(timeIntervalSince1970: TimeInterval(last + 1))
+    }
+
     private static func rank(_ key: String) -> Int {
         if let r = fieldRank[key] { return r }
         if key.hasPrefix("+") { return fieldKeys.count }
@@ -71,9 +83,10 @@ extension TaskItem {
     /// When its manual position was last changed (a reorder), else its last edit.
     public var orderTime: Date { max(changed["order"] ?? modifiedAt, modifiedAt) }
 
-    /// Records that `key` changed at `now`.
+    /// Records that `key` changed at `now` (or just after its previous change:
+    /// see ``TaskChange/stamp(now:after:)``).
     public mutating func stamp(_ key: String, at now: Date) {
-        changed[key] = now
+        changed[key] = TaskChange.stamp(now: now, after: changeTime(key))
     }
 
     /// Stamps every key whose value differs from `old` (the same task as it
@@ -86,10 +99,11 @@ extension TaskItem {
     public mutating func stampChanges(since old: TaskItem, at now: Date) -> [String] {
         let keys = changedKeys(comparedTo: old)
         guard !keys.isEmpty else { return [] }
-        for key in keys where (changed[key] ?? .distantPast) < now {
-            changed[key] = now
+        for key in keys {
+            let at = TaskChange.stamp(now: now, after: old.changeTime(key))
+            if (changed[key] ?? .distantPast) < at { changed[key] = at }
+            if modifiedAt < at { modifiedAt = at }
         }
-        if modifiedAt < now { modifiedAt = now }
         return keys
     }
 
