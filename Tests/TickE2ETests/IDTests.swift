@@ -82,7 +82,7 @@ struct IDTests {
         #expect(try s.showJSON("20").string("title") == "task 20")
     }
 
-    @Test("short ids live in the index under $XDG_CACHE_HOME/tick/<store-key>/; the lock under $XDG_STATE_HOME; nothing in the store")
+    @Test("short ids live under $XDG_STATE_HOME/tick/<store-key>/ with the lock; the index under $XDG_CACHE_HOME; nothing in the store")
     func shortIDsOutsideStore() throws {
         let s = try Sandbox()
         try s.add("A")
@@ -90,7 +90,9 @@ struct IDTests {
         let key = "store-" + fnv1a64Hex(Array(s.store.utf8))
         let stateFiles = try FileManager.default.contentsOfDirectory(atPath: s.stateHome + "/tick/" + key).sorted()
         #expect(stateFiles.contains("store.lock"))
-        let index = s.cacheHome + "/tick/" + key + "/index.sqlite"
+        #expect(stateFiles.contains("short-ids.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: s.cacheHome + "/tick/" + key + "/index.sqlite"))
+        let index = s.stateHome + "/tick/" + key + "/short-ids.sqlite"
         let taskID = try #require(try s.tasks("inbox.json").first?.string("id"))
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -103,19 +105,42 @@ struct IDTests {
         #expect(try s.text("inbox.json").contains("shortId") == false)
     }
 
-    @Test("separate cache homes (machines) have separate short-id tables for the same store")
+    @Test("separate state homes (machines) have separate short-id tables for the same store")
     func machineLocal() throws {
         let s = try Sandbox()
         try s.add("A")
         try s.add("B")
         try s.ok("done", "1")
         // Another "machine": a fresh state directory numbers the pending tasks from 1.
-        let other = s.root + "/cache2"
-        let r = try s.tick("list", "--json", env: ["XDG_CACHE_HOME": other])
+        let r = try s.tick("list", "--json", env: ["XDG_CACHE_HOME": s.root + "/cache2", "XDG_STATE_HOME": s.root + "/state2"])
         let list = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: Any]])
         #expect(list.map { $0.int("shortId") } == [1])
         #expect(list.titles == ["B"])
         #expect(try s.json("list").map { $0.int("shortId") } == [2])
+    }
+
+    @Test("a deleted cache (or a rebuilt index) keeps every short id: `done 3` after `rm -rf ~/.cache/tick` completes the task listed as 3")
+    func cacheDeletedKeepsNumbers() throws {
+        let s = try Sandbox()
+        for title in ["A", "B", "C", "D"] { try s.add(title) }
+        try s.ok("done", "1")
+        func pending() throws -> [String: Int] { try Self.shortIDs(s).compactMapValues { $0 } }
+        #expect(try pending() == ["B": 2, "C": 3, "D": 4])
+        try FileManager.default.removeItem(atPath: s.cacheHome + "/tick")
+        // A fresh index would number B, C, D as 1, 2, 3.
+        #expect(try pending() == ["B": 2, "C": 3, "D": 4])
+        try FileManager.default.removeItem(atPath: s.cacheHome + "/tick")
+        try s.ok("done", "3")
+        #expect(try s.showJSON("3").string("title") == "C")
+        #expect(try s.showJSON("3").string("state") == "done")
+        // Deleted between two commands of one script: the new task gets a
+        // free number (1 and 3 are held for a day), the others keep theirs.
+        try FileManager.default.removeItem(atPath: s.cacheHome + "/tick")
+        let added = try s.ok("add", "E").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(added == "5")
+        #expect(try pending() == ["B": 2, "D": 4, "E": 5])
+        try s.ok("reindex")
+        #expect(try pending() == ["B": 2, "D": 4, "E": 5])
     }
 
     @Test("4+ hex digits of the UUID select a task; dashes and case do not matter")

@@ -143,14 +143,14 @@ struct IndexTests {
     func missingTableRebuilt() throws {
         let s = try Self.fixture()
         let list = try s.tick("list")
-        _ = try Self.sqlite(s, "DROP TABLE short_ids")
+        _ = try Self.sqlite(s, "DROP TABLE depends")
         let r = try s.tick("list")
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout == list.stdout)
         #expect(r.stderr == "")
     }
 
-    @Test("the cache directory deleted: the next command rebuilds the index, numbering short ids afresh in display order")
+    @Test("the cache directory deleted: the next command rebuilds the index, and every short id stays as it was")
     func cacheDeleted() throws {
         let s = try Self.fixture()
         try s.ok("done", "1")
@@ -159,7 +159,7 @@ struct IndexTests {
         let r = try s.tick("list", "--json")
         #expect(r.status == 0)
         #expect(r.stderr == "")
-        #expect(try s.json("list").compactMap { $0.int("shortId") } == [1, 2, 3, 4])
+        #expect(try s.json("list").compactMap { $0.int("shortId") } == [2, 3, 4, 5])
         #expect(FileManager.default.fileExists(atPath: s.indexPath))
     }
 
@@ -232,8 +232,8 @@ struct IndexTests {
     }
     #endif
 
-    @Test("tick reindex renumbers short ids 1...n in display order (inbox first, then lists by name)")
-    func reindexRenumbers() throws {
+    @Test("tick reindex keeps every short id (they are state, not cache); a fresh state directory numbers 1...n in display order")
+    func reindexKeepsNumbers() throws {
         let s = try Sandbox()
         try s.add("A")                       // 1
         try s.add("B")                       // 2
@@ -251,9 +251,13 @@ struct IndexTests {
         #expect(r.stdout.hasPrefix("Indexed 5 tasks in 2 lists (3 files) in "), "\(r.stdout)")
         let after = try s.json("list")
         #expect(after.titles == ["B", "C", "X1", "W1"])
-        #expect(after.compactMap { $0.int("shortId") } == [1, 2, 3, 4])
-        // The new numbers are the ones commands use.
-        #expect(try s.ok("done", "3") == "Completed 3 (\(try s.uuidPrefix("X1"))): X1\n")
+        #expect(after.compactMap { $0.int("shortId") } == [2, 5, 4, 3])
+        #expect(try s.ok("done", "4") == "Completed 4 (\(try s.uuidPrefix("X1"))): X1\n")
+        // Another machine (its own state directory) numbers in display order.
+        let other = try s.tick("list", "--json", env: ["XDG_STATE_HOME": s.root + "/state2", "XDG_CACHE_HOME": s.root + "/cache2"])
+        let fresh = try #require(try JSONSerialization.jsonObject(with: other.stdoutData) as? [[String: Any]])
+        #expect(fresh.titles == ["B", "C", "W1"])
+        #expect(fresh.compactMap { $0.int("shortId") } == [1, 2, 3])
     }
 
     // MARK: tick status

@@ -1,14 +1,14 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 12
+    static let version = 13
 
     /// Is a task waiting (a SQL condition over `tasks`, arguments: today's day
     /// number, now in seconds since the reference date).
     static let waitingCondition = "(wait_day > ? OR wait_ts > ?)"
 
     /// The tables a usable index has.
-    static let tableNames = ["files", "tasks", "tags", "depends", "fts", "short_ids"]
+    static let tableNames = ["files", "tasks", "tags", "depends", "fts", "meta"]
 
     /// Everything, in creation order (tables first, then indexes and triggers).
     static var statements: [String] { tables + indexes }
@@ -38,7 +38,7 @@ enum IndexSchema {
             rowid INTEGER PRIMARY KEY,
             id TEXT NOT NULL,           -- lowercase UUID
             chash INTEGER NOT NULL,     -- hash of the task's canonical JSON: unchanged tasks are not rewritten
-            short INTEGER,              -- copy of short_ids.n, so listings need no join
+            short INTEGER,              -- copy of ids.short_ids.n, so listings need no join
             path TEXT NOT NULL,
             position INTEGER NOT NULL,
             title TEXT NOT NULL,
@@ -77,10 +77,10 @@ enum IndexSchema {
             title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0', detail=none
         )
         """,
-        // held_until: NULL while the task is pending; once it is done or
-        // gone, the instant (seconds since the reference date) until which
-        // the number stays its own (see TaskIndex.shortIDGrace).
-        "CREATE TABLE short_ids (id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE, held_until REAL)",
+        // The short ids live in the state directory (ShortIDStore, attached
+        // as `ids`); `short_ids` here is the stamp of the table `tasks.short`
+        // was copied from.
+        "CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
     ]
 
     /// Secondary indexes and the triggers that keep FTS in step.

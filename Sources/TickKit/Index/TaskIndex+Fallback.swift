@@ -15,6 +15,7 @@ extension TaskIndex {
         do {
             try index.db.backup(to: memory)
             guard copy.isCurrent else { throw IndexError.database("incomplete copy") }
+            if let rows = ShortIDStore.rows(of: index.db) { ShortIDStore.copy(rows, to: memory) }
         } catch {
             let fresh = TaskIndex(store: index.store, path: nil, db: try connect(nil), lock: nil, now: index.now, fallbackWarning: warning)
             try fresh.migrate()
@@ -45,7 +46,10 @@ extension TaskIndex {
                 let size = sqlite3_int64(bytes.count)
                 return sqlite3_deserialize(db.sqliteConnection, "main", buffer.assumingMemoryBound(to: UInt8.self), size, size, flags) == SQLITE_OK
             }) ?? false
-            if loaded, copy.isCurrent { return copy }
+            if loaded, copy.isCurrent {
+                if let rows = ShortIDStore.rows(inFile: ShortIDStore.path(for: store)) { ShortIDStore.copy(rows, to: memory) }
+                return copy
+            }
         }
         let fresh = TaskIndex(store: store, path: nil, db: try connect(nil), lock: nil, now: now, fallbackWarning: warning)
         try fresh.migrate()

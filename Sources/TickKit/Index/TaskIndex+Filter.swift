@@ -25,7 +25,7 @@ extension TaskIndex {
                 var ids = Set<UUID>()
                 try db.read { db in
                     for case .short(let range) in refs {
-                        let rows = try String.fetchAll(db, sql: "SELECT id FROM short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
+                        let rows = try String.fetchAll(db, sql: "SELECT id FROM ids.short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
                                                        arguments: [range.lowerBound, range.upperBound, now])
                         ids.formUnion(rows.compactMap(UUID.init(uuidString:)))
                     }

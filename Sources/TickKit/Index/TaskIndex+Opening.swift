@@ -80,14 +80,14 @@ extension TaskIndex {
     /// Opens the database file at `path` under its lock: shared when it is
     /// current; otherwise exclusive, to migrate it or delete it and create
     /// a new one (then `fresh` is true and the lock is still exclusive).
-    static func openFile(at path: String) throws -> (db: DatabaseQueue, lock: IndexLock, fresh: Bool) {
+    static func openFile(at path: String, shortIDs: String) throws -> (db: DatabaseQueue, lock: IndexLock, fresh: Bool) {
         try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
         let lock = try IndexLock(path: path + ".lock")
         guard lock.acquire(.shared, timeout: sharedWait) else {
             throw IndexError.busy("another tick process has been building the index \(path) for over \(Int(sharedWait)) s")
         }
         do {
-            if let db = try openExisting(path) {
+            if let db = try openExisting(path, shortIDs: shortIDs) {
                 if isCurrent(db) { return (db, lock, false) }
                 try? db.close()
             }
@@ -106,7 +106,7 @@ extension TaskIndex {
         }
         // Nobody else has the file open now. Another process may have made it
         // current while this one waited.
-        if let db = try? openExisting(path) {
+        if let db = try? openExisting(path, shortIDs: shortIDs) {
             if isCurrent(db) {
                 lock.acquire(.shared, timeout: sharedWait)
                 return (db, lock, false)
@@ -126,7 +126,7 @@ extension TaskIndex {
         fchmod(fd, PrivateFiles.fileMode)
         Glibc.close(fd)
         do {
-            let db = try connect(path)
+            let db = try connect(path, shortIDs: shortIDs)
             try migrate(db)
             return (db, lock, true)
         } catch {
@@ -136,10 +136,10 @@ extension TaskIndex {
     }
 
     /// Connects to an existing database file; nil when there is none.
-    private static func openExisting(_ path: String) throws -> DatabaseQueue? {
+    private static func openExisting(_ path: String, shortIDs: String) throws -> DatabaseQueue? {
         guard access(path, F_OK) == 0 else { return nil }
         for suffix in ["", "-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
-        return try connect(path)
+        return try connect(path, shortIDs: shortIDs)
     }
 
     private static func isCurrent(_ db: DatabaseQueue) -> Bool {
@@ -152,8 +152,9 @@ extension TaskIndex {
     }
 
     /// Opens a connection: WAL (readers never wait for the watcher), a busy
-    /// timeout, and memory-mapped reads.
-    static func connect(_ path: String?) throws -> DatabaseQueue {
+    /// timeout, and memory-mapped reads, with the short-id table attached as
+    /// `ids` (``ShortIDStore``; in memory when `shortIDs` is nil).
+    static func connect(_ path: String?, shortIDs: String? = nil) throws -> DatabaseQueue {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.label = "tick-index"
@@ -161,12 +162,13 @@ extension TaskIndex {
             try db.execute(sql: "PRAGMA mmap_size = 33554432")
             try db.execute(sql: "PRAGMA cache_size = -16000")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try ShortIDStore.attach(db, path: shortIDs)
         }
         guard let path else { return try DatabaseQueue(configuration: config) }
         let queue = try DatabaseQueue(path: path, configuration: config)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA main.journal_mode = WAL")
+            try db.execute(sql: "PRAGMA main.synchronous = NORMAL")
         }
         return queue
     }

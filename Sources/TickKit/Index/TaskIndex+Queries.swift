@@ -63,7 +63,7 @@ extension TaskIndex {
 
     // MARK: Tasks
 
-    /// Tasks matching a WHERE clause (over `t` = tasks, `s` = short_ids), in
+    /// Tasks matching a WHERE clause (over `t` = tasks, `s` = ids.short_ids), in
     /// display order: the inbox, then lists by name, each in manual order.
     func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
         let infos = try listRows(db)
@@ -223,7 +223,7 @@ extension TaskIndex: TaskCatalog {
         try db.read { db in
             // A pending task's number, or a done task's while it holds it (TaskIndex.shortIDGrace).
             let now = store.clock().timeIntervalSinceReferenceDate
-            return try listed(db, where: "t.id = (SELECT id FROM short_ids WHERE n = ? AND (held_until IS NULL OR held_until >= ?))",
+            return try listed(db, where: "t.id = (SELECT id FROM ids.short_ids WHERE n = ? AND (held_until IS NULL OR held_until >= ?))",
                               arguments: [shortID, now]).first
         }
     }

@@ -44,7 +44,7 @@ extension TaskIndex {
             kinds = try store.kinds()
         }
         // A quick look without the write lock: most of the time nothing changed.
-        let known = try db.read { db in try self.knownFiles(db) }
+        let (known, idsInStep) = try db.read { db in (try self.knownFiles(db), try self.shortIDsInStep(db)) }
         let present = Set(kinds.map(\.relativePath))
         var todo: [(FileKind, FileStamp?)] = []
         var unchanged = 0
@@ -71,7 +71,17 @@ extension TaskIndex {
         } else {
             gone = known.keys.filter { !present.contains($0) }
         }
-        if todo.isEmpty && gone.isEmpty { return RefreshReport(unchanged: unchanged) }
+        if todo.isEmpty && gone.isEmpty {
+            if !idsInStep {
+                // The short-id table changed through another index (or one
+                // database of a command's change was not committed): copy it.
+                try db.inTransaction(.immediate) { db in
+                    if try !self.shortIDsInStep(db) { try self.adoptShortIDs(db) }
+                    return .commit
+                }
+            }
+            return RefreshReport(unchanged: unchanged)
+        }
 
         var report = RefreshReport(unchanged: unchanged)
         cachedListRows = nil
@@ -96,7 +106,11 @@ extension TaskIndex {
                 }
             }
             progress?(todo.count, todo.count)
-            if let touched, !touched.isEmpty { try self.syncShortIDs(touched: touched, db: db) }
+            if let touched, !touched.isEmpty {
+                try self.syncShortIDs(touched: touched, db: db)
+            } else if try !self.shortIDsInStep(db) {
+                try self.adoptShortIDs(db)
+            }
             return .commit
         }
         return report
@@ -179,9 +193,12 @@ extension TaskIndex {
             guard fd >= 0 else { throw IndexError.cannotOpen(path: tmp, reason: String(cString: strerror(errno))) }
             fchmod(fd, PrivateFiles.fileMode)
             Glibc.close(fd)
-            let builder = try DatabaseQueue(path: tmp)
+            var config = Configuration()
+            let ids = ShortIDStore.path(for: store)
+            config.prepareDatabase { db in try ShortIDStore.attach(db, path: ids) }
+            let builder = try DatabaseQueue(path: tmp, configuration: config)
             try builder.writeWithoutTransaction { db in
-                for pragma in ["journal_mode = OFF", "synchronous = OFF", "cache_size = -65536", "temp_store = MEMORY"] {
+                for pragma in ["main.journal_mode = OFF", "main.synchronous = OFF", "cache_size = -65536", "temp_store = MEMORY"] {
                     try db.execute(sql: "PRAGMA \(pragma)")
                 }
                 for sql in IndexSchema.tables { try db.execute(sql: sql) }
@@ -195,12 +212,12 @@ extension TaskIndex {
                     progress?(kinds.count, kinds.count)
                     try db.execute(sql: "INSERT INTO fts(fts) VALUES ('rebuild')")
                     for sql in IndexSchema.indexes { try db.execute(sql: sql) }
-                    try assignAllShortIDs(db)
+                    try adoptShortIDs(db)
                     try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
                     return .commit
                 }
                 // WAL from the start: whoever opens it next only reads the mode.
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA main.journal_mode = WAL")
             }
             try builder.close()
         } catch {
@@ -212,10 +229,10 @@ extension TaskIndex {
         guard rename(tmp, path) == 0 else {
             let reason = String(cString: strerror(errno))
             Self.removeFiles(at: tmp)
-            db = try Self.connect(path)
+            db = try Self.connect(path, shortIDs: ShortIDStore.path(for: store))
             throw IndexError.database("cannot replace \(path): \(reason)")
         }
-        db = try Self.connect(path)
+        db = try Self.connect(path, shortIDs: ShortIDStore.path(for: store))
         return report
     }
 
@@ -223,7 +240,6 @@ extension TaskIndex {
         try db.inTransaction(.immediate) { db in
             try db.execute(sql: "DELETE FROM tasks")
             try db.execute(sql: "DELETE FROM files")
-            try db.execute(sql: "DELETE FROM short_ids")
             try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
             return .commit
         }

@@ -40,7 +40,7 @@ public final class TaskIndex {
         }
         let opened: (db: DatabaseQueue, lock: IndexLock, fresh: Bool)
         do {
-            opened = try Self.openFile(at: path)
+            opened = try Self.openFile(at: path, shortIDs: ShortIDStore.path(for: store))
         } catch let error as IndexError {
             throw error
         } catch let error as UnwritableIndex {

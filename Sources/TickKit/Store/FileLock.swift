@@ -4,7 +4,14 @@ import Foundation
 public final class FileLock {
     private var fd: Int32
 
-    /// Takes an exclusive lock on `path`, waiting up to `timeout` seconds.
+    /// Takes an exclusive lock on `path`, waiting until one holder has kept
+    /// it for `timeout` seconds.
+    ///
+    /// The wait is measured per holder, not in total: every holder counts
+    /// its turn in the lock file's first 8 bytes, and a waiter that sees the
+    /// count move starts its wait again. Under a crowd of writers (polling
+    /// `flock` is not fair) a waiter may lose many turns, but it only gives up
+    /// when one holder is stuck, which is what the error says.
     public init(path: String, timeout: Double) throws(StoreError) {
         try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
@@ -13,19 +20,35 @@ public final class FileLock {
         // A monotonic clock: a wall-clock jump (NTP, a suspended laptop
         // whose clock is set back) must neither stretch nor cut the wait.
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(max(timeout, 0) * 1000)))
+        let patience = Duration.milliseconds(Int64(max(timeout, 0) * 1000))
+        var deadline = clock.now.advanced(by: patience)
+        var turn = Self.turns(fd)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 let reason = String(cString: strerror(errno))
                 close(fd)
                 throw .writeFailed(path: path, reason: "cannot lock: \(reason)")
             }
-            if clock.now > deadline {
+            let seen = Self.turns(fd)
+            if seen != turn {
+                // Another process had its turn: the holder is not stuck.
+                turn = seen
+                deadline = clock.now.advanced(by: patience)
+            } else if clock.now > deadline {
                 close(fd)
                 throw .lockTimeout(path: path, seconds: Int(timeout))
             }
             usleep(2_000)
         }
+        var next = Self.turns(fd) &+ 1
+        _ = withUnsafeBytes(of: &next) { pwrite(fd, $0.baseAddress, 8, 0) }
+    }
+
+    /// The count of turns recorded in the lock file (0 when it has none).
+    private static func turns(_ fd: Int32) -> UInt64 {
+        var value: UInt64 = 0
+        let n = withUnsafeMutableBytes(of: &value) { pread(fd, $0.baseAddress, 8, 0) }
+        return n == 8 ? value : 0
     }
 
     /// Releases the lock.
