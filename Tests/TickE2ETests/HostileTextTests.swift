@@ -103,7 +103,7 @@ struct HostileTextTests {
 
     static func csvQuoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
-    @Test("the watcher's reminder fallback is one line with the title's controls visible, then tick's own bell")
+    @Test("the watcher's reminder fallback in a log is one line without the title or its controls, then tick's own bell")
     func watcherFallback() throws {
         let w = try ReminderE2ETests.World()
         try FileManager.default.createDirectory(atPath: w.s.home + "/.config/tick", withIntermediateDirectories: true)
@@ -114,8 +114,11 @@ struct HostileTextTests {
         try w.s.write("inbox.json", text.replacingOccurrences(of: "\"Placeholder\"", with: try Self.json("Bins \u{1b}[2J\n2026-11-21T09:00:00Z forged line")))
         let watcher = try w.watch()
         defer { watcher.stop() }
-        let line = watcher.waitForMessage(timeout: 10) { $0.hasPrefix("reminder: ") }
-        #expect(line?.hasPrefix("reminder: Bins ^[[2J") == true, "\(line ?? "none")\n\(watcher.log)")
+        // stderr is a pipe (a log): the line names the task by id, so neither
+        // the title nor its controls can reach it.
+        let line = watcher.waitForMessage(timeout: 10) { $0.hasPrefix("reminder for task") }
+        #expect(line?.hasPrefix("reminder for task ") == true, "\(line ?? "none")\n\(watcher.log)")
+        #expect(line?.contains("Bins") == false)
         #expect(line?.hasSuffix("\u{07}") == true)
         let r = watcher.stop()
         #expect(!r.stderr.contains("\nforged line") && !watcher.messages.contains { $0.hasPrefix("forged line") }, "\(r)")

@@ -73,8 +73,14 @@ extension Tick {
             let watcher = StoreWatcher(store: store, index: context.index, options: options, reminders: reminders) { event in
                 if case let .reminderFallback(reminder, reason) = event {
                     guard fallback else { return }
-                    // The fallback *is* the notification: the title, then a bell.
-                    t.errLine("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]" + Terminal.bell)
+                    // The fallback *is* the notification: the title, then a
+                    // bell, on a terminal. Elsewhere stderr is a log (the
+                    // journal under systemd), which never gets titles: the id.
+                    if t.stderrIsTTY {
+                        t.errLine("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]" + Terminal.bell)
+                    } else {
+                        t.errLine("\(formatter.string(from: Date())) reminder\(reminder.late ? " (late)" : "") for task \(reminder.taskID.lowercased.prefix(8)) [no notification: \(reason)]" + Terminal.bell)
+                    }
                     return
                 }
                 let line = Self.describe(event)
