@@ -131,6 +131,11 @@ unset TICK_STORE TASKDATA
 # whatever day the benchmark runs; Taskwarrior gets the same day explicitly.
 export TICK_NOW=2026-11-21T12:00:00Z
 TW_TOMORROW=2026-11-22
+# tick's today as a Taskwarrior filter (words, for hyperfine -N and for "${TW_TODAY[@]}"):
+# overdue, due or scheduled by the end of the day, started (+ACTIVE), or
+# reminding that day. Checked: the same tasks as `tick today --json`.
+TW_TODAY=(status:pending '(' "due.before:$TW_TOMORROW" or "scheduled.before:$TW_TOMORROW" or +ACTIVE
+          or '(' remind.after:2026-11-20T23:59:59 and "remind.before:$TW_TOMORROW" ')' ')')
 export TASKRC=$RUN/taskrc
 # A private HOME too: topydo reads ~/.topydo and ~/.config/topydo/config.
 export HOME=$RUN/home
@@ -380,11 +385,11 @@ fi
 # --- 3. reads --------------------------------------------------------------------
 log "today"
 hf today-tick -- "$TK today"
-hf today-tw -- "task status:pending ( due.before:$TW_TOMORROW or scheduled.before:$TW_TOMORROW ) export"
+hf today-tw -- "task ${TW_TODAY[*]} export"
 [ "$HAVE_TDM" -eq 1 ] && peer tdm today "$TDM list --due=$TDM_DUE_H"
 [ "$HAVE_TPD" -eq 1 ] && peer tpd today "$TPD ls $(sq "due:<$TW_TOMORROW")"
 note today "todoman: \`todoman list --due=H\` (pending tasks due before 22:00 UTC of the base day; H is hours from the real clock, $TDM_DUE_H at the start); it has no OR over due and start dates, so scheduled-only tasks are missing. topydo: \`topydo ls due:<$TW_TOMORROW\` (todo.txt has no scheduled date). Both are overdue-ish, not exactly tick's today: see the lines-printed table."
-note today "Taskwarrior filter: \`status:pending ( due.before:$TW_TOMORROW or scheduled.before:$TW_TOMORROW )\` = tick's today (overdue, due today, scheduled today or earlier); \"now\" pinned to $TICK_NOW for tick via TICK_NOW."
+note today "Taskwarrior filter: \`${TW_TODAY[*]}\` = tick's today (overdue, due today, scheduled today or earlier, started, reminding today); \"now\" pinned to $TICK_NOW for tick via TICK_NOW."
 
 log "list \"$LIST_NAME\""
 hf list-tick -- "$TK list $(sq "list:$LIST_NAME")"
@@ -441,7 +446,7 @@ lines_cmd() {
 }
 log "lines printed"
 lines_cmd today-tick "$TK today"
-lines today-tw task status:pending '(' "due.before:$TW_TOMORROW" or "scheduled.before:$TW_TOMORROW" ')' export
+lines today-tw task "${TW_TODAY[@]}" export
 lines_cmd list-tick "$TK list $(sq "list:$LIST_NAME")"
 lines_cmd list-tw "task project:$(sq "$LIST_PROJECT") status:pending export"
 lines_cmd listall-tick "$TK list"
@@ -460,7 +465,7 @@ if "$TICK" today --help 2>&1 | grep -q -- '--json'; then
   lines tasks-listall-tick --json "$TICK" --store "$STORE" list --json
   if has_cmd search; then lines tasks-search-tick --json "$TICK" --store "$STORE" search "$WORD" --json; fi
 fi
-lines tasks-today-tw --json task status:pending '(' "due.before:$TW_TOMORROW" or "scheduled.before:$TW_TOMORROW" ')' export
+lines tasks-today-tw --json task "${TW_TODAY[@]}" export
 lines tasks-list-tw --json task "project:$LIST_PROJECT" status:pending export
 lines tasks-listall-tw --json task status:pending export
 lines tasks-search-tw --json task "/$WORD/" export
@@ -503,7 +508,7 @@ rss() {
 }
 log "peak RSS"
 rss tick-today "$TICK" --store "$STORE" today
-rss tw-today task status:pending '(' "due.before:$TW_TOMORROW" or "scheduled.before:$TW_TOMORROW" ')' export
+rss tw-today task "${TW_TODAY[@]}" export
 rss tick-list "$TICK" --store "$STORE" list "list:$LIST_NAME"
 rss tw-list task "project:$LIST_PROJECT" status:pending export
 if has_cmd search; then rss tick-search "$TICK" --store "$STORE" search "$WORD"; fi
