@@ -123,8 +123,8 @@ def markdown(rows, sizes, info):
 
 
 def svg(rows, sizes):
-    W, H = 860, 520
-    L, R, T, B = 80, 600, 50, 450   # plot area
+    W, H = 800, 500
+    L, R, T, B = 84, 540, 50, 430   # plot area
     pts = [r for r in rows if r["ms"]]
     if not pts:
         lo, hi = 1.0, 1000.0
@@ -166,7 +166,7 @@ def svg(rows, sizes):
         e.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#374151">%s</text>' % (x, B + 18, escape(fmt_n(10 ** d))))
     e.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#111827" stroke-width="1"/>' % (L, T, R - L, B - T))
     e.append('<text x="%d" y="%d" text-anchor="middle" fill="#111827">tasks in the store</text>' % ((L + R) // 2, B + 40))
-    e.append('<text x="20" y="%d" text-anchor="middle" fill="#111827" transform="rotate(-90 20 %d)">median time</text>' % ((T + B) // 2, (T + B) // 2))
+    e.append('<text x="16" y="%d" text-anchor="middle" fill="#111827" transform="rotate(-90 16 %d)">median time</text>' % ((T + B) // 2, (T + B) // 2))
     # Series.
     ly = T + 4
     for op, label, colour in OPS:
@@ -182,11 +182,11 @@ def svg(rows, sizes):
                 else:
                     e.append('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>' % (X(n), Y(ms), colour))
             # Legend entry.
-            e.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>' % (R + 20, ly, R + 50, ly, colour, dash))
-            e.append('<text x="%d" y="%d" fill="#111827">%s</text>' % (R + 58, ly + 4, escape("%s, %s" % (label, tname))))
+            e.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>' % (R + 14, ly, R + 40, ly, colour, dash))
+            e.append('<text x="%d" y="%d" fill="#111827">%s</text>' % (R + 46, ly + 4, escape("%s, %s" % (label, tname))))
             ly += 20
-    e.append('<text x="%d" y="%d" fill="#4b5563" font-size="11">solid: tick; dashed: Taskwarrior 2.6</text>' % (R + 20, ly + 10))
-    e.append('<text x="%d" y="%d" fill="#4b5563" font-size="11">missing points: not measured (see the table)</text>' % (R + 20, ly + 26))
+    e.append('<text x="%d" y="%d" fill="#4b5563" font-size="11">solid: tick; dashed: Taskwarrior 2.6</text>' % (R + 14, ly + 10))
+    e.append('<text x="%d" y="%d" fill="#4b5563" font-size="11">missing points: not measured</text>' % (R + 14, ly + 26))
     e.append('</svg>')
     return "\n".join(e) + "\n"
 
