@@ -115,7 +115,8 @@ def main():
     # --- main table -----------------------------------------------------
     ops = [
         ("cold", "cold full index (`reindex` / `task import` / todoman's cache)"),
-        ("today", "`today` (peers: overdue-ish, see lines printed)"),
+        ("today", "`today` (todoman, topydo: see `due`)"),
+        ("due", "due by the end of the day (`list due.before:D`)"),
         ("list", "`list LIST` (one list, pending)"),
         ("listall", "`list` (every pending task)"),
         ("search", "`search WORD`"),
@@ -161,7 +162,8 @@ def main():
             "included); tasks are the length of its `--json` array.", "",
             "| read | tick median | lines printed | tasks | above the floor | µs per line | target |",
             "|---|---:|---:|---:|---:|---:|---|"]
-    for key, label in [("today", "`today`"), ("list", "`list LIST`"),
+    for key, label in [("today", "`today`"), ("due", "`list due.before:D`"),
+                       ("list", "`list LIST`"),
                        ("listall", "`list`"), ("search", "`search WORD`"),
                        ("searchlimit", "`search WORD --limit 10`")]:
         m = med(key, "tick")
@@ -169,7 +171,7 @@ def main():
         above = None if m is None or empty is None else m - empty
         per = "n/a"
         if above is not None and n:
-            per = "%.1f µs" % (above * 1000.0 / n)
+            per = "%.1f µs" % (above * 1000.0 / n) if above >= 0 else "n/a (below the floor: noise)"
         out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             label, fmt_ms(m), nlines(key + "-tick"), nlines("tasks-%s-tick" % key),
             fmt_ms(above), per, tgt("searchlimit" if key == "searchlimit" else "per_line")))
@@ -210,7 +212,8 @@ def main():
         elif tool == "tw" and t is not None:
             s = "(%s)" % "{:,}".format(t)
         return s
-    for key, label in [("today", "`today`"), ("list", "`list LIST`"),
+    for key, label in [("today", "`today`"), ("due", "due by the end of the day"),
+                       ("list", "`list LIST`"),
                        ("listall", "`list`"), ("search", "`search WORD`")]:
         out.append("| %s | %s | %s | %s | %s | %s |" % (
             label, both(key, "tick"), both(key, "tw"), both(key, "tdm"),
@@ -221,7 +224,8 @@ def main():
     out += ["## Peak RSS and watcher", "",
             "| measure | tick | Taskwarrior | todoman | topydo | target |",
             "|---|---:|---:|---:|---:|---|"]
-    for key, label in [("today", "`today`"), ("list", "`list LIST`"),
+    for key, label in [("today", "`today`"), ("due", "due by the end of the day"),
+                       ("list", "`list LIST`"),
                        ("listall", "`list`"), ("search", "`search WORD`")]:
         out.append("| peak RSS %s | %s | %s | %s | %s | %s |" % (
             label, fmt_kb(rss.get("tick-" + key)), fmt_kb(rss.get("tw-" + key)),

@@ -386,10 +386,16 @@ fi
 log "today"
 hf today-tick -- "$TK today"
 hf today-tw -- "task ${TW_TODAY[*]} export"
-[ "$HAVE_TDM" -eq 1 ] && peer tdm today "$TDM list --due=$TDM_DUE_H"
-[ "$HAVE_TPD" -eq 1 ] && peer tpd today "$TPD ls $(sq "due:<$TW_TOMORROW")"
-note today "todoman: \`todoman list --due=H\` (pending tasks due before 22:00 UTC of the base day; H is hours from the real clock, $TDM_DUE_H at the start); it has no OR over due and start dates, so scheduled-only tasks are missing. topydo: \`topydo ls due:<$TW_TOMORROW\` (todo.txt has no scheduled date). Both are overdue-ish, not exactly tick's today: see the lines-printed table."
-note today "Taskwarrior filter: \`${TW_TODAY[*]}\` = tick's today (overdue, due today, scheduled today or earlier, started, reminding today); \"now\" pinned to $TICK_NOW for tick via TICK_NOW."
+
+# The peers cannot say tick's today (todoman has no OR over due and start
+# dates, todo.txt no scheduled date or start): they are measured on "due",
+# the same tasks in all four tools.
+log "due by the end of the day (overdue and due today)"
+hf due-tick -- "$TK list due.before:$TW_TOMORROW --sort due"
+hf due-tw -- "task status:pending due.before:$TW_TOMORROW export"
+[ "$HAVE_TDM" -eq 1 ] && peer tdm due "$TDM list --due=$TDM_DUE_H"
+[ "$HAVE_TPD" -eq 1 ] && peer tpd due "$TPD ls $(sq "due:<$TW_TOMORROW")"
+note due "Pending tasks due by the end of the base day (overdue or due today): \`tick list due.before:$TW_TOMORROW --sort due\` (one flat list, as the peers print), \`task status:pending due.before:$TW_TOMORROW export\`, \`todoman list --due=H\` (due before 21:30-22:30 UTC of the base day: H hours from the real clock, $TDM_DUE_H at the start), \`topydo ls due:<$TW_TOMORROW\`. The peers' closest read to tick's today."
 
 log "list \"$LIST_NAME\""
 hf list-tick -- "$TK list $(sq "list:$LIST_NAME")"
@@ -447,6 +453,8 @@ lines_cmd() {
 log "lines printed"
 lines_cmd today-tick "$TK today"
 lines today-tw task "${TW_TODAY[@]}" export
+lines_cmd due-tick "$TK list due.before:$TW_TOMORROW --sort due"
+lines_cmd due-tw "task status:pending due.before:$TW_TOMORROW export"
 lines_cmd list-tick "$TK list $(sq "list:$LIST_NAME")"
 lines_cmd list-tw "task project:$(sq "$LIST_PROJECT") status:pending export"
 lines_cmd listall-tick "$TK list"
@@ -462,14 +470,16 @@ lines_cmd search-grepfull "grep -ri $(sq "$WORD") $(sq "$STORE")"
 if "$TICK" today --help 2>&1 | grep -q -- '--json'; then
   lines tasks-today-tick --json "$TICK" --store "$STORE" today --json
   lines tasks-list-tick --json "$TICK" --store "$STORE" list "list:$LIST_NAME" --json
+  lines tasks-due-tick --json "$TICK" --store "$STORE" list "due.before:$TW_TOMORROW" --json
   lines tasks-listall-tick --json "$TICK" --store "$STORE" list --json
   if has_cmd search; then lines tasks-search-tick --json "$TICK" --store "$STORE" search "$WORD" --json; fi
 fi
 lines tasks-today-tw --json task "${TW_TODAY[@]}" export
 lines tasks-list-tw --json task "project:$LIST_PROJECT" status:pending export
+lines tasks-due-tw --json task status:pending "due.before:$TW_TOMORROW" export
 lines tasks-listall-tw --json task status:pending export
 lines tasks-search-tw --json task "/$WORD/" export
-for op in today list listall search; do
+for op in due list listall search; do
   if [ -f "$RES/hf-$op-tdm.json" ]; then
     cmd=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["command"])' "$RES/hf-$op-tdm.json")
     lines_cmd "$op-tdm" "$cmd"
@@ -515,12 +525,14 @@ if has_cmd search; then rss tick-search "$TICK" --store "$STORE" search "$WORD";
 rss tw-search task "/$WORD/" export
 rss tick-listall "$TICK" --store "$STORE" list
 rss tw-listall task status:pending export
+rss tick-due "$TICK" --store "$STORE" list "due.before:$TW_TOMORROW" --sort due
+rss tw-due task status:pending "due.before:$TW_TOMORROW" export
 rss tick-empty "$TICK" --store "$EMPTY" today
 rss tick-version "$TICK" --version
 rss true-floor /bin/true
 # The peers: the very commands hyperfine timed.
 rss_cmd() { local -a argv; eval "argv=($2)"; rss "$1" "${argv[@]}"; }
-for op in today list listall search; do
+for op in due list listall search; do
   for tool in tdm tpd; do
     if [ -f "$RES/hf-$op-$tool.json" ]; then
       rss_cmd "$tool-$op" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["command"])' "$RES/hf-$op-$tool.json")"
