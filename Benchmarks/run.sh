@@ -589,5 +589,6 @@ log "report: $OUT/results.md (run directory $RUN)"
 
 if [ "$KEEP" -eq 0 ]; then
   # Keep results, logs and metadata; drop the bulky data.
-  rm -rf "$STORE" "$TWDATA" "$RUN/tw.json" "$RUN/tick-all.json" "$RUN/xdg"
+  rm -rf "$STORE" "$TWDATA" "$RUN/tw.json" "$RUN/tick-all.json" "$RUN/xdg" \
+    "$RUN/vdir" "$RUN/todoman-cache" "$RUN/todo.txt" "$RUN/done.txt" "$RUN/empty-store" "$RUN/home"
 fi
