@@ -307,6 +307,10 @@ if [ "$HAVE_TPD" -eq 1 ]; then
 [topydo]
 colors = 0
 identifiers = linenumber
+# topydo hashes every line into a text id even when ids are line numbers;
+# with its default 36-character alphabet that fails above ~16,800 lines
+# (_TableSizeException). 31 characters allow ~286,000.
+identifier_alphabet = 0123456789abcdefghijklmnopqrstu
 backup_count = 0
 [ls]
 list_limit = -1
@@ -325,15 +329,27 @@ fi
 # peer TOOLKEY OP COMMAND : benchmark a peer's read (hf-OP-TOOLKEY) if one
 # untimed trial finishes under PEER_MAX seconds; otherwise a note.
 peer() {
-  local tool=$1 op=$2 cmd=$3 secs
+  local tool=$1 op=$2 cmd=$3 secs rc=0 name why
+  case "$tool" in tdm) name=todoman ;; tpd) name=topydo ;; *) name=$tool ;; esac
   local -a argv
   eval "argv=($cmd)"
-  if ! secs=$(trial "$PEER_MAX" "${argv[@]}"); then
-    note "$op" "$tool: \`${cmd//$RUN/\$RUN}\` failed or took over ${PEER_MAX}s in a trial run: not measured."
+  : >"$RUN/trial.err"
+  secs=$(LOG=$RUN/trial.err trial "$PEER_MAX" "${argv[@]}") || rc=$?
+  cat "$RUN/trial.err" >>"$LOG"
+  if [ "$rc" -ne 0 ]; then
+    if grep -q . "$RUN/trial.err"; then
+      # Only the exception's class (the last line's text before ':'), never
+      # the rest of a message, which could quote a task.
+      why="it failed ($(tail -n 1 "$RUN/trial.err" | cut -d: -f1 | tr -cd 'A-Za-z0-9_. ' | cut -c1-80); see log.txt)"
+    else
+      why="it failed or took over ${PEER_MAX}s"
+    fi
+    note "$op" "$name: \`${cmd//$RUN/\$RUN}\`: $why in a trial run: not measured at $TASKS tasks."
+    log "  $op-$tool: not measured ($why)"
     return 0
   fi
   HF_SOFT=1
-  hf "$op-$tool" -- "$cmd" || note "$op" "$tool: hyperfine failed (see log.txt)."
+  hf "$op-$tool" -- "$cmd" || note "$op" "$name: hyperfine failed (see log.txt)."
   HF_SOFT=0
 }
 
