@@ -595,6 +595,7 @@ GITDIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no -- Sources 2>/
   echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); wall time of the whole run: $((T_END - T_START)) s (generation ${GEN_S} s)"
   echo "- machine: $(nproc) CPUs, ${MODEL:-unknown CPU}, $MEM RAM, Linux $(uname -r)"
   echo "- tick: \`$TICK\` ($("$TICK" --version 2>/dev/null || echo '?'); $TICK_ORIGIN; repo HEAD $GITREV, $GITDIRTY modified tracked file(s) under Sources/); Taskwarrior $(task --version); $(hyperfine --version)"
+  echo "- tick binary: $(stat -c %s "$TICK") bytes ($(awk -v b="$(stat -c %s "$TICK")" 'BEGIN {printf "%.1f MiB", b/1048576}')); shared libraries it loads (ldd): $(ldd "$TICK" 2>&1 | awk '{print $1}' | grep -v '^linux-vdso' | tr '\n' ' ' | sed 's/ $//')"
   echo "- data: seed $SEED; store $(du -sh "$STORE" | cut -f1); \`list LIST\` = \"$LIST_NAME\" ($(meta list_target.pending) pending of $(meta list_target.tasks)); search word \"$WORD\"; \`done\`/\`add\` on \"$BENCH_NAME\""
   echo "- hyperfine: \`-N --warmup 2 --runs $RUNS\`, medians; run directory \`${RUN#"$ROOT"/}\`"
 } >"$RUN/info.md"
