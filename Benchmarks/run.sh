@@ -241,7 +241,8 @@ EOF
 
 log "importing into Taskwarrior (single timed run)"
 t0=$(date +%s.%N)
-task import "$RUN/tw.json" >>"$RUN/task-import.log" 2>&1 || die "task import failed (see $RUN/task-import.log)"
+# stdout (one line per task, with its description) is dropped: logs never hold titles.
+task import "$RUN/tw.json" >/dev/null 2>>"$RUN/task-import.log" || die "task import failed (see $RUN/task-import.log)"
 IMPORT_S=$(python3 -c "import sys; print('%.3f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
 echo "$IMPORT_S" >"$RES/cold-tw-single.txt"
 TW_COUNT=$(task count 2>/dev/null)
@@ -574,6 +575,10 @@ if has_cmd watch; then
     printf 'tick-watch\t%s\n' "${HWM:-n/a}" >>"$RES/rss.tsv"
     kill "$WPID" 2>/dev/null || true
     wait "$WPID" 2>/dev/null || true
+    # tick watch's log names tasks (late reminders with their titles): keep
+    # its first line and a count only.
+    { head -n 1 "$RUN/watch.log"; echo "($(wc -l <"$RUN/watch.log") lines in all; the rest dropped because they can name tasks)"; } >"$RUN/watch.log.tmp"
+    mv "$RUN/watch.log.tmp" "$RUN/watch.log"
   else
     wait "$WPID" 2>/dev/null || true
     note watch "\`tick watch\` exited at once: $(head -c 300 "$RUN/watch.log" | tr '\n' ' ')"

@@ -190,7 +190,8 @@ uda.estimate.type=numeric
 uda.estimate.label=Estimate
 TASKRC
     t0=$(date +%s.%N)
-    if timeout "$TW_MAX" task import "$D/tw.json" >>"$D/task-import.log" 2>&1; then
+    # stdout (one line per task, with its description) is dropped: logs never hold titles.
+    if timeout "$TW_MAX" task import "$D/tw.json" >/dev/null 2>>"$D/task-import.log"; then
       IMPORT_S=$(secs_since "$t0")
       log "  Taskwarrior import: ${IMPORT_S}s"
     else
