@@ -15,6 +15,8 @@ over the other M-1 lists.
 
 --taskwarrior FILE  also write the same tasks as Taskwarrior 2.6 import JSON
                     (one JSON array); see map_taskwarrior() for the mapping.
+--profile P         history (default), uniform or heavy: which tasks are
+                    done, and (heavy) a small vocabulary; see Gen.task().
 --meta FILE         write a small JSON summary (lists, counts, a suggested
                     search word, ...) for Benchmarks/run.sh.
 """
@@ -115,6 +117,20 @@ LIST_QUALIFIERS = [
     "Shared", "Personal", "Alpha", "Beta", "Gamma", "Delta", "North", "South",
     "East", "West", "Red", "Blue", "Green", "Archive",
 ]
+# The "heavy" profile (--profile heavy): a small vocabulary, so that one
+# common word (SEARCH_WORD) is in about 16% of the titles and every other word
+# repeats across thousands of tasks; and a backlog of overdue open tasks.
+SEARCH_WORD = "invoice"
+HEAVY_COMMON_P = 0.05
+HEAVY_WORDS = [
+    "report", "budget", "taxes", "flights", "hotel", "garden", "kitchen",
+    "car", "laptop", "backup", "contract", "doctor", "birthday", "slides",
+    "release", "server", "database", "meeting", "design", "customer",
+    "order", "bank", "school", "course", "holiday", "dinner", "Café",
+    "Müller", "日本", "Straße",
+]
+HEAVY_PAST_DONE = 0.85
+
 COLORS = ["#3b82f6", "#ef4444", "#10b981", "#f59e0b", "#8b5cf6", "#ec4899",
           "#14b8a6", "#6b7280"]
 
@@ -225,7 +241,17 @@ class Gen:
     def title(self):
         n = self.r.randint(2, 7)
         words = [self.r.choice(TITLE_VERBS)]
-        words += [self.r.choice(TITLE_WORDS) for _ in range(n - 1)]
+        if self.profile == "heavy":
+            # Small vocabulary: the search word is drawn for a word slot with
+            # probability HEAVY_COMMON_P (about 16% of titles contain it),
+            # the other slots from HEAVY_WORDS (each word in ~11% of titles).
+            for _ in range(n - 1):
+                if self.r.random() < HEAVY_COMMON_P:
+                    words.append(SEARCH_WORD)
+                else:
+                    words.append(self.r.choice(HEAVY_WORDS))
+        else:
+            words += [self.r.choice(TITLE_WORDS) for _ in range(n - 1)]
         return " ".join(words)
 
     def notes(self):
@@ -252,7 +278,17 @@ class Gen:
                 t["due"] = ts(dt.datetime(due_day.year, due_day.month,
                                           due_day.day, hh, mm,
                                           tzinfo=dt.timezone.utc))
-        if self.profile == "uniform":
+        if self.profile == "heavy":
+            # Years of use with a backlog: one in seven tasks due in the
+            # past is still open (tick today lists about 5% of the store).
+            if due_day is not None and due_day < BASE_DATE:
+                p_done = HEAVY_PAST_DONE
+            elif due_day is None:
+                p_done = 0.55
+            else:
+                p_done = 0.05
+            state = "done" if u < p_done else ("active" if u < p_done + 0.01 else "open")
+        elif self.profile == "uniform":
             # Worst case: a quarter done whatever the date, so about a tenth
             # of all tasks are overdue (today lists ~12% of the store).
             state = "done" if u < 0.25 else ("active" if u < 0.30 else "open")
@@ -421,6 +457,21 @@ def map_taskwarrior(name, t):
     return o
 
 
+def in_today(t):
+    """Whether tick's `today` view (TICK_NOW = BASE + 12 h, UTC) lists t."""
+    day = BASE_DATE.isoformat()
+    if t["state"] == "done":
+        return t.get("completedAt", "")[:10] == day
+    if t["state"] == "active":
+        return True
+    if t.get("remind", "")[:10] == day:
+        return True
+    for k in ("due", "scheduled"):
+        if k in t and t[k][:10] <= day:
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------
 
 def main(argv=None):
@@ -431,9 +482,11 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--taskwarrior", metavar="FILE")
     ap.add_argument("--meta", metavar="FILE")
-    ap.add_argument("--profile", choices=["history", "uniform"], default="history",
+    ap.add_argument("--profile", choices=["history", "uniform", "heavy"], default="history",
                     help="history (default): past-due tasks mostly done, as in a store used for years; "
-                         "uniform: 25%% done whatever the date (worst case for date views)")
+                         "uniform: 25%% done whatever the date (worst case for date views); "
+                         "heavy: small vocabulary (the search word is in ~16%% of the titles) and "
+                         "a backlog of overdue open tasks (today lists ~5%% of the store)")
     a = ap.parse_args(argv)
 
     files = build(a.tasks, a.lists, a.seed, a.profile)
@@ -474,10 +527,15 @@ def main(argv=None):
         meta = {
             "tasks": a.tasks, "lists": a.lists, "seed": a.seed,
             "inbox": len(files[0][1]["tasks"]),
-            "search_word": "invoice",
+            "profile": a.profile,
+            "search_word": SEARCH_WORD,
             "search_hits_title_or_notes": sum(
-                "invoice" in (t["title"] + " " + t.get("notes", "")).lower()
+                SEARCH_WORD in (t["title"] + " " + t.get("notes", "")).lower()
                 for _, d in files for t in d["tasks"]),
+            # What tick's today view selects (open or active and overdue, due
+            # or scheduled by the base date, reminding that day, or active;
+            # done that day), computed here as a cross-check of the profile.
+            "today_expected": sum(in_today(t) for _, d in files for t in d["tasks"]),
             "list_target": target,
             "bench_list": bench,
             "bench_pending_ids": [t["id"] for t in bench_doc["tasks"]

@@ -100,7 +100,8 @@ def main():
     def poll_cmd(title):
         if a.use_search:
             return [a.tick, "--store", a.store, "search", title]
-        return [a.tick, "--store", a.store, "list", a.list_name, "--json"]
+        # "list:NAME": one bare argument with a space is a phrase, not a list.
+        return [a.tick, "--store", a.store, "list", "list:" + a.list_name, "--json"]
 
     def visible(title):
         p = subprocess.run(poll_cmd(title), stdout=subprocess.PIPE,

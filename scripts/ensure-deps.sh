@@ -10,6 +10,8 @@
 #                                   the notification test's programs and
 #                                   Syncthing (with curl) for the real-Syncthing
 #                                   test
+# Benchmark-only tools (hyperfine, todoman, topydo) are not installed here:
+# Benchmarks/run.sh and Benchmarks/scaling.sh install what they need.
 set -eu
 missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
