@@ -83,6 +83,27 @@ import Testing
         #expect(prefix.allSatisfy { q in try! SearchQuery("rep*").matches(q.task) })
     }
 
+    @Test func aLimitedSearchRanksInsideSQLiteAndIsThePrefixOfTheFullRanking() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let index = try index(store)
+        try index.refresh()
+        let every = TaskFilter(states: Set(TaskState.allCases))
+        for text in ["the", "dentist", "CAFÉ", "re", "e", "rep*", "tax report", "\"lisbon trip\"", "nothing-like-this"] {
+            let q = try SearchQuery(text)
+            let full = try index.search(q, filter: every, list: nil)
+            for limit in [1, 3, 10, 1000] {
+                let limited = try index.search(q, filter: every, list: nil, limit: limit)
+                #expect(limited.map(\.task.id) == Array(full.prefix(limit)).map(\.task.id), "\(text) limit \(limit)")
+            }
+        }
+        // Pending only, in one list, with a tag: the same conditions as without a limit.
+        let work = FileKind.list(slug: "work")
+        let q = try SearchQuery("e")
+        let full = try index.search(q, filter: TaskFilter(), list: work)
+        #expect(try index.search(q, filter: TaskFilter(), list: work, limit: 2).map(\.task.id) == Array(full.prefix(2)).map(\.task.id))
+    }
+
     @Test func changedFilesAreReparsedAndBrokenOnesKeepTheirLastGoodTasks() throws {
         let (store, dir) = try sampleStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -68,27 +68,36 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// A relevance score: matches in the title count most, then tags, then notes.
     public func score(_ task: TaskItem) -> Int {
-        let fields = [(task.title.lowercased(), 10), (task.tags.joined(separator: " ").lowercased(), 5), ((task.notes ?? "").lowercased(), 1)]
+        score(title: task.title, notes: task.notes ?? "", tags: task.tags.joined(separator: " "))
+    }
+
+    /// The score of a task given as its title, notes and space-separated tags
+    /// (what the index keeps): 0 when a term matches none of them, else 10
+    /// per term in the title, 5 in the tags and 1 in the notes. One
+    /// definition for ranking in Swift and inside SQLite (`tick_search`).
+    public func score(title: String, notes: String, tags: String) -> Int {
+        let fields = [(title.lowercased(), 10), (tags.lowercased(), 5), (notes.lowercased(), 1)]
         var total = 0
         for term in terms {
-            for (text, weight) in fields {
-                switch term {
-                case .text(let t): if text.contains(t) { total += weight }
-                case .prefix(let p): if Self.hasWord(startingWith: p, in: text) { total += weight }
-                }
+            var found = false
+            for (text, weight) in fields where Self.matches(term, in: text) {
+                total += weight
+                found = true
             }
+            if !found { return 0 }
         }
         return total
     }
 
     /// True when every term matches the task's title, notes or tags.
     public func matches(_ task: TaskItem) -> Bool {
-        let haystack = [task.title, task.notes ?? "", task.tags.joined(separator: " ")].joined(separator: "\n").lowercased()
-        return terms.allSatisfy { term in
-            switch term {
-            case .text(let t): return haystack.contains(t)
-            case .prefix(let p): return Self.hasWord(startingWith: p, in: haystack)
-            }
+        score(task) > 0
+    }
+
+    private static func matches(_ term: Term, in text: String) -> Bool {
+        switch term {
+        case .text(let t): return text.contains(t)
+        case .prefix(let p): return hasWord(startingWith: p, in: text)
         }
     }
 

@@ -170,15 +170,14 @@ extension TaskIndex {
             clause += " AND t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)"
             args += [tag]
         }
-        let candidates: [ListedTask] = try db.read { db in
-            var clause = clause
-            var args = args
-            if let match = search.ftsExpression {
-                clause += " AND t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
-                args += [match]
-            }
-            return try listed(db, where: clause, arguments: args)
+        if let match = search.ftsExpression {
+            clause += " AND t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+            args += [match]
         }
+        if let limit {
+            return try db.read { db in try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
+        }
+        let candidates: [ListedTask] = try db.read { db in try listed(db, where: clause, arguments: args) }
         // Exact matching and ranking: title matches first, then tags, then
         // notes; ties keep display order.
         let ranked = candidates.filter { search.matches($0.task) && filter.matches($0.task) }
@@ -187,6 +186,41 @@ extension TaskIndex {
             .map(\.item)
         if let limit { return Array(ranked.prefix(limit)) }
         return ranked
+    }
+
+    /// The `limit` best matches of a search, ranked inside SQLite: the score
+    /// (``SearchQuery/score(title:notes:tags:)``, registered as `tick_search`)
+    /// is computed from the indexed columns, and only the rows printed are
+    /// decoded. Ties keep display order; a task in two files counts once.
+    private func rankedSearch(_ db: Database, _ search: SearchQuery, where clause: String, arguments: StatementArguments, limit: Int) throws -> [ListedTask] {
+        db.add(function: DatabaseFunction("tick_search", argumentCount: 3, pure: true) { values in
+            search.score(title: String.fromDatabaseValue(values[0]) ?? "",
+                         notes: String.fromDatabaseValue(values[1]) ?? "",
+                         tags: String.fromDatabaseValue(values[2]) ?? "")
+        })
+        var slot: [String: Int] = [:]
+        for (i, info) in try listRows(db).enumerated() { slot[info.kind.relativePath] = i }
+        var hits: [(score: Int, rank: Int, position: Int, rowid: Int64, id: String)] = []
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT rowid, id, path, position, s FROM (
+                SELECT t.rowid AS rowid, t.id AS id, t.path AS path, t.position AS position,
+                       tick_search(t.title, t.notes, t.tags) AS s
+                FROM tasks t WHERE \(clause)) WHERE s > 0
+            """, arguments: arguments)
+        while let row = try rows.next() {
+            let path: String = row[2]
+            hits.append((row[4], slot[path] ?? Int.max, row[3], row[0], row[1]))
+        }
+        hits.sort { ($1.score, $0.rank, $0.position) < ($0.score, $1.rank, $1.position) }
+        var seen = Set<String>()
+        var chosen: [(rowid: Int64, id: String)] = []
+        for hit in hits where chosen.count < limit && seen.insert(hit.id).inserted { chosen.append((hit.rowid, hit.id)) }
+        guard !chosen.isEmpty else { return [] }
+        var place: [String: Int] = [:]
+        for (i, hit) in chosen.enumerated() { place[hit.id] = i }
+        let placeholders = Array(repeating: "?", count: chosen.count).joined(separator: ", ")
+        let items = try listed(db, where: "t.rowid IN (\(placeholders))", arguments: StatementArguments(chosen.map(\.rowid)))
+        return items.sorted { (place[$0.task.id.lowercased] ?? Int.max) < (place[$1.task.id.lowercased] ?? Int.max) }
     }
 
     /// Counts per list: open, active, overdue (given a query's now) and done.
