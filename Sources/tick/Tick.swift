@@ -93,7 +93,7 @@ struct Tick: ParsableCommand {
             if a == "--store", i + 1 < args.count {
                 hoisted += [a, args[i + 1]]
                 i += 2
-            } else if a.hasPrefix("--store=") || a == "--no-color" {
+            } else if a.hasPrefix("--store=") || a == "--no-color" || a == "--no-pager" {
                 hoisted.append(a)
                 i += 1
             } else {

@@ -136,6 +136,48 @@ struct BulkAndContextTests {
 
     static func shellQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
+    @Test("on a real terminal (tmux), a long listing waits in less (the default pager) until q; a short one is printed and less exits by itself")
+    func pagerOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/less") else {
+            print("skipped: less is not installed (the default pager)")
+            return
+        }
+        let s = try Sandbox()
+        try s.add("Short list")
+        try s.ok("lists", "add", "Long")
+        for i in 1...60 { try s.add("Long task \(i)", "list:Long") }
+        var environment = s.environment(["TICK_PAGER": nil, "TERM": "xterm"])
+        environment["PAGER"] = nil
+        let env = environment.map { "\($0.key)=\(Self.shellQuoted($0.value))" }.sorted().joined(separator: " ")
+        let socket = s.root + "/tmux.sock"
+        defer { _ = try? s.sh("tmux -S \(Self.shellQuoted(socket)) kill-server") }
+        func session(_ name: String, _ args: String) throws -> () throws -> String {
+            let command = "env -i \(env) \(Self.shellQuoted(TickBinary.path)) \(args); echo EXIT:$?; sleep 600"
+            let r = try s.run("/usr/bin/env", ["python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))",
+                                               "tmux", "-S", socket, "new-session", "-d", "-s", name, "-x", "100", "-y", "20", command])
+            #expect(r.status == 0, "\(r)")
+            return { try s.sh("tmux -S \(Self.shellQuoted(socket)) capture-pane -p -t \(name)").stdout }
+        }
+        func waitFor(_ text: String, _ capture: () throws -> String) throws -> String {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let screen = try capture()
+                if screen.contains(text) { return screen }
+                usleep(50_000)
+            }
+            Issue.record("the terminal never showed \(text): \(try capture())")
+            return ""
+        }
+        let short = try session("short", "inbox")
+        let printed = try waitFor("EXIT:0", short)
+        #expect(printed.contains("1 [ ] Short list"), "\(printed)")
+        let long = try session("long", "list Long")
+        let paged = try waitFor("Long task 1", long)
+        #expect(!paged.contains("EXIT:"), "the pager waits for the reader: \(paged)")
+        _ = try s.sh("tmux -S \(Self.shellQuoted(socket)) send-keys -t long q")
+        _ = try waitFor("EXIT:0", long)
+    }
+
     @Test("a context narrows every listing, the status line and changes by filter, says it is on, lives outside the store, and keeps config.toml's other lines")
     func contexts() throws {
         let s = try errands()

@@ -120,6 +120,27 @@ struct CLITests {
         return try s.run("/usr/bin/script", ["-qec", quoted, "/dev/null"], env: env)
     }
 
+    @Test("on a terminal a listing goes through the pager ($TICK_PAGER, else $PAGER, else less -FRX); never with --no-pager, a pipe or a command that asks", .enabled(if: hasScript))
+    func pager() throws {
+        let s = try Sandbox()
+        try s.add("Buy milk")
+        let pager = "sed s/^/PAGED:/"
+        let paged = try Self.onTTY(s, ["list"], env: ["TICK_PAGER": pager])
+        #expect(paged.status == 0)
+        #expect(paged.stdout.contains("PAGED:Inbox (1)"), "\(paged)")
+        #expect(paged.stdout.contains("PAGED:  1 [ ] Buy milk"), "\(paged)")
+        // $PAGER when TICK_PAGER is unset; the environment tells less how to behave.
+        let viaPager = try Self.onTTY(s, ["search", "milk"], env: ["TICK_PAGER": nil, "PAGER": "sh -c 'echo LESS=$LESS; sed s/^/P:/'"])
+        #expect(viaPager.stdout.contains("LESS=FRX"), "\(viaPager)")
+        #expect(viaPager.stdout.contains("P:  1 [ ] Buy milk"), "\(viaPager)")
+        let off = try Self.onTTY(s, ["--no-pager", "list"], env: ["TICK_PAGER": pager])
+        #expect(off.stdout.contains("Buy milk") && !off.stdout.contains("PAGED:"), "\(off)")
+        // A pipe is never paged; neither is a command that writes.
+        #expect(try s.tick(["list"], env: ["TICK_PAGER": pager]).stdout == "Inbox (1)\n  1 [ ] Buy milk\n")
+        let added = try Self.onTTY(s, ["add", "Call mom"], env: ["TICK_PAGER": pager])
+        #expect(added.status == 0 && !added.stdout.contains("PAGED:"), "\(added)")
+    }
+
     @Test("on a terminal: color unless NO_COLOR or --no-color; add prints a sentence", .enabled(if: hasScript))
     func colorOnTTY() throws {
         let s = try Sandbox()

@@ -145,6 +145,8 @@ final class Sandbox {
             "TZ": pinnedZone,
             "TICK_NOW": pinnedNow,
             "NO_COLOR": "1",
+            // Output on a pseudo-terminal is not paged unless a test asks.
+            "TICK_PAGER": "cat",
             "LANG": "C.UTF-8",
             "GIT_CONFIG_NOSYSTEM": "1",
             "TICK": TickBinary.path,

@@ -15,6 +15,8 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
+            let pager = context.startPager()
+            defer { pager?.finish() }
             try ViewPrinter(context: context).print(
                 .list(.inbox), filter: try filters.filter(), matching: try filterWords.parsed(context), order: order, json: output.json, grouped: true,
                 emptyMessage: "Inbox is empty.")

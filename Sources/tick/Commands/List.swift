@@ -37,6 +37,8 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
+            let pager = context.startPager()
+            defer { pager?.finish() }
             let words = filterWords.typed
             let parsed = try filterWords.parsed(context)
             // One bare word is a list, as before filters (`tick list Work`), with

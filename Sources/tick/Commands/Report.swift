@@ -38,6 +38,8 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
+            let pager = context.startPager()
+            defer { pager?.finish() }
             let config = try context.config()
             guard let name else {
                 let t = context.terminal

@@ -55,6 +55,8 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
+            let pager = context.startPager()
+            defer { pager?.finish() }
             let search = try SearchQuery(query.joined(separator: " "))
             var filter = try FilterOptions.filter(all: true, state: state, tags: tag)
             filter.showWaiting = all

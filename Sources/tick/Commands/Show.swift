@@ -15,6 +15,8 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
+            let pager = context.startPager()
+            defer { pager?.finish() }
             let loaded = try context.load()
             let item = try loaded.tasks.resolve(id)
             let t = context.terminal

@@ -22,6 +22,8 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
+            let pager = context.startPager()
+            defer { pager?.finish() }
             try ViewPrinter(context: context).print(
                 .upcoming(days: days), filter: try filters.filter(), matching: try filterWords.parsed(context), order: order, json: output.json, grouped: false,
                 emptyMessage: "Nothing due in the next \(days) days.")

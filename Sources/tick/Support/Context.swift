@@ -12,6 +12,8 @@ struct Context {
     let store: Store
     private let indexBox: IndexBox
     let terminal: Terminal
+    /// `--no-pager`.
+    private let noPager: Bool
 
     /// The index (outside the store); refreshed by ``load()``.
     var index: TaskIndex { indexBox.index }
@@ -46,10 +48,17 @@ struct Context {
         let index = try TaskIndex.open(store: store, now: Date.init)
         indexBox = IndexBox(index)
         terminal = Terminal(noColorFlag: options.noColor, environment: env)
+        noPager = options.noPager
         if let warning = index.fallbackWarning {
             indexBox.warned = true
             terminal.err("tick: warning: " + warning)
         }
+    }
+
+    /// Sends the rest of stdout through the pager when it is a terminal
+    /// (``Pager``); the caller calls `finish()` on what it returns, when done.
+    func startPager() -> Pager? {
+        Pager.start(terminal: terminal, environment: environment, disabled: noPager)
     }
 
     /// A clock that runs (see ``ProcessEnvironment/clock``).

@@ -11,6 +11,9 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Never use color. Color is also off when NO_COLOR is set or stdout is not a terminal.")
     var noColor = false
+
+    @Flag(name: .long, help: "Never page long output. By default, long output on a terminal goes through $TICK_PAGER, else $PAGER, else `less -FRX`.")
+    var noPager = false
 }
 
 /// The `--json` flag of read commands.

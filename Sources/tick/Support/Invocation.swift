@@ -89,7 +89,7 @@ enum Invocation {
             let a = args[i]
             if a == "--store", i + 1 < args.count {
                 i += 2
-            } else if a.hasPrefix("--store=") || a == "--no-color" {
+            } else if a.hasPrefix("--store=") || a == "--no-color" || a == "--no-pager" {
                 i += 1
             } else {
                 return args
