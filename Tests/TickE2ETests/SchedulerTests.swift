@@ -307,7 +307,9 @@ struct SchedulerTests {
         let report = try s.showJSON("1")
         #expect((report["slot"] as? [String: Any])?.string("start") == "2026-11-24T09:15")
         #expect(report.string("scheduled") == "2026-11-24")
-        #expect(report.string("modifiedAt") == pinnedNow)
+        // Made at the pinned clock, like the fixture's own changes of these
+        // fields: stamped one second after them, never tied (FORMAT.md 4.1).
+        #expect(report.string("modifiedAt") == "2026-11-21T09:00:01Z")
         #expect(try s.showJSON("3")["slot"] == nil)
         #expect(try s.ok("plan", "tue").contains("  09:15-10:15     1h  task   1 Report\n  10:15-10:45    30m  task   2 Errand\n"))
         // Planned tasks are not proposed again.
