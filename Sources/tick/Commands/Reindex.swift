@@ -10,7 +10,7 @@ extension Tick {
             The index ($XDG_CACHE_HOME/tick/<store-key>/index.sqlite) is only a cache:
             every command already brings it up to date by itself, and a damaged or
             outdated index is rebuilt silently. Use this after moving a store, or to
-            measure. Short ids are numbered afresh. Shows a progress bar when stderr
+            measure. Short ids stay as they are. Shows a progress bar when stderr
             is a terminal.
             """)
 
