@@ -46,6 +46,8 @@ for v in TASKS LISTS RUNS SEED WATCH_N PEER_MAX; do
 done
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=Benchmarks/taskrc.sh
+. "$HERE/taskrc.sh"
 ROOT=$(dirname "$HERE")
 OUT=$HERE/out
 mkdir -p "$OUT"
@@ -217,27 +219,7 @@ BENCH_PROJECT=$(meta bench_list.project)
 WORD=$(meta search_word)
 DONE_ID=$(meta bench_pending_ids.0)
 
-cat >"$TASKRC" <<EOF
-# Taskwarrior settings for the benchmark (see Benchmarks/README.md).
-data.location=$TWDATA
-confirmation=off
-verbose=nothing
-color=off
-hooks=off
-recurrence=off
-gc=on
-search.case.sensitive=no
-regex=on
-json.array=on
-news.version=2.6.0
-uda.remind.type=date
-uda.remind.label=Remind
-uda.energy.type=string
-uda.energy.label=Energy
-uda.energy.values=high,low,any
-uda.estimate.type=numeric
-uda.estimate.label=Estimate
-EOF
+write_taskrc "$TASKRC" "$TWDATA"
 
 log "importing into Taskwarrior (single timed run)"
 t0=$(date +%s.%N)

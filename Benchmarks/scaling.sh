@@ -48,6 +48,8 @@ done
 CMDLINE="Benchmarks/scaling.sh --sizes $SIZES --runs $RUNS --profile $PROFILE --lists $LISTS --seed $SEED --tw-max $TW_MAX${TICK:+ --tick $TICK}"
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=Benchmarks/taskrc.sh
+. "$HERE/taskrc.sh"
 ROOT=$(dirname "$HERE")
 OUT=$HERE/out
 mkdir -p "$OUT"
@@ -168,27 +170,7 @@ print(v)' "$D/meta.json" "$1"; }
   if [ "$TW_ON" -eq 1 ]; then
     TWDATA=$D/taskdata
     export TASKRC=$D/taskrc
-    cat >"$TASKRC" <<TASKRC
-# Taskwarrior settings for the benchmark (the same as Benchmarks/run.sh).
-data.location=$TWDATA
-confirmation=off
-verbose=nothing
-color=off
-hooks=off
-recurrence=off
-gc=on
-search.case.sensitive=no
-regex=on
-json.array=on
-news.version=2.6.0
-uda.remind.type=date
-uda.remind.label=Remind
-uda.energy.type=string
-uda.energy.label=Energy
-uda.energy.values=high,low,any
-uda.estimate.type=numeric
-uda.estimate.label=Estimate
-TASKRC
+    write_taskrc "$TASKRC" "$TWDATA"
     t0=$(date +%s.%N)
     # stdout (one line per task, with its description) is dropped: logs never hold titles.
     if timeout "$TW_MAX" task import "$D/tw.json" >/dev/null 2>>"$D/task-import.log"; then

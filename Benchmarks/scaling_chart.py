@@ -12,26 +12,14 @@ import argparse
 import math
 from xml.sax.saxutils import escape
 
+from report import fmt_ms  # the same duration format as run.sh's report
+
 OPS = [("reindex", "reindex (cold)", "#2563eb"),
        ("today", "today", "#dc2626"),
        ("list", "list LIST", "#059669"),
        ("search", "search WORD", "#d97706"),
        ("add", "add", "#7c3aed")]
 TOOLS = [("tick", "tick"), ("tw", "Taskwarrior")]
-
-
-def fmt_ms(ms):
-    if ms is None:
-        return "n/a"
-    if ms >= 10000:
-        return "%.1f s" % (ms / 1000)
-    if ms >= 1000:
-        return "%.2f s" % (ms / 1000)
-    if ms >= 100:
-        return "%.0f ms" % ms
-    if ms >= 10:
-        return "%.1f ms" % ms
-    return "%.2f ms" % ms
 
 
 def fmt_n(n):
