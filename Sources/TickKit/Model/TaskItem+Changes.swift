@@ -48,7 +48,7 @@ public enum TaskChange {
     /// later in the whole seconds files keep. Two changes of one key in the
     /// same second (or under a pinned `TICK_NOW`) would otherwise tie, and a
     /// tie cannot tell a later change from a stale copy of an earlier one (a
-    /// hybrid logical clock; Docs/MERGE.md, "Change times").
+    /// hybrid logical clock; Docs/FORMAT.md §4.1, Docs/MERGE.md §15).
     public static func stamp(now: Date, after previous: Date) -> Date {
         let last = MergeClock.seconds(previous)
         guard MergeClock.seconds(now) <= last else { return now }

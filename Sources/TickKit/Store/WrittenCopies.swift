@@ -74,7 +74,7 @@ public struct WrittenCopies: Sendable {
             // seen this one's change (Syncthing delivered its file): not an edit.
             for key in task.changedKeys(comparedTo: before)
             where MergeClock.seconds(task.changeTime(key)) == MergeClock.seconds(before.changeTime(key)) {
-                file.tasks[i].changed[key] = max(at, before.changeTime(key).addingTimeInterval(1))
+                file.tasks[i].changed[key] = TaskChange.stamp(now: at, after: before.changeTime(key))
                 if file.tasks[i].modifiedAt < file.tasks[i].changed[key] ?? at {
                     file.tasks[i].modifiedAt = file.tasks[i].changed[key] ?? at
                 }
