@@ -24,7 +24,7 @@ test:
 	$(SWIFT) test
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -static-executable
 
 clean:
 	rm -rf .build

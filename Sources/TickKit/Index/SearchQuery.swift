@@ -76,11 +76,10 @@ public struct SearchQuery: Sendable, Equatable {
     /// per term in the title, 5 in the tags and 1 in the notes. One
     /// definition for ranking in Swift and inside SQLite (`tick_search`).
     public func score(title: String, notes: String, tags: String) -> Int {
-        let fields = [(title.lowercased(), 10), (tags.lowercased(), 5), (notes.lowercased(), 1)]
         var total = 0
         for term in terms {
             var found = false
-            for (text, weight) in fields where Self.matches(term, in: text) {
+            for (text, weight) in [(title, 10), (tags, 5), (notes, 1)] where Self.matches(term, in: text) {
                 total += weight
                 found = true
             }
@@ -94,11 +93,20 @@ public struct SearchQuery: Sendable, Equatable {
         score(task) > 0
     }
 
+    /// Whether `term` (already lowercased) occurs in `text`, ignoring case.
+    /// ASCII text and terms are compared byte by byte (the common case, and
+    /// what `tick_search` runs on thousands of rows); anything else is
+    /// lowercased with Unicode rules first, because lowercasing can turn a
+    /// non-ASCII letter into ASCII ones (the Kelvin sign into "k").
     private static func matches(_ term: Term, in text: String) -> Bool {
+        let (needle, atWordStart): (String, Bool)
         switch term {
-        case .text(let t): return text.contains(t)
-        case .prefix(let p): return hasWord(startingWith: p, in: text)
+        case .text(let t): (needle, atWordStart) = (t, false)
+        case .prefix(let p): (needle, atWordStart) = (p, true)
         }
+        if let found = ASCIIMatch.find(needle, in: text, atWordStart: atWordStart) { return found }
+        let lower = text.lowercased()
+        return atWordStart ? hasWord(startingWith: needle, in: lower) : lower.contains(needle)
     }
 
     private static func hasWord(startingWith prefix: String, in text: String) -> Bool {

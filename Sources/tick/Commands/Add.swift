@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a task (or many, from stdin).",
             discussion: """
             Words form the title; these tokens set fields instead:

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Archive: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "archive",
             abstract: "Move done tasks out of the lists into archive/YYYY.json.",
             discussion: """
             Moves every done task completed before WHEN (default: before the start of \

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Block: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "block",
             abstract: "Fixed commitments (time blocks): add, list and remove them.",
             discussion: """
             Commitments are the parts of a day that are not yours to plan: a daily \

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Blocks: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "blocks",
             abstract: "List fixed commitments (same as `tick block ls`).",
             discussion: """
             Every block in blocks.json, numbered by position, or with DAY only the \

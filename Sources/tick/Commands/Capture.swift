@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Capture: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "capture",
             abstract: "Ask for one task in a prompt window and add it (bind this to a key).",
             discussion: """
             Asks for one line of quick-add syntax (the same words as `tick add`: \

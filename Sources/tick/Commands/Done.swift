@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Done: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "done",
             abstract: "Mark tasks done; sets completedAt.",
             discussion: """
             Each ID is a short id from a listing (3, 3-7, 3,9) or 4+ hex digits of a \

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a task's fields, or edit its JSON in $EDITOR.",
             discussion: """
             With flags or quick-add tokens, changes only those fields. Tokens work as in \

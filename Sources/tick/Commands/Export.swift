@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export tasks: tick JSON, Markdown, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
             json is tick's own export: every file with every field, including unknown

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Git: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "git",
             abstract: "Use git to sync the store (merge driver setup).",
             discussion: """
             With `tick git setup`, git merges task files task by task and field by \

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import tasks: a tick export or list file, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
             All or nothing: the whole file is checked first, and a bad record is \

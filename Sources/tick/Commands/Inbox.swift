@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Inbox: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inbox",
             abstract: "List the tasks in no list (inbox.json).",
             discussion: "Same as `tick list inbox`.\n\nEXAMPLE\n  tick inbox --json")
 

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Create a store directory, optionally as a git repository.",
             discussion: """
             tick creates the default store ($XDG_DATA_HOME/tick) on the first \

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Lists: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lists",
             abstract: "Show lists with their counts, or add, rename and remove lists.",
             discussion: """
             Each list is one file, lists/<slug>.json; the slug comes from the name \

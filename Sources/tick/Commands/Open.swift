@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Show a task, or open it in $VISUAL/$EDITOR (a click target for status bars).",
             discussion: """
             Without --edit this prints the task as `tick show ID` does; with --edit \

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Overdue: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "overdue",
             abstract: "Pending tasks whose due date has passed.",
             discussion: "EXAMPLE\n  tick overdue --json | jq length")
 

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Plan: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plan",
             abstract: "Show a day as a timeline, or propose a plan for it (--auto).",
             discussion: """
             Prints DAY (default today; any WHEN naming a day) as a timeline: \

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Reindex: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reindex",
             abstract: "Rebuild the index from the files, from scratch.",
             discussion: """
             The index ($XDG_CACHE_HOME/tick/<store-key>/index.sqlite) is only a cache:

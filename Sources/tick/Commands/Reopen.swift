@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Reopen: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reopen",
             abstract: "Set tasks back to open; clears completedAt.",
             discussion: """
             Each ID is a short id from a listing or 4+ hex digits of a UUID. \

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Reorder: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reorder",
             abstract: "Move a task within its list's manual order.",
             discussion: """
             The order of the `tasks` array is the manual order, so this moves the \

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Run a saved listing from config.toml ([reports.NAME]); `tick NAME` does the same.",
             discussion: """
             A report is a filter with an order and a length, saved in config.toml:

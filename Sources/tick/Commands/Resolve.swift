@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Merge Syncthing conflict copies and git conflict markers into the store.",
             discussion: """
             Finds, in the store:

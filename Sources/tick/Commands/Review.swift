@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Review: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "review",
             abstract: "Decide, one by one, about the tasks that are overdue, due or scheduled today.",
             discussion: """
             The end-of-day review. tick never moves a date by itself: an overdue task \

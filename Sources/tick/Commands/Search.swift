@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Full-text search over titles, notes and tags.",
             discussion: """
             Every term must match, case-insensitively, somewhere in a task's title,

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show every field of a task.",
             discussion: "EXAMPLES\n  tick show 3\n  tick show 6f1c --json")
 

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Mark tasks active (in progress).",
             discussion: """
             Each ID is a short id from a listing or 4+ hex digits of a UUID. \

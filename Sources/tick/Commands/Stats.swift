@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Completed tasks per day, week or month: a bar chart, the trend, your streak.",
             discussion: """
             Counts the tasks completed (by their completedAt, in the local time zone $TZ) \

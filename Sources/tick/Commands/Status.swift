@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the store, the index, the watcher and unreadable files.",
             discussion: """
             Reports the store path and its task and list counts, whether the index

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Suggest: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "suggest",
             abstract: "Suggest which open tasks fit a free block, and say why.",
             discussion: """
             Ranks open tasks (not done, not already placed in a slot, not scheduled \

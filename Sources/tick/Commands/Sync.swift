@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Commit the store's changes, pull and push (git).",
             discussion: """
             For a store in a git repository (see `tick init --git` and `tick git \

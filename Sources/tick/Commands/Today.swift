@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Today: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "today",
             abstract: "What needs you today: due, scheduled, reminding, started or overdue.",
             discussion: """
             Shows pending tasks that are due today, scheduled for today or earlier, \

@@ -5,6 +5,7 @@ import TickKit
 extension Tick {
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undo",
             abstract: "Undo the last changes tick made to this store on this machine.",
             discussion: """
             Every command that changes tasks or lists (add, edit, start, done, reopen, \

@@ -4,6 +4,7 @@ import TickKit
 extension Tick {
     struct Upcoming: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "upcoming",
             abstract: "Tasks due or scheduled in the next days (after today).",
             discussion: "EXAMPLES\n  tick upcoming\n  tick upcoming --days 30 --json")
 

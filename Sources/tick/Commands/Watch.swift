@@ -6,6 +6,7 @@ import TickKit
 extension Tick {
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Watch the store, keep the index current, and fire reminders (a foreground daemon).",
             discussion: """
             Watches the store with inotify and reindexes a file within milliseconds of

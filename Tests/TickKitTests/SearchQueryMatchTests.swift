@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// The byte-wise ASCII path of search matching must agree with the Unicode
+/// definition (lowercase both, then look for the term) on every input.
+@Suite struct SearchQueryMatchTests {
+    /// The Unicode definition the fast path replaces.
+    private func reference(_ query: SearchQuery, title: String, notes: String, tags: String) -> Int {
+        var total = 0
+        for term in query.terms {
+            var found = false
+            for (text, weight) in [(title.lowercased(), 10), (tags.lowercased(), 5), (notes.lowercased(), 1)] {
+                let hit: Bool
+                switch term {
+                case .text(let t): hit = text.contains(t)
+                case .prefix(let p):
+                    // Every occurrence, overlapping ones too, as the old matcher looked.
+                    var from = text.startIndex
+                    var any = false
+                    while !any, let r = text.range(of: p, range: from..<text.endIndex) {
+                        any = r.lowerBound == text.startIndex
+                            || !{ $0.isLetter || $0.isNumber }(text[text.index(before: r.lowerBound)])
+                        from = text.index(after: r.lowerBound)
+                    }
+                    hit = any
+                }
+                if hit { total += weight; found = true }
+            }
+            if !found { return 0 }
+        }
+        return total
+    }
+
+    @Test func asciiPathAgreesWithTheUnicodeDefinition() throws {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("aAbBcC iI-1_kK.")
+        func word(_ n: Int) -> String { String((0..<n).map { _ in alphabet.randomElement(using: &rng) ?? "a" }) }
+        var compared = 0
+        var positives = 0
+        for _ in 0..<3000 {
+            let raw = [word(Int.random(in: 1...3, using: &rng)), word(Int.random(in: 1...2, using: &rng)) + "*"]
+                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            guard let query = try? SearchQuery(raw.joined(separator: " ")) else { continue }
+            let (title, notes, tags) = (word(12), word(20), word(6))
+            let got = query.score(title: title, notes: notes, tags: tags)
+            #expect(got == reference(query, title: title, notes: notes, tags: tags), "\(raw) in \(title)|\(notes)|\(tags)")
+            compared += 1
+            if got > 0 { positives += 1 }
+        }
+        #expect(compared > 2000)
+        #expect(positives > 100, "the generator must produce matches too")
+    }
+
+    @Test func nonASCIITextUsesUnicodeLowercasing() throws {
+        // U+212A KELVIN SIGN lowercases to ASCII "k"; U+0130 to "i" + a combining dot.
+        #expect(try SearchQuery("kg").score(title: "5 \u{212A}G of flour", notes: "", tags: "") == 10)
+        #expect(try SearchQuery("café").score(title: "CAFÉ run", notes: "", tags: "") == 10)
+        #expect(try SearchQuery("caf*").score(title: "Le CAFÉ", notes: "", tags: "") == 10)
+        #expect(try SearchQuery("afé*").score(title: "CAFÉ", notes: "", tags: "") == 0)
+    }
+
+    @Test func weightsAndWordStarts() throws {
+        let q = try SearchQuery("inv*")
+        #expect(q.score(title: "Send INVOICE", notes: "re-invoice", tags: "x") == 11)
+        #expect(q.score(title: "reinvoice", notes: "", tags: "") == 0)
+        #expect(try SearchQuery("voice").score(title: "reINVOICE", notes: "", tags: "voice") == 15)
+    }
+}
