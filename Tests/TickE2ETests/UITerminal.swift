@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `tick ui` running in a real terminal: a detached tmux session on a private
+/// socket, driven with `send-keys` and read with `capture-pane`.
+final class UITerminal {
+    let sandbox: Sandbox
+    let socket: String
+    let name: String
+
+    /// Starts `tick ui ARGS` in a `width`×`height` tmux window.
+    init(_ s: Sandbox, _ args: [String] = [], width: Int = 100, height: Int = 30, env: [String: String?] = [:],
+         name: String = "ui", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        sandbox = s
+        socket = s.root + "/tmux-\(name).sock"
+        self.name = name
+        let environment = s.environment(["TERM": "tmux-256color"].merging(env) { $1 })
+        let vars = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.sorted().joined(separator: " ")
+        let command = "env -i \(vars) \(Self.quoted(TickBinary.path)) ui \(args.map(Self.quoted).joined(separator: " ")); echo EXIT:$?; sleep 600"
+        // The tmux server outlives this call: started with only stdin/out/err open
+        // (Python closes the rest), so it does not hold the descriptor by which
+        // Foundation's Process learns that its child ended.
+        let r = try s.run("/usr/bin/env", ["python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))",
+                                           "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", name,
+                                           "-x", "\(width)", "-y", "\(height)", command])
+        #expect(r.status == 0, "tmux did not start: \(r)", sourceLocation: sourceLocation)
+    }
+
+    deinit {
+        _ = try? sandbox.sh("tmux -S \(Self.quoted(socket)) kill-server")
+    }
+
+    static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// The screen as text, one line per row.
+    func screen() throws -> String {
+        try sandbox.sh("tmux -S \(Self.quoted(socket)) capture-pane -p -t \(name)").stdout
+    }
+
+    /// Types `text` literally.
+    func type(_ text: String) throws {
+        let r = try sandbox.sh("tmux -S \(Self.quoted(socket)) send-keys -t \(name) -l \(Self.quoted(text))")
+        #expect(r.status == 0, "\(r)")
+    }
+
+    /// Presses keys by tmux's names (`Enter`, `Space`, `Tab`, `Escape`, `J`).
+    func press(_ keys: String...) throws {
+        let r = try sandbox.sh("tmux -S \(Self.quoted(socket)) send-keys -t \(name) " + keys.map(Self.quoted).joined(separator: " "))
+        #expect(r.status == 0, "\(r)")
+    }
+
+    /// Waits until the screen satisfies `condition` (polling; generous
+    /// timeout for a loaded machine) and returns it; records an issue if it never does.
+    @discardableResult
+    func waitFor(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(60)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            usleep(50_000)
+        }
+        Issue.record("the screen never showed \(what):\n\(last)", sourceLocation: sourceLocation)
+        return last
+    }
+
+    /// Waits until the screen shows `text`.
+    @discardableResult
+    func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitFor("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for the store (polling), e.g. on a file's contents.
+    static func eventually(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if (try? condition()) == true { return }
+            usleep(50_000)
+        }
+        Issue.record("never: \(what)", sourceLocation: sourceLocation)
+    }
+}

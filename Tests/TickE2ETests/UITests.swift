@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `tick ui` end to end in a real terminal (tmux): the screen and the store files.
+@Suite("tick ui on a real terminal", .serialized)
+struct UITests {
+    /// tmux is a test dependency (scripts/ensure-deps.sh --test installs it).
+    static var hasTmux: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    func titles(_ s: Sandbox, _ file: String) throws -> [String] {
+        try s.tasks(file).map { $0["title"] as? String ?? "" }
+    }
+
+    func state(_ s: Sandbox, _ file: String, _ title: String) throws -> String? {
+        try s.tasks(file).first { $0["title"] as? String == title }?["state"] as? String
+    }
+
+    /// The row of the screen that shows `text`.
+    func row(_ screen: String, _ text: String) -> String? {
+        screen.split(separator: "\n").map(String.init).first { $0.contains(text) }
+    }
+
+    @Test("typing and Enter captures a task (due today in Today) into the file and onto the screen; Space twice starts then completes it")
+    func captureAndCycle() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        let ui = try UITerminal(s)
+        let first = try ui.waitFor("add ›")
+        #expect(first.contains("Today") && first.contains("Inbox") && first.contains("Upcoming"), "the view tabs: \(first)")
+        try ui.type("Buy oat milk +errand")
+        try ui.waitFor("Buy oat milk +errand")
+        try ui.press("Enter")
+        let added = try ui.waitFor("the new row") { row($0, "[ ] Buy oat milk") != nil }
+        #expect(row(added, "[ ] Buy oat milk")?.contains("+errand") == true, "the row carries the CLI's marks: \(added)")
+        #expect(added.contains("Added 1"), "the status line confirms as tick add does: \(added)")
+        let task = try #require(try s.tasks("inbox.json").first)
+        #expect(task["title"] as? String == "Buy oat milk")
+        #expect(task["due"] as? String == "2026-11-21", "captured in Today: due today")
+        #expect(task["tags"] as? [String] == ["errand"])
+        try ui.press("Tab")
+        try ui.press("Space")
+        try ui.waitFor("[>] Buy oat milk")
+        #expect(try state(s, "inbox.json", "Buy oat milk") == "active")
+        try ui.press("Space")
+        let done = try ui.waitFor("Completed 1")
+        #expect(try state(s, "inbox.json", "Buy oat milk") == "done")
+        #expect(row(done, "[ ] Buy oat milk") == nil && row(done, "[>] Buy oat milk") == nil, "a done task leaves Today: \(done)")
+    }
+
+    @Test("J moves the selected task down in the list file's array, K up; u undoes; the selection stays on the task")
+    func reorderAndUndo() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        for t in ["Alpha", "Bravo", "Charlie"] { try s.add(t, "list:Work") }
+        let ui = try UITerminal(s)
+        try ui.waitFor("add ›")
+        try ui.press("Tab")
+        try ui.press("4")
+        try ui.waitFor("the Work list") { row($0, "[ ] Charlie") != nil && $0.contains("Work · 3 tasks") }
+        try ui.press("J")
+        try UITerminal.eventually("Alpha after Bravo in lists/work.json") { try titles(s, "lists/work.json") == ["Bravo", "Alpha", "Charlie"] }
+        let moved = try ui.waitFor("Alpha below Bravo") { screen in
+            let lines = screen.split(separator: "\n").map(String.init)
+            guard let a = lines.firstIndex(where: { $0.contains("Alpha") }), let b = lines.firstIndex(where: { $0.contains("Bravo") }) else { return false }
+            return b < a
+        }
+        #expect(moved.contains("Reordered"), "the status line confirms as tick reorder does: \(moved)")
+        try ui.press("J")
+        try UITerminal.eventually("Alpha last") { try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"] }
+        try ui.press("K")
+        try UITerminal.eventually("Alpha back in the middle") { try titles(s, "lists/work.json") == ["Bravo", "Alpha", "Charlie"] }
+        try ui.press("u")
+        try UITerminal.eventually("undo puts Alpha last again") { try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"] }
+        try ui.waitFor("Undid")
+    }
+
+    @Test("a change made outside (sed -i on a list file) appears on the screen without a key press, the selection staying on its task")
+    func externalChange() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Home")
+        for t in ["Water plants", "Fix sink", "Call plumber"] { try s.add(t, "list:Home") }
+        let ui = try UITerminal(s)
+        try ui.waitFor("add ›")
+        try ui.press("Tab", "4", "j")
+        try ui.waitFor("Home · 3 tasks")
+        let r = try s.sh("sed -i 's/Water plants/Water the ferns/' \(UITerminal.quoted(s.store + "/lists/home.json"))")
+        #expect(r.status == 0, "\(r)")
+        let after = try ui.waitFor("Water the ferns")
+        #expect(!after.contains("Water plants"))
+        // The selected row (Fix sink) is still the one shown selected: Enter opens its details.
+        try ui.press("Enter")
+        let details = try ui.waitFor("the details pane") { $0.contains("─") }
+        #expect(details.contains("Home · open"), "\(details)")
+        let pane = details.components(separatedBy: "─").last ?? ""
+        #expect(pane.contains("Fix sink"), "the selection stayed on Fix sink: \(details)")
+    }
+
+    @Test("a write refused because a file is unreadable shows the CLI's error on the status line, and the UI keeps running")
+    func refusedWrite() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Home")
+        try s.add("Fix sink", "list:Home")
+        let ui = try UITerminal(s)
+        try ui.waitFor("add ›")
+        try ui.press("Tab", "4")
+        try ui.waitFor("[ ] Fix sink")
+        let path = s.store + "/lists/home.json"
+        let good = try String(contentsOfFile: path, encoding: .utf8)
+        try (good + "\n{ not json").write(toFile: path, atomically: true, encoding: .utf8)
+        try ui.waitFor("the warning about the file") { $0.contains("home.json") }
+        try ui.press("Space")
+        let refused = try ui.waitFor("an error line") { $0.contains("error:") }
+        #expect(refused.contains("home.json"), "\(refused)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("{ not json"), "tick never rewrites a file it cannot parse")
+        try good.write(toFile: path, atomically: true, encoding: .utf8)
+        try ui.press("Space")
+        try ui.waitFor("[>] Fix sink")
+        #expect(try state(s, "lists/home.json", "Fix sink") == "active")
+    }
+
+    @Test("80×24 and 60 columns: every row fits, long titles are cut with …, wide characters keep their cells, q quits cleanly")
+    func smallTerminals() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.add("A very long title that goes on and on about the quarterly planning meeting", "due:today", "+planning", "+work")
+        try s.add("买牛奶 🥛 and bread", "due:today")
+        for (width, height) in [(80, 24), (60, 20)] {
+            let ui = try UITerminal(s, width: width, height: height, name: "w\(width)")
+            let screen = try ui.waitFor("both tasks at \(width) columns") { $0.contains("买牛奶 🥛") && $0.contains("A very long") }
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.count >= height - 1, "\(screen)")
+            let long = row(screen, "A very long") ?? ""
+            #expect(long.contains("…") && long.contains("+planning +work"), "the long title is cut so its marks stay on the row: \(screen)")
+            #expect(row(screen, "买牛奶")?.contains("买牛奶 🥛 and bread  due today") == true, "wide characters drawn as text: \(screen)")
+            #expect(lines.last { !$0.isEmpty }?.hasPrefix("add ›") == true, "the input line is at the bottom: \(screen)")
+            try ui.press("Tab", "q")
+            try ui.waitFor("EXIT:0")
+        }
+    }
+}
