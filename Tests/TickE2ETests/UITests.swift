@@ -134,7 +134,7 @@ struct UITests {
             #expect(lines.count >= height - 1, "\(screen)")
             let long = row(screen, "A very long") ?? ""
             #expect(long.contains("…") && long.contains("+planning +work"), "the long title is cut so its marks stay on the row: \(screen)")
-            #expect(row(screen, "买牛奶")?.contains("买牛奶 🥛 and bread  due today") == true, "wide characters drawn as text: \(screen)")
+            #expect(row(screen, "买牛奶")?.contains("买牛奶 🥛 and bread  @Inbox  due today") == true, "wide characters drawn as text: \(screen)")
             #expect(lines.last { !$0.isEmpty }?.hasPrefix("add ›") == true, "the input line is at the bottom: \(screen)")
             try ui.press("Tab", "q")
             try ui.waitFor("EXIT:0")

@@ -62,12 +62,14 @@ extension UIState {
             return [.move(id, list: text)]
         case .filter:
             filter = text
+            loadedView = nil
             finishMode()
             focus = .rows
             status = text.isEmpty ? "Filter off." : "Filter: \(text)"
             return [.load]
         case .context:
             awaiting = mode
+            loadedView = nil
             return [.setContext(text.isEmpty ? nil : text)]
         }
     }

@@ -153,12 +153,17 @@ public struct UIState: Sendable {
         let oldIndex = selectedIndex
         rows = refresh.rows
         loadedView = refresh.view
-        guard let selected, sameView else {
+        guard let selected else {
             select(0)
             return
         }
         if rows.contains(where: { $0.task.id == selected }) {
             reveal()
+            return
+        }
+        // Another view, filter or context: no word about the old selection.
+        guard sameView else {
+            select(0)
             return
         }
         // The selected task left the view: its neighbour takes the selection.
@@ -188,7 +193,9 @@ public struct UIState: Sendable {
         case .capture:
             input = UIInput()
         default:
+            // Edit, move and context began on the rows: back there.
             finishMode()
+            focus = .rows
         }
         return []
     }

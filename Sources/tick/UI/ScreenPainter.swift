@@ -111,9 +111,7 @@ struct ScreenPainter {
         let idWidth = renderer.idWidth(Array(visible))
         let mixed = state.view.kind == nil
         for (offset, item) in visible.enumerated() {
-            var lines = renderer.rows(item, idWidth: idWidth, showList: mixed, width: width - 1)
-            if lines.count > 1 { lines = [renderer.line(item, idWidth: idWidth, showList: mixed)] }
-            let line = Terminal.unstyled(lines.first ?? "")
+            let line = Terminal.unstyled(oneLine(item, idWidth: idWidth, showList: mixed, width: width - 1))
             let selected = item.task.id == state.selected
             let look: Screen.Look
             if selected {
@@ -131,6 +129,23 @@ struct ScreenPainter {
             screen.draw(line, y: y + offset, x: 0, look: selected && state.focus != .rows ? .bold : look)
         }
     }
+
+    /// A task on one row: as the CLI fits it; on a narrow screen the title
+    /// gives way (down to ``shortestTitle`` cells) so the marks stay; else cut at the edge.
+    func oneLine(_ item: ListedTask, idWidth: Int, showList: Bool, width: Int) -> String {
+        let rows = renderer.rows(item, idWidth: idWidth, showList: showList, width: width)
+        if rows.count == 1, let row = rows.first { return row }
+        let whole = renderer.line(item, idWidth: idWidth, showList: showList)
+        let title = TextRules.visible(item.task.title.replacingOccurrences(of: "\n", with: " "))
+        let room = width - (Terminal.cells(whole) - CellWidth.of(title))
+        guard room >= Self.shortestTitle else { return whole }
+        var cut = item
+        cut.task.title = CellWidth.truncated(title, to: room)
+        return renderer.line(cut, idWidth: idWidth, showList: showList)
+    }
+
+    /// The fewest title cells a row keeps before its marks are cut instead.
+    static let shortestTitle = 8
 
     private func details(_ state: UIState, on screen: Screen, from y: Int, width: Int) {
         screen.draw(String(repeating: "─", count: max(width, 1)), y: y, x: 0, look: .dim)
