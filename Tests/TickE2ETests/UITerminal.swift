@@ -7,6 +7,12 @@ final class UITerminal {
     let sandbox: Sandbox
     let socket: String
     let name: String
+    private let pidFile: String
+
+    /// The pid of `tick ui`.
+    var pid: Int32? {
+        (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
 
     /// Starts `tick ui ARGS` in a `width`×`height` tmux window.
     init(_ s: Sandbox, _ args: [String] = [], width: Int = 100, height: Int = 30, env: [String: String?] = [:],
@@ -16,18 +22,26 @@ final class UITerminal {
         self.name = name
         let environment = s.environment(["TERM": "tmux-256color"].merging(env) { $1 })
         let vars = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.sorted().joined(separator: " ")
-        let command = "env -i \(vars) \(Self.quoted(TickBinary.path)) ui \(args.map(Self.quoted).joined(separator: " ")); echo EXIT:$?; sleep 600"
+        pidFile = s.root + "/ui-\(name).pid"
+        // The shell that writes its pid becomes `tick ui` (exec), so the pid is tick's.
+        let ui = "echo $$ > \(Self.quoted(pidFile)); exec env -i \(vars) \(Self.quoted(TickBinary.path)) ui \(args.map(Self.quoted).joined(separator: " "))"
+        let command = "sh -c \(Self.quoted(ui)); echo EXIT:$?; sleep 600"
         // The tmux server outlives this call: started with only stdin/out/err open
         // (Python closes the rest), so it does not hold the descriptor by which
-        // Foundation's Process learns that its child ended.
-        let r = try s.run("/usr/bin/env", ["python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))",
+        // Foundation's Process learns that its child ended. The test runner's
+        // threads block signals, and a child inherits the mask: unblocked here, as
+        // in a real terminal, so kill-server's SIGHUP reaches `tick ui`.
+        let python = "import signal, subprocess, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); sys.exit(subprocess.call(sys.argv[1:], close_fds=True))"
+        let r = try s.run("/usr/bin/env", ["python3", "-c", python,
                                            "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", name,
                                            "-x", "\(width)", "-y", "\(height)", command])
         #expect(r.status == 0, "tmux did not start: \(r)", sourceLocation: sourceLocation)
     }
 
-    deinit {
-        _ = try? sandbox.sh("tmux -S \(Self.quoted(socket)) kill-server")
+    /// Ends the tmux server (and with it `tick ui`): call it with `defer`
+    /// right after starting, while the sandbox (and the socket in it) exists.
+    func close() {
+        _ = try? sandbox.run("/usr/bin/env", ["tmux", "-S", socket, "kill-server"])
     }
 
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -25,6 +25,7 @@ struct UITests {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
         let s = try Sandbox()
         let ui = try UITerminal(s)
+        defer { ui.close() }
         let first = try ui.waitFor("add ›")
         #expect(first.contains("Today") && first.contains("Inbox") && first.contains("Upcoming"), "the view tabs: \(first)")
         try ui.type("Buy oat milk +errand")
@@ -54,6 +55,7 @@ struct UITests {
         try s.ok("lists", "add", "Work")
         for t in ["Alpha", "Bravo", "Charlie"] { try s.add(t, "list:Work") }
         let ui = try UITerminal(s)
+        defer { ui.close() }
         try ui.waitFor("add ›")
         try ui.press("Tab")
         try ui.press("4")
@@ -82,6 +84,7 @@ struct UITests {
         try s.ok("lists", "add", "Home")
         for t in ["Water plants", "Fix sink", "Call plumber"] { try s.add(t, "list:Home") }
         let ui = try UITerminal(s)
+        defer { ui.close() }
         try ui.waitFor("add ›")
         try ui.press("Tab", "4", "j")
         try ui.waitFor("Home · 3 tasks")
@@ -104,6 +107,7 @@ struct UITests {
         try s.ok("lists", "add", "Home")
         try s.add("Fix sink", "list:Home")
         let ui = try UITerminal(s)
+        defer { ui.close() }
         try ui.waitFor("add ›")
         try ui.press("Tab", "4")
         try ui.waitFor("[ ] Fix sink")
@@ -129,6 +133,7 @@ struct UITests {
         try s.add("买牛奶 🥛 and bread", "due:today")
         for (width, height) in [(80, 24), (60, 20)] {
             let ui = try UITerminal(s, width: width, height: height, name: "w\(width)")
+            defer { ui.close() }
             let screen = try ui.waitFor("both tasks at \(width) columns") { $0.contains("买牛奶 🥛") && $0.contains("A very long") }
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(lines.count >= height - 1, "\(screen)")
@@ -139,5 +144,18 @@ struct UITests {
             try ui.press("Tab", "q")
             try ui.waitFor("EXIT:0")
         }
+    }
+
+    @Test("when its terminal goes away (the tmux server is killed), tick ui exits instead of spinning")
+    func terminalGone() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        let ui = try UITerminal(s)
+        defer { ui.close() }
+        try ui.waitFor("add ›")
+        let pid = try #require(ui.pid)
+        #expect(kill(pid, 0) == 0, "tick ui runs")
+        ui.close()
+        try UITerminal.eventually("tick ui (pid \(pid)) exited") { kill(pid, 0) != 0 }
     }
 }

@@ -23,6 +23,17 @@ final class StoreFollower: @unchecked Sendable {
         _ = fcntl(notifyFD, F_SETFD, FD_CLOEXEC)
     }
 
+    private var stopping = false
+
+    /// Asks the key loop to end (SIGTERM): it wakes and finds ``stopRequested``.
+    func requestStop() {
+        lock.withLock { stopping = true }
+        wake()
+    }
+
+    /// True once ``requestStop()`` was called.
+    var stopRequested: Bool { lock.withLock { stopping } }
+
     /// Why the screen is not live, when it is not.
     var failure: String? { lock.withLock { problem } }
 

@@ -36,6 +36,16 @@ final class UISession {
             capture.end()
         }
         follower.start(store: context.store)
+        // A parent may have left termination signals blocked (they are inherited):
+        // a full-screen program must still end when told to or when its terminal hangs up.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        // SIGTERM and SIGINT end the loop like q, so the terminal is given back.
+        let follower = self.follower
+        let signals = StopSignals { _ in follower.requestStop() }
+        defer { signals.cancel() }
         resize()
         load()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
@@ -46,7 +56,10 @@ final class UISession {
             fds[1].revents = 0
             let n = poll(&fds, 2, 60_000)
             if n < 0 && errno != EINTR { return }
+            // The terminal went away (its window closed, tmux killed): nothing to draw on.
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
             if fds[1].revents & Int16(POLLIN) != 0, follower.drain() {
+                if follower.stopRequested { return }
                 load()
             }
             // A resize interrupts poll; get_wch then reports it.

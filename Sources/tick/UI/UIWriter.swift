@@ -44,7 +44,10 @@ struct UIWriter {
                 capture.begin()
                 resume()
             }
-            return run(["edit", id(uuid)])
+            var result = run(["edit", id(uuid)])
+            // Its confirmation went to the terminal with the editor.
+            if result.succeeded { result.message = "Back from the editor; u undoes the edit." }
+            return result
         case .undo:
             return run(["undo"])
         case .setContext(let name):
