@@ -146,6 +146,22 @@ struct UITests {
         }
     }
 
+    @Test("the status line counts sync conflicts waiting for tick resolve")
+    func conflictsPending() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Home")
+        try s.add("Fix sink", "list:Home")
+        let ui = try UITerminal(s)
+        defer { ui.close() }
+        let clean = try ui.waitFor("live")
+        #expect(!clean.contains("conflict"), "\(clean)")
+        try FileManager.default.copyItem(atPath: s.store + "/lists/home.json",
+                                         toPath: s.store + "/lists/home.sync-conflict-20261121-090000-ABCDEF7.json")
+        try ui.press("Tab", "r")
+        try ui.waitFor("1 sync conflict pending (tick resolve)")
+    }
+
     @Test("when its terminal goes away (the tmux server is killed), tick ui exits instead of spinning")
     func terminalGone() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }

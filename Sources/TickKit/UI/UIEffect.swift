@@ -26,8 +26,3 @@ public enum UIEffect: Sendable, Equatable {
     case load
     case quit
 }
-
-/// The days `t` and `T` schedule for.
-public enum UIDay: Sendable, Equatable {
-    case today, tomorrow
-}

@@ -4,16 +4,19 @@ public struct UIInput: Sendable, Equatable {
     /// Characters before the cursor.
     public private(set) var cursor: Int
 
+    /// The line holding `text`, the cursor at its end.
     public init(_ text: String = "") {
         self.text = text
         cursor = text.count
     }
 
+    /// True when there is nothing but spaces.
     public var isBlank: Bool { text.allSatisfy(\.isWhitespace) }
 
     /// The text before the cursor.
     public var beforeCursor: String { String(text.prefix(cursor)) }
 
+    /// Types a character at the cursor.
     public mutating func insert(_ c: Character) {
         var chars = Array(text)
         chars.insert(c, at: cursor)
@@ -21,6 +24,7 @@ public struct UIInput: Sendable, Equatable {
         cursor += 1
     }
 
+    /// Deletes the character before the cursor.
     public mutating func backspace() {
         guard cursor > 0 else { return }
         var chars = Array(text)
@@ -29,6 +33,7 @@ public struct UIInput: Sendable, Equatable {
         cursor -= 1
     }
 
+    /// Deletes the character under the cursor.
     public mutating func deleteForward() {
         var chars = Array(text)
         guard cursor < chars.count else { return }
@@ -36,6 +41,7 @@ public struct UIInput: Sendable, Equatable {
         text = String(chars)
     }
 
+    /// Cursor movements, kept inside the text.
     public mutating func left() { cursor = max(cursor - 1, 0) }
     public mutating func right() { cursor = min(cursor + 1, text.count) }
     public mutating func home() { cursor = 0 }

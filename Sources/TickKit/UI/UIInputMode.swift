@@ -24,8 +24,3 @@ public enum UIInputMode: Sendable, Equatable {
         }
     }
 }
-
-/// Where keys go.
-public enum UIFocus: Sendable, Equatable {
-    case input, rows
-}

@@ -32,6 +32,8 @@ public struct UIState: Sendable {
     public internal(set) var context: String?
     public internal(set) var listNames: [String] = []
     public internal(set) var contextNames: [String] = []
+    /// Sync conflicts waiting for `tick resolve`.
+    public internal(set) var conflicts = 0
     /// The details pane is shown.
     public internal(set) var showDetails = false
     /// The key help is shown.
@@ -148,6 +150,7 @@ public struct UIState: Sendable {
         context = refresh.context
         listNames = refresh.listNames
         contextNames = refresh.contextNames
+        conflicts = refresh.conflicts
         let sameView = loadedView == refresh.view || (loadedView?.kind != nil && loadedView?.kind == refresh.view.kind)
         let oldRows = rows
         let oldIndex = selectedIndex

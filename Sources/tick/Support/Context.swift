@@ -72,7 +72,7 @@ struct Context {
         let now = process.now
         let journal = JournalSession(
             journal: UndoJournal(location: store.location), command: command, now: now,
-            warn: { _ in })
+            warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) })
         let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal, clock: { now })
         return Context(process: process, store: store, indexBox: indexBox, terminal: terminal, noPager: noPager)
     }

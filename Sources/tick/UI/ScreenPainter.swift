@@ -71,7 +71,8 @@ struct ScreenPainter {
 
     /// The status line when there is no message: counts, the watcher, keys.
     func hint(_ state: UIState, live: String) -> String {
-        let context = state.context.map { "context \($0) · " } ?? ""
+        var context = state.context.map { "context \($0) · " } ?? ""
+        if state.conflicts > 0 { context = "\(state.conflicts) sync conflict\(state.conflicts == 1 ? "" : "s") pending (tick resolve) · " + context }
         let keys = state.focus == .input ? "Enter adds · Tab: rows" : "Space: start/done · e edit · d delete · u undo · ? help · q quit"
         return context + live + " · " + keys
     }

@@ -42,8 +42,10 @@ struct UILoader {
             whereabouts[selected] = try Self.whereabouts(of: selected, index: loaded.index, view: view)
         }
         let contexts = (try? context.config().contexts.keys.sorted()) ?? []
+        // As `tick status` counts them: a file with conflict markers never parses.
+        let conflicts = context.store.pendingConflicts(markerCandidates: loaded.broken.keys.sorted()).count
         let refresh = UIRefresh(views: views, view: view, rows: rows, context: active?.name,
-                                listNames: loaded.listInfos.map(\.name), contextNames: contexts, whereabouts: whereabouts)
+                                listNames: loaded.listInfos.map(\.name), contextNames: contexts, whereabouts: whereabouts, conflicts: conflicts)
         return (refresh, problems)
     }
 
