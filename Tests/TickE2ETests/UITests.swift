@@ -29,7 +29,7 @@ struct UITests {
         let first = try ui.waitFor("add ›")
         #expect(first.contains("Today") && first.contains("Inbox") && first.contains("Upcoming"), "the view tabs: \(first)")
         try ui.type("Buy oat milk +errand")
-        try ui.waitFor("Buy oat milk +errand")
+        try ui.waitFor("add › Buy oat milk +errand")
         try ui.press("Enter")
         let added = try ui.waitFor("the new row") { row($0, "[ ] Buy oat milk") != nil }
         #expect(row(added, "[ ] Buy oat milk")?.contains("+errand") == true, "the row carries the CLI's marks: \(added)")
@@ -144,6 +144,47 @@ struct UITests {
             try ui.press("Tab", "q")
             try ui.waitFor("EXIT:0")
         }
+    }
+
+    @Test("e edits the task in the input line (a removed tag is removed, the due date kept), m moves it with completion, d deletes, u brings it back")
+    func editMoveDelete() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        try s.ok("lists", "add", "Home")
+        try s.add("Call the bank", "due:2026-11-27", "+phone", "list:Work")
+        let ui = try UITerminal(s)
+        defer { ui.close() }
+        try ui.waitFor("add ›")
+        // Lists come after Upcoming in name order: 4 Home, 5 Work.
+        try ui.press("Tab", "5")
+        try ui.waitFor("[ ] Call the bank")
+        try ui.press("e")
+        try ui.waitFor("edit › Call the bank due:2026-11-27 +phone")
+        try ui.press("C-w")
+        try ui.type("+money 账单")
+        try ui.press("Enter")
+        try ui.waitFor("Edited")
+        let edited = try #require(try s.tasks("lists/work.json").first)
+        #expect(edited["title"] as? String == "Call the bank 账单")
+        #expect(edited["tags"] as? [String] == ["money"])
+        #expect(edited["due"] as? String == "2026-11-27")
+        try ui.press("m")
+        try ui.type("ho")
+        try ui.press("Tab")
+        try ui.waitFor("move to › Home")
+        try ui.press("Enter")
+        try ui.waitFor("Moved")
+        #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
+        #expect(try titles(s, "lists/work.json").isEmpty)
+        try ui.press("4")
+        try ui.waitFor("[ ] Call the bank 账单")
+        try ui.press("d")
+        try ui.waitFor("Deleted")
+        #expect(try titles(s, "lists/home.json").isEmpty)
+        try ui.press("u")
+        try ui.waitFor("[ ] Call the bank 账单")
+        #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
     }
 
     @Test("the status line counts sync conflicts waiting for tick resolve")
