@@ -35,7 +35,6 @@ final class UISession {
             screen.end()
             capture.end()
         }
-        follower.start(store: context.store)
         // A parent may have left termination signals blocked (they are inherited):
         // a full-screen program must still end when told to or when its terminal hangs up.
         var unblock = sigset_t()
@@ -48,6 +47,10 @@ final class UISession {
         defer { signals.cancel() }
         resize()
         load()
+        paint()
+        // Started after the first screen (it would compete for the CPU); its
+        // first rescan catches anything that changed in between.
+        follower.start(store: context.store)
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: follower.wakeFD, events: Int16(POLLIN), revents: 0)]
         while true {
