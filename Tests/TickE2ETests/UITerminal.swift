@@ -63,6 +63,12 @@ final class UITerminal {
         #expect(r.status == 0, "\(r)")
     }
 
+    /// Resizes the window, as a user dragging the terminal's edge.
+    func resize(width: Int, height: Int) throws {
+        let r = try sandbox.sh("tmux -S \(Self.quoted(socket)) resize-window -t \(name) -x \(width) -y \(height)")
+        #expect(r.status == 0, "\(r)")
+    }
+
     /// Waits until the screen satisfies `condition` (polling; generous
     /// timeout for a loaded machine) and returns it; records an issue if it never does.
     @discardableResult

@@ -34,6 +34,13 @@ struct UITests {
         let added = try ui.waitFor("the new row") { row($0, "[ ] Buy oat milk") != nil }
         #expect(row(added, "[ ] Buy oat milk")?.contains("+errand") == true, "the row carries the CLI's marks: \(added)")
         #expect(added.contains("Added 1"), "the status line confirms as tick add does: \(added)")
+        // A line tick add would refuse: the CLI's error, and the text stays to fix.
+        try ui.type("Pay rent due:someday")
+        try ui.press("Enter")
+        let refused = try ui.waitFor("tick: error:")
+        #expect(refused.contains("add › Pay rent due:someday"), "the refused text stays on the line: \(refused)")
+        #expect(try s.tasks("inbox.json").count == 1)
+        try ui.press("C-u")
         let task = try #require(try s.tasks("inbox.json").first)
         #expect(task["title"] as? String == "Buy oat milk")
         #expect(task["due"] as? String == "2026-11-21", "captured in Today: due today")
@@ -201,6 +208,24 @@ struct UITests {
                                          toPath: s.store + "/lists/home.sync-conflict-20261121-090000-ABCDEF7.json")
         try ui.press("Tab", "r")
         try ui.waitFor("1 sync conflict pending (tick resolve)")
+    }
+
+    @Test("a resize lays the screen out again: the input line moves to the new bottom row, rows are cut to the new width")
+    func resize() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.add("A long title about the quarterly planning meeting", "due:today", "+planning")
+        let ui = try UITerminal(s)
+        defer { ui.close() }
+        let wide = try ui.waitFor("the whole title at 100 columns") { row($0, "A long title")?.contains("meeting  @Inbox  due today  +planning") == true }
+        #expect(wide.contains("add ›"))
+        try ui.resize(width: 60, height: 15)
+        let narrow = try ui.waitFor("the 60×15 layout") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return lines.count >= 15 && lines[14].hasPrefix("add ›")
+        }
+        let long = row(narrow, "A long title") ?? ""
+        #expect(long.contains("…") && long.contains("+planning"), "\(narrow)")
     }
 
     @Test("when its terminal goes away (the tmux server is killed), tick ui exits instead of spinning")
