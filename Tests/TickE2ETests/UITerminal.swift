@@ -63,6 +63,18 @@ final class UITerminal {
         #expect(r.status == 0, "\(r)")
     }
 
+    /// A left-button drag from (x, y) to (x, y), 0-based cells, as an xterm
+    /// reports it in its normal mouse mode (`ESC [ M` button col row, each plus
+    /// 32), which is what the terminfo entry (`kmous`) says to expect. The same
+    /// place twice is a click.
+    func drag(from: (x: Int, y: Int), to: (x: Int, y: Int)) throws {
+        func report(_ button: Int, _ at: (x: Int, y: Int)) -> String {
+            "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + at.x))) + String(UnicodeScalar(UInt8(33 + at.y)))
+        }
+        try type(report(0, from))
+        try type(report(3, to))
+    }
+
     /// Resizes the window, as a user dragging the terminal's edge.
     func resize(width: Int, height: Int) throws {
         let r = try sandbox.sh("tmux -S \(Self.quoted(socket)) resize-window -t \(name) -x \(width) -y \(height)")

@@ -194,6 +194,36 @@ struct UITests {
         #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
     }
 
+    @Test("the mouse: a click selects, a drag onto another row reorders the file, a drop on the Inbox tab moves the task there")
+    func mouse() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        for t in ["Alpha", "Bravo", "Charlie"] { try s.add(t, "list:Work") }
+        let ui = try UITerminal(s)
+        defer { ui.close() }
+        try ui.waitFor("add ›")
+        try ui.press("Tab", "4")
+        try ui.waitFor("Work · 3 tasks")
+        // Rows start on screen row 2: Alpha 2, Bravo 3, Charlie 4.
+        try ui.drag(from: (5, 3), to: (5, 3))
+        try ui.press("Enter")
+        let details = try ui.waitFor("the details of the clicked task") { $0.contains("─") }
+        #expect((details.components(separatedBy: "─").last ?? "").contains("Bravo"), "\(details)")
+        try ui.press("Enter")
+        try ui.drag(from: (5, 2), to: (5, 4))
+        try UITerminal.eventually("Alpha dragged below Charlie") { try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"] }
+        try ui.waitFor("Reordered")
+        let screen = try ui.waitFor("Alpha last on screen") { row($0, "Alpha") != nil && row($0, "Charlie") != nil
+            && $0.components(separatedBy: "Alpha")[0].contains("Charlie") }
+        let inbox = try #require(screen.split(separator: "\n").first.flatMap { $0.range(of: "Inbox") }).lowerBound
+        let x = screen.split(separator: "\n")[0].distance(from: screen.split(separator: "\n")[0].startIndex, to: inbox)
+        try ui.drag(from: (5, 2), to: (x, 0))
+        try UITerminal.eventually("Bravo moved to the inbox") { try titles(s, "inbox.json") == ["Bravo"] }
+        #expect(try titles(s, "lists/work.json") == ["Charlie", "Alpha"])
+        try ui.waitFor("Moved")
+    }
+
     @Test("the status line counts sync conflicts waiting for tick resolve")
     func conflictsPending() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }

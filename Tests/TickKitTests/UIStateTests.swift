@@ -219,6 +219,30 @@ import Testing
         #expect(state.view == work, "h wraps around to the last view")
     }
 
+    @Test("the mouse: a drag onto another row of the same list reorders; onto Today, Upcoming or a list's tab reschedules or moves; a click alone only selects")
+    func drag() {
+        let a = item("A"), b = item("B"), c = item("C")
+        var state = showing([a, b, c])
+        _ = state.handle(.clickedRow(0))
+        #expect(state.handle(.released(.row(0))).isEmpty, "a click writes nothing")
+        #expect(state.selected == a.task.id)
+        _ = state.handle(.clickedRow(0))
+        #expect(state.handle(.released(.row(2))) == [.reorder(a.task.id, .after(c.task.id))])
+        _ = state.handle(.clickedRow(2))
+        #expect(state.handle(.released(.row(1))) == [.reorder(c.task.id, .before(b.task.id))])
+        _ = state.handle(.clickedRow(1))
+        #expect(state.handle(.released(.tab(1))) == [.schedule(b.task.id, .today)])
+        _ = state.handle(.clickedRow(1))
+        #expect(state.handle(.released(.tab(2))) == [.schedule(b.task.id, .tomorrow)])
+        _ = state.handle(.clickedRow(1))
+        #expect(state.handle(.released(.tab(0))) == [.move(b.task.id, list: "inbox")])
+        _ = state.handle(.clickedRow(1))
+        #expect(state.handle(.released(.tab(3))).isEmpty, "dropped on its own list")
+        _ = state.handle(.clickedRow(1))
+        #expect(state.handle(.released(.nowhere)).isEmpty)
+        #expect(state.handle(.released(.row(0))).isEmpty, "no drag after the button was released")
+    }
+
     @Test("Enter on an empty line writes nothing and says what to do")
     func emptyCapture() {
         var state = UIState(timeZone: utc)

@@ -8,8 +8,11 @@ public enum UIEvent: Sendable {
     case refreshed(UIRefresh)
     /// The screen has room for this many task rows.
     case resized(rows: Int)
-    /// A click on the n-th visible task row (0 is the top row shown).
+    /// A click (a button press) on the n-th visible task row (0 is the top
+    /// row shown): selects it, and starts a drag.
     case clickedRow(Int)
+    /// The button was released: a drag from a row ends there.
+    case released(UIDropTarget)
     /// A click on the n-th view tab.
     case clickedTab(Int)
     /// A click on the input line.

@@ -42,6 +42,8 @@ public struct UIState: Sendable {
     public internal(set) var status = ""
     /// The view the rows were loaded for.
     var loadedView: UIView?
+    /// The task a mouse button was pressed on (a drag in progress).
+    public internal(set) var dragging: UUID?
     /// For ``UITaskText``: dates in the input line are local.
     public let timeZone: TimeZone
 
@@ -86,7 +88,10 @@ public struct UIState: Sendable {
         case .clickedRow(let n):
             focus = .rows
             select(top + n)
+            dragging = top + n < rows.count ? selected : nil
             return []
+        case .released(let target):
+            return drop(on: target)
         case .clickedTab(let n):
             return switchView(to: n)
         case .clickedInput:

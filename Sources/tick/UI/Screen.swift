@@ -10,6 +10,7 @@ final class Screen {
         case key(UIKey)
         case resize
         case click(y: Int, x: Int)
+        case release(y: Int, x: Int)
         case wheel(Int)
     }
 
@@ -99,6 +100,7 @@ final class Screen {
             guard getmouse(&event) == OK else { return nil }
             if event.bstate & tick_button4_pressed() != 0 { return .wheel(-3) }
             if tick_button5_pressed() != 0, event.bstate & tick_button5_pressed() != 0 { return .wheel(3) }
+            if event.bstate & tick_button1_released() != 0 { return .release(y: Int(event.y), x: Int(event.x)) }
             if event.bstate & tick_button1_pressed() != 0 { return .click(y: Int(event.y), x: Int(event.x)) }
             return nil
         case KEY_UP: return .key(.up)

@@ -191,6 +191,7 @@ struct ScreenPainter {
         "  J/K: move down/up in the list's order   m: move to a list (Tab completes)",
         "  t/T: scheduled today/tomorrow   i: to the inbox",
         "  /: filter (as tick list takes it)   c: context (Tab completes; empty: none)",
-        "  r: reload   q or Ctrl-C: quit   mouse: click selects, wheel scrolls",
+        "  r: reload   q or Ctrl-C: quit",
+        "Mouse: click selects, wheel scrolls; drag onto a row reorders, onto a tab reschedules or moves",
     ]
 }

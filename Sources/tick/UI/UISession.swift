@@ -86,6 +86,10 @@ final class UISession {
             if y == layout.inputRow { return send(.clickedInput) }
             if y >= layout.firstRow, y < layout.firstRow + layout.rowCount, !state.showHelp { return send(.clickedRow(y - layout.firstRow)) }
             return true
+        case let .release(y, x):
+            if y == 0, let tab = layout.tabs.first(where: { $0.range.contains(x) }) { return send(.released(.tab(tab.index))) }
+            if y >= layout.firstRow, y < layout.firstRow + layout.rowCount, !state.showHelp { return send(.released(.row(y - layout.firstRow))) }
+            return send(.released(.nowhere))
         }
     }
 
