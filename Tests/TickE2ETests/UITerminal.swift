@@ -46,9 +46,9 @@ final class UITerminal {
 
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    /// The screen as text, one line per row.
-    func screen() throws -> String {
-        try sandbox.sh("tmux -S \(Self.quoted(socket)) capture-pane -p -t \(name)").stdout
+    /// The screen as text, one line per row; with `escapes`, with its attributes as SGR sequences.
+    func screen(escapes: Bool = false) throws -> String {
+        try sandbox.sh("tmux -S \(Self.quoted(socket)) capture-pane -p \(escapes ? "-e " : "")-t \(name)").stdout
     }
 
     /// Types `text` literally.

@@ -224,6 +224,48 @@ struct UITests {
         try ui.waitFor("Moved")
     }
 
+    @Test("colors come from the terminal's palette (red overdue on the default background); NO_COLOR leaves only bold and reverse video")
+    func colors() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.add("Late thing", "due:2026-11-01")
+        let colored = try UITerminal(s, env: ["NO_COLOR": nil], name: "color")
+        defer { colored.close() }
+        try colored.waitFor("Late thing")
+        let withColor = try colored.screen(escapes: true)
+        let lateRow = withColor.split(separator: "\n").first { $0.contains("Late thing") }.map(String.init) ?? ""
+        #expect(lateRow.contains("31m") || lateRow.contains(";31"), "the overdue row is red: \(lateRow.debugDescription)")
+        let background = try NSRegularExpression(pattern: "\u{1B}\\[[0-9;]*4[0-8][;m]")
+        #expect(background.numberOfMatches(in: withColor, range: NSRange(withColor.startIndex..., in: withColor)) == 0,
+                "no background color is set (49, the default, only): \(withColor.debugDescription)")
+        let plain = try UITerminal(s, name: "plain")
+        defer { plain.close() }
+        try plain.waitFor("Late thing")
+        let noColor = try plain.screen(escapes: true)
+        let sgr = try NSRegularExpression(pattern: "\u{1B}\\[[0-9;]*3[0-7][;m]")
+        #expect(sgr.numberOfMatches(in: noColor, range: NSRange(noColor.startIndex..., in: noColor)) == 0,
+                "no foreground color with NO_COLOR: \(noColor.debugDescription)")
+        #expect(noColor.contains("\u{1B}[1m") || noColor.contains("\u{1B}[7m") || noColor.contains(";1m"), "bold or reverse remain: \(noColor.debugDescription)")
+    }
+
+    @Test("E edits the task's JSON in $EDITOR and the screen comes back with the change")
+    func externalEditor() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.add("Fix sink", "due:today")
+        let editor = s.root + "/editor.sh"
+        try "#!/bin/sh\nsed -i 's/Fix sink/Fix the sink (from the editor)/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        _ = try s.sh("chmod +x \(UITerminal.quoted(editor))")
+        let ui = try UITerminal(s, env: ["EDITOR": editor, "VISUAL": nil])
+        defer { ui.close() }
+        try ui.waitFor("[ ] Fix sink")
+        try ui.press("Tab", "E")
+        let back = try ui.waitFor("Back from the editor")
+        #expect(back.contains("[ ] Fix the sink (from the editor)"), "\(back)")
+        #expect(back.contains("add ›"), "the screen is drawn again: \(back)")
+        #expect(try titles(s, "inbox.json") == ["Fix the sink (from the editor)"])
+    }
+
     @Test("the status line counts sync conflicts waiting for tick resolve")
     func conflictsPending() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }

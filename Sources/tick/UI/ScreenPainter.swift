@@ -114,10 +114,8 @@ struct ScreenPainter {
         for (offset, item) in visible.enumerated() {
             let line = Terminal.unstyled(oneLine(item, idWidth: idWidth, showList: mixed, width: width - 1))
             let selected = item.task.id == state.selected
-            let look: Screen.Look
-            if selected {
-                look = .reverse
-            } else if renderer.query.isOverdue(item.task) {
+            var look: Screen.Look
+            if renderer.query.isOverdue(item.task) {
                 look = .overdue
             } else if item.task.state == .active {
                 look = .active
@@ -126,8 +124,10 @@ struct ScreenPainter {
             } else {
                 look = .plain
             }
-            if selected { screen.bar(y: y + offset, look: state.focus == .rows ? .reverse : .plain) }
-            screen.draw(line, y: y + offset, x: 0, look: selected && state.focus != .rows ? .bold : look)
+            // The selection: reverse video while the rows have the focus, else bold.
+            if selected { look = state.focus == .rows ? .reverse : look == .plain || look == .dim ? .bold : look }
+            if selected && state.focus == .rows { screen.bar(y: y + offset, look: .reverse) }
+            screen.draw(line, y: y + offset, x: 0, look: look)
         }
     }
 
