@@ -147,6 +147,18 @@ import Testing
         #expect(state.status == "\"A\" was deleted.")
     }
 
+    @Test("when the list shown is deleted elsewhere, the screen falls back to the view the loader chose and says so")
+    func listGone() {
+        let a = item("A")
+        var state = showing([a])
+        let today = item("Due", in: .inbox)
+        _ = state.handle(.refreshed(UIRefresh(views: [.inbox, .today, .upcoming], view: .today, rows: [today])))
+        #expect(state.view == .today)
+        #expect(state.rows.map(\.task.id) == [today.task.id])
+        #expect(state.selected == today.task.id)
+        #expect(state.status == "Work is gone; showing Today.")
+    }
+
     @Test("row keys produce the writes: d deletes, t/T schedule, i sends to the inbox, E opens the editor, u undoes, q quits")
     func taskKeys() {
         let a = item("A")

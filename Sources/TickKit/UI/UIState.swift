@@ -147,9 +147,12 @@ public struct UIState: Sendable {
             viewIndex = i
         } else if let i = views.firstIndex(where: { $0.kind != nil && $0.kind == current.kind }) {
             viewIndex = i   // the list was renamed
+        } else if let i = views.firstIndex(of: refresh.view) {
+            // The list shown was deleted (or renamed beyond recognition) elsewhere.
+            viewIndex = i
+            status = "\(current.title) is gone; showing \(refresh.view.title)."
         } else {
             viewIndex = min(viewIndex, views.count - 1)
-            if refresh.view != view { return }
         }
         guard refresh.view == view || refresh.view.kind.map({ $0 == view.kind }) == true else { return }
         context = refresh.context
