@@ -300,6 +300,18 @@ struct UITests {
         #expect(long.contains("…") && long.contains("+planning"), "\(narrow)")
     }
 
+    @Test("without a terminal (a script, a pipe) tick ui is a usage error with one line, and writes nothing")
+    func notATerminal() throws {
+        let s = try Sandbox()
+        try s.add("Keep me")
+        let before = try s.fingerprint()
+        let r = try s.tick("ui")
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "tick: error: tick ui needs a terminal on stdin and stdout; in scripts use tick list, today or --json\n")
+        #expect(try s.fingerprint() == before)
+    }
+
     @Test("when its terminal goes away (the tmux server is killed), tick ui exits instead of spinning")
     func terminalGone() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
