@@ -21,7 +21,7 @@ Usage:
   python3 Benchmarks/ui_latency.py --tick .build/release/tick --store /tmp/heavy/store [--runs 30] [--out ui.json]
 
 Prints medians and p95 in ms, and writes them as JSON with --out. The
-store is changed (titles get a `uiprobe` suffix); run it on a generated store.
+store is changed (one task is renamed `uiprobe PID N`); run it on a generated store.
 """
 
 import argparse
@@ -162,22 +162,23 @@ def wait_screen(s, pred, timeout=10.0):
     raise SystemExit("screen never became right:\n" + s.screen())
 
 
-def edit_title(store, old, new):
-    """Replaces a title in the list file that has it, as an editor saves (temp + rename)."""
+def prepare_title_edit(store, old, new):
+    """Finds the file with the title `old` and writes, beside it, a temp file
+    with `new` instead; returns (temp, path). Renaming one over the other is
+    the change, as an editor saves; only the rename is timed."""
+    needle = json.dumps(old, ensure_ascii=False)
     for root, _, files in os.walk(store):
         for name in files:
-            if not name.endswith(".json"):
+            if not name.endswith(".json") or ".uiprobe." in name:
                 continue
             path = os.path.join(root, name)
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-            needle = json.dumps(old, ensure_ascii=False)
             if needle in text:
                 tmp = os.path.join(root, "." + name + ".uiprobe.tmp")
                 with open(tmp, "w", encoding="utf-8") as f:
                     f.write(text.replace(needle, json.dumps(new, ensure_ascii=False), 1))
-                os.rename(tmp, path)
-                return path
+                return tmp, path
     raise SystemExit(f"no file has the title {old!r}")
 
 
@@ -228,12 +229,13 @@ def main():
         if not titles:
             raise SystemExit("no whole title on screen:\n" + text)
         old = titles[0]
-        base = old
         for i in range(args.runs):
-            new = f"{base} uiprobe{i}"
+            # Short, so it is never cut on screen; unique per run.
+            new = f"uiprobe {os.getpid()} {i}"
+            tmp, path = prepare_title_edit(args.store, old, new)
             s.chunks()
             t0 = time.monotonic()
-            edit_title(args.store, old, new)
+            os.rename(tmp, path)
             end = s.burst_end(t0, quiet)
             wait_screen(s, lambda t: new in t)
             external.append((end - t0) * 1000)
