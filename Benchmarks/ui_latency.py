@@ -182,6 +182,42 @@ def prepare_title_edit(store, old, new):
     raise SystemExit(f"no file has the title {old!r}")
 
 
+def measure(s, store, runs, quiet, keys, external):
+    """Key -> repaint and external change -> screen samples on a started session."""
+    s.tmux("wait-for", "-S", "go")
+    wait_screen(s, lambda t: "add ›" in t and "Today ·" in t)
+    s.send(b"\t")
+    time.sleep(0.3)
+    s.chunks()
+    # Key -> repaint: j and k move the selection.
+    for i in range(runs):
+        key = b"j" if i % 2 == 0 else b"k"
+        s.chunks()
+        t0 = s.send(key)
+        end = s.burst_end(t0, quiet)
+        if end is None:
+            raise SystemExit("no repaint after a key")
+        keys.append((end - t0) * 1000)
+    # External change -> screen: the same task's title, changed again and again.
+    row = re.compile(r"^[! ]\s*\d+ \[[ >xb]\] (.+?)  ")
+    text = s.screen()
+    titles = [m.group(1) for m in (row.match(l) for l in text.splitlines()[2:]) if m and "…" not in m.group(1)]
+    if not titles:
+        raise SystemExit("no whole title on screen:\n" + text)
+    old = titles[0]
+    for i in range(runs):
+        # Short, so it is never cut on screen; unique per run.
+        new = f"uiprobe {os.getpid()} {i}"
+        tmp, path = prepare_title_edit(store, old, new)
+        s.chunks()
+        t0 = time.monotonic()
+        os.rename(tmp, path)
+        end = s.burst_end(t0, quiet)
+        wait_screen(s, lambda t: new in t)
+        external.append((end - t0) * 1000)
+        old = new
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tick", required=True)
@@ -200,47 +236,20 @@ def main():
         for i in range(max(args.runs // 3, 5)):
             os.makedirs(os.path.join(work, f"first{i}"))
             s = Session(tick, args.store, os.path.join(work, f"first{i}"), 100, 30)
-            t0 = time.monotonic()
-            s.tmux("wait-for", "-S", "go")
-            end = s.burst_end(t0, 0.15)
-            wait_screen(s, lambda t: "add ›" in t and "Today ·" in t)
-            first.append((end - t0) * 1000)
-            s.close()
+            try:
+                t0 = time.monotonic()
+                s.tmux("wait-for", "-S", "go")
+                end = s.burst_end(t0, 0.15)
+                wait_screen(s, lambda t: "add ›" in t and "Today ·" in t)
+                first.append((end - t0) * 1000)
+            finally:
+                s.close()
         os.makedirs(os.path.join(work, "main"))
         s = Session(tick, args.store, os.path.join(work, "main"), 100, 30)
-        s.tmux("wait-for", "-S", "go")
-        wait_screen(s, lambda t: "add ›" in t and "Today ·" in t)
-        s.send(b"\t")
-        time.sleep(0.3)
-        s.chunks()
-        # Key -> repaint: j and k move the selection.
-        for i in range(args.runs):
-            key = b"j" if i % 2 == 0 else b"k"
-            s.chunks()
-            t0 = s.send(key)
-            end = s.burst_end(t0, quiet)
-            if end is None:
-                raise SystemExit("no repaint after a key")
-            keys.append((end - t0) * 1000)
-        # External change -> screen: the same task's title, changed again and again.
-        row = re.compile(r"^[! ]\s*\d+ \[[ >xb]\] (.+?)  ")
-        text = s.screen()
-        titles = [m.group(1) for m in (row.match(l) for l in text.splitlines()[2:]) if m and "…" not in m.group(1)]
-        if not titles:
-            raise SystemExit("no whole title on screen:\n" + text)
-        old = titles[0]
-        for i in range(args.runs):
-            # Short, so it is never cut on screen; unique per run.
-            new = f"uiprobe {os.getpid()} {i}"
-            tmp, path = prepare_title_edit(args.store, old, new)
-            s.chunks()
-            t0 = time.monotonic()
-            os.rename(tmp, path)
-            end = s.burst_end(t0, quiet)
-            wait_screen(s, lambda t: new in t)
-            external.append((end - t0) * 1000)
-            old = new
-        s.close()
+        try:
+            measure(s, args.store, args.runs, quiet, keys, external)
+        finally:
+            s.close()
     result = {}
     for name, xs in (("first_screen_ms", first), ("key_to_repaint_ms", keys), ("external_change_to_screen_ms", external)):
         result[name] = {"n": len(xs), "median": round(statistics.median(xs), 1), "p95": round(pct(xs, 95), 1),
