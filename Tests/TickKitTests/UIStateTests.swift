@@ -43,6 +43,19 @@ import Testing
         #expect(state.status == "Added 4 (3f2a9c1e) to Inbox: Buy milk")
     }
 
+    @Test("a captured task is selected once the view shows it")
+    func captureSelects() {
+        let a = item("A"), b = item("B")
+        var state = showing([a], focus: false)
+        _ = type("B", into: &state)
+        #expect(state.handle(.key(.enter)) == [.add(text: "B", view: work)])
+        _ = state.handle(.refreshed(UIRefresh(views: state.views, view: work, rows: [a, b])))
+        #expect(state.selected == a.task.id)
+        _ = state.handle(.wrote(UIWriteResult(message: "Added 2 (…) to Work: B", succeeded: true, task: b.task.id)))
+        #expect(state.selected == b.task.id)
+        #expect(state.focus == .input, "the line keeps the focus for the next capture")
+    }
+
     @Test("what is typed survives refreshes, a change of focus and a view switch")
     func inputKeptAcrossRefreshes() {
         let a = item("A")

@@ -197,6 +197,7 @@ public struct UIState: Sendable {
 
     mutating func wrote(_ result: UIWriteResult) -> [UIEffect] {
         status = result.message
+        if let made = result.task, let i = rows.firstIndex(where: { $0.task.id == made }) { select(i) }
         guard let awaited = awaiting else { return [] }
         awaiting = nil
         guard result.succeeded, awaited == mode else { return [] }

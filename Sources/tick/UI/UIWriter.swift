@@ -18,7 +18,14 @@ struct UIWriter {
         let id = { (uuid: UUID) in uuid.lowercased }
         switch effect {
         case let .add(text, view):
-            return attempt { try add(text, view: view) }
+            var made: UUID?
+            var result = attempt {
+                let (line, id) = try add(text, view: view)
+                made = id
+                return line
+            }
+            result.task = made
+            return result
         case let .setState(uuid, state):
             let verb = state == .active ? "start" : state == .done ? "done" : "reopen"
             return run([verb, id(uuid)])
@@ -95,7 +102,7 @@ struct UIWriter {
 
     /// Capture: the current list's file (the inbox in Today and Upcoming),
     /// due today in Today; tokens win (`list:Work`, `due:fri`).
-    func add(_ text: String, view: UIView) throws -> String {
+    func add(_ text: String, view: UIView) throws -> (line: String, task: UUID?) {
         let context = try base.action("ui")
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         var flags = TaskEdit()
@@ -105,7 +112,7 @@ struct UIWriter {
             return "inbox"
         }
         let items = try TaskAdder(context: context).add([(nil, words)], flags: flags, list: list)
-        guard let item = items.first else { return "Nothing added." }
-        return Confirmation(terminal: context.terminal).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName)
+        guard let item = items.first else { return ("Nothing added.", nil) }
+        return (Confirmation(terminal: context.terminal).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName), item.task.id)
     }
 }
