@@ -35,6 +35,8 @@ import Testing
         #expect(state.input.text == "Buy milk due:fri")
         let effects = state.handle(.key(.enter))
         #expect(effects == [.add(text: "Buy milk due:fri", view: .today)])
+        _ = state.handle(.noted("tick: warning: lists/work.json:3:1: … (showing its last readable tasks)"))
+        #expect(state.input.text == "Buy milk due:fri", "a warning while loading is not the capture's outcome")
         _ = state.handle(.wrote(UIWriteResult(message: "tick: error: due: \"fri\" …", succeeded: false)))
         #expect(state.input.text == "Buy milk due:fri", "a refused capture keeps its text to fix")
         _ = state.handle(.key(.enter))

@@ -21,4 +21,7 @@ public enum UIEvent: Sendable {
     case scrolled(Int)
     /// A write finished: what the CLI printed (one line), or its error text.
     case wrote(UIWriteResult)
+    /// A message for the status line that is not a write's outcome (a warning
+    /// while loading); the input line is not touched.
+    case noted(String)
 }

@@ -102,6 +102,9 @@ public struct UIState: Sendable {
             return []
         case .wrote(let result):
             return wrote(result)
+        case .noted(let message):
+            status = message
+            return []
         }
     }
 

@@ -122,13 +122,13 @@ final class UISession {
         do {
             let (refresh, problems) = try loader.load(state)
             _ = state.handle(.refreshed(refresh))
-            if let problem = problems.first { _ = state.handle(.wrote(UIWriteResult(message: "tick: warning: " + problem, succeeded: true))) }
+            if let problem = problems.first { _ = state.handle(.noted("tick: warning: " + problem)) }
         } catch {
-            _ = state.handle(.wrote(UIWriteResult(message: UIWriter.errorLine(error), succeeded: false)))
+            _ = state.handle(.noted(UIWriter.errorLine(error)))
         }
         // Warnings printed while loading (config.toml, the index) go to the status line.
         let printed = capture.take().split(separator: "\n").map(String.init)
-        if let last = printed.last { _ = state.handle(.wrote(UIWriteResult(message: last, succeeded: true))) }
+        if let last = printed.last { _ = state.handle(.noted(last)) }
     }
 
     private func paint() {
