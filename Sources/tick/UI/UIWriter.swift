@@ -82,10 +82,11 @@ struct UIWriter {
         do {
             let line = try body()
             let printed = capture.take().split(separator: "\n").map(String.init)
-            let message = Terminal.unstyled(line ?? printed.last ?? "Done.")
-            // A warning printed on the way is worth more than "Done".
-            let warning = printed.first { $0.hasPrefix("tick: warning:") }
-            return UIWriteResult(message: warning.map { message + " — " + $0 } ?? message, succeeded: true)
+            let warnings = printed.filter { $0.hasPrefix("tick: warning:") }
+            let said = printed.filter { !$0.hasPrefix("tick: warning:") }
+            // Every line the command printed (`Completed …` and `Next: …` for a repeating task), then its warnings.
+            let message = Terminal.unstyled(([line ?? (said.isEmpty ? "Done." : said.joined(separator: " · "))] + warnings).joined(separator: " — "))
+            return UIWriteResult(message: message, succeeded: true)
         } catch {
             _ = capture.take()
             return UIWriteResult(message: Self.errorLine(error), succeeded: false)
