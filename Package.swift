@@ -19,6 +19,11 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libinotifytools0-dev"])]
         ),
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: nil,
+            providers: [.apt(["libncurses-dev"])]
+        ),
         .target(
             name: "TickKit",
             dependencies: [
@@ -32,6 +37,7 @@ let package = Package(
             name: "tick",
             dependencies: [
                 "TickKit",
+                "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

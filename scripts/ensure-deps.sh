@@ -16,6 +16,7 @@ set -eu
 missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing="$missing libsqlite3-dev"
+dpkg -s libncurses-dev >/dev/null 2>&1 || missing="$missing libncurses-dev"
 if [ "${1:-}" = "--test" ]; then
     command -v git >/dev/null 2>&1 || missing="$missing git"
     command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"

@@ -65,21 +65,26 @@ struct Tick: ParsableCommand {
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
             Block.self, Blocks.self, Plan.self, Suggest.self, Review.self, Stats.self, ContextCommand.self, Report.self,
-            Archive.self,
+            Archive.self, UI.self,
         ]
     )
 
     static func main() {
         do {
-            let hoisted = Report.rewriting(hoistingGlobalOptions(Invocation.defaultingToToday(Array(CommandLine.arguments.dropFirst()))),
-                                           environment: ProcessInfo.processInfo.environment)
-            try Invocation.check(hoisted)
-            let args = Invocation.joiningNegativeValues(Invocation.markingFilterNegations(rewritingQuickAddWords(hoisted)))
-            var command = try parseAsRoot(args)
+            var command = try command(for: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
             try command.run()
         } catch {
             exit(with: error)
         }
+    }
+
+    /// The command that `arguments` (argv without the executable) name, read
+    /// as `main` reads them; `tick ui` runs its writes through here too.
+    static func command(for arguments: [String], environment: [String: String]) throws -> ParsableCommand {
+        let hoisted = Report.rewriting(hoistingGlobalOptions(Invocation.defaultingToToday(arguments)), environment: environment)
+        try Invocation.check(hoisted)
+        let args = Invocation.joiningNegativeValues(Invocation.markingFilterNegations(rewritingQuickAddWords(hoisted)))
+        return try parseAsRoot(args)
     }
 
     /// Global options may come before the subcommand (`tick --store DIR today`).

@@ -55,6 +55,28 @@ struct Context {
         }
     }
 
+    private init(process: ProcessEnvironment, store: Store, indexBox: IndexBox, terminal: Terminal, noPager: Bool) {
+        self.process = process
+        self.store = store
+        self.indexBox = indexBox
+        self.terminal = terminal
+        self.noPager = noPager
+    }
+
+    /// The context of one later action of a long-running command (`tick ui`):
+    /// "now" read again (still `TICK_NOW` when pinned), the same index and
+    /// terminal, and its own undo-journal entry named `command` (`ui done`).
+    func action(_ command: String) throws -> Context {
+        let process = try ProcessEnvironment(variables: process.variables, currentDirectory: process.currentDirectory,
+                                             realNow: self.process.clock())
+        let now = process.now
+        let journal = JournalSession(
+            journal: UndoJournal(location: store.location), command: command, now: now,
+            warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) })
+        let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal, clock: { now })
+        return Context(process: process, store: store, indexBox: indexBox, terminal: terminal, noPager: noPager)
+    }
+
     /// Sends the rest of stdout through the pager when it is a terminal
     /// (``Pager``); the caller calls `finish()` on what it returns, when done.
     func startPager() -> Pager? {

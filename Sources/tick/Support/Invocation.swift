@@ -48,7 +48,7 @@ enum Invocation {
     }
 
     /// Commands whose positional arguments are a filter.
-    static let filterCommands: Set<String> = ["list", "ls", "today", "upcoming", "overdue", "inbox", "context", "report", "done", "start", "reopen", "rm", "delete", "mv"]
+    static let filterCommands: Set<String> = ["list", "ls", "today", "upcoming", "overdue", "inbox", "context", "report", "done", "start", "reopen", "rm", "delete", "mv", "ui"]
 
     /// Options of the filter commands that take a value (never a filter word).
     static let filterOptionsTakingValues: Set<String> = ["--sort", "--limit", "--state", "--tag", "--store", "--days"]

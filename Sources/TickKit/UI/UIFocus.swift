@@ -1,0 +1,4 @@
+/// Where keys go.
+public enum UIFocus: Sendable, Equatable {
+    case input, rows
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What Enter in the input line does.
+public enum UIInputMode: Sendable, Equatable {
+    /// Captures a new task (the line's normal job).
+    case capture
+    /// Changes this task to the line's title and tokens (`e`).
+    case edit(UUID)
+    /// Moves this task to the list named (`m`); Tab completes list names.
+    case move(UUID)
+    /// Narrows every view by a filter (`/`); empty shows everything.
+    case filter
+    /// Switches the context (`c`); empty turns it off; Tab completes.
+    case context
+
+    /// The prompt before the text.
+    public var prompt: String {
+        switch self {
+        case .capture: return "add"
+        case .edit: return "edit"
+        case .move: return "move to"
+        case .filter: return "filter"
+        case .context: return "context"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+extension UIState {
+    /// Keys while the task rows have the focus.
+    mutating func rowKey(_ key: UIKey) -> [UIEffect] {
+        if showHelp, key == .escape || key == .character("?") || key == .character("q") {
+            showHelp = false
+            return []
+        }
+        let index = selectedIndex ?? 0
+        switch key {
+        case .down, .character("j"): select(index + 1)
+        case .up, .character("k"): select(index - 1)
+        case .pageDown, .control("f"): select(index + page)
+        case .pageUp, .control("b"): select(index - page)
+        case .home, .character("g"): select(0)
+        case .end, .character("G"): select(rows.count - 1)
+        case .left, .character("h"), .backTab: return switchView(to: (viewIndex + views.count - 1) % views.count)
+        case .right, .character("l"): return switchView(to: (viewIndex + 1) % views.count)
+        case .character(let c) where c.isNumber && c != "0":
+            return switchView(to: (c.wholeNumberValue ?? 1) - 1)
+        case .tab, .character("a"):
+            focus = .input
+        case .escape:
+            showDetails = false
+        case .enter:
+            showDetails.toggle()
+        case .character("?"):
+            showHelp.toggle()
+        case .character("q"):
+            return [.quit]
+        case .character("u"):
+            return [.undo]
+        case .character("r"), .control("l"):
+            return [.load]
+        case .character("/"):
+            begin(.filter, text: filter)
+        case .character("c"):
+            begin(.context, text: context ?? "")
+        default:
+            return taskKey(key)
+        }
+        return []
+    }
+
+    /// Keys that act on the selected task.
+    mutating func taskKey(_ key: UIKey) -> [UIEffect] {
+        guard let item = selectedTask, let index = selectedIndex else {
+            if case .character(let c) = key, " eEdJKmtTi".contains(c) { status = "No task selected." }
+            return []
+        }
+        let id = item.task.id
+        switch key {
+        case .character(" "):
+            return [.setState(id, Self.cycled(item.task.state))]
+        case .character("e"):
+            begin(.edit(id), text: UITaskText.tokens(of: item.task, timeZone: timeZone))
+        case .character("E"):
+            return [.editInEditor(id)]
+        case .character("d"), .delete:
+            return [.delete(id)]
+        case .character("J"):
+            return reorder(item, from: index, down: true)
+        case .character("K"):
+            return reorder(item, from: index, down: false)
+        case .character("m"):
+            begin(.move(id), text: "")
+        case .character("t"):
+            return [.schedule(id, .today)]
+        case .character("T"):
+            return [.schedule(id, .tomorrow)]
+        case .character("i"):
+            return [.move(id, list: "inbox")]
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Space: open → active → done → open (the seed's tap).
+    public static func cycled(_ state: TaskState) -> TaskState {
+        switch state {
+        case .open: return .active
+        case .active: return .done
+        case .done: return .open
+        }
+    }
+
+    /// `J`/`K`: after the next (before the previous) row of the same file,
+    /// so in a date view the task passes the neighbour it can be ordered against.
+    mutating func reorder(_ item: ListedTask, from index: Int, down: Bool) -> [UIEffect] {
+        let sameFile = { (other: ListedTask) in other.kind == item.kind }
+        let neighbour = down
+            ? rows[(index + 1)...].first(where: sameFile)
+            : rows[..<index].last(where: sameFile)
+        guard let neighbour else {
+            status = down ? "Already the last task of \(item.listName) here." : "Already the first task of \(item.listName) here."
+            return []
+        }
+        return [.reorder(item.task.id, down ? .after(neighbour.task.id) : .before(neighbour.task.id))]
+    }
+}

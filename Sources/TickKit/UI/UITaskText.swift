@@ -1,0 +1,46 @@
+import Foundation
+
+/// A task written as the quick-add words that would make it again, for `e`
+/// (edit in the input line): the title, then `due:` `sched:` `remind:`
+/// `repeat:` `pri:` `energy:` `est:` `wait:` and the tags.
+public enum UITaskText {
+    /// The words of `task`, dates in `timeZone`. Title words that would read
+    /// as tokens get a leading `\` (title text, Docs/CLI.md "Literal titles").
+    public static func tokens(of task: TaskItem, timeZone: TimeZone) -> String {
+        let title = task.title.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            looksLikeToken(String(word)) ? "\\" + word : String(word)
+        }.joined(separator: " ")
+        var words = [title]
+        if let due = task.due { words.append("due:" + when(due, timeZone)) }
+        if let s = task.scheduled { words.append("sched:" + s.iso) }
+        if let r = task.remind { words.append("remind:" + when(.time(r), timeZone)) }
+        if let r = task.repeatRule { words.append("repeat:" + r) }
+        if let p = task.priority { words.append("pri:" + p.rawValue) }
+        if let e = task.energy { words.append("energy:" + e.rawValue) }
+        if let e = task.estimate { words.append("est:" + DurationText.format(e)) }
+        if let w = task.wait { words.append("wait:" + when(w, timeZone)) }
+        words += task.tags.map { "+" + $0 }
+        return words.joined(separator: " ")
+    }
+
+    /// `2026-11-24` or `2026-11-24T17:00`, local.
+    static func when(_ date: TaskDate, _ zone: TimeZone) -> String {
+        switch date {
+        case .day(let d): return d.iso
+        case .time(let t):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let c = calendar.dateComponents([.hour, .minute], from: t)
+            let hm = String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+            return LocalDate(date: t, timeZone: zone).iso + "T" + hm
+        }
+    }
+
+    /// True for a word the quick-add parser would take as a token or escape.
+    static func looksLikeToken(_ word: String) -> Bool {
+        if word.hasPrefix("\\") || word.hasPrefix("-") { return true }
+        if word.hasPrefix("+"), let next = word.dropFirst().first, next.isLetter || next == "_" || !next.isASCII { return true }
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        return QuickAddParser.keys.contains(word[..<colon].lowercased())
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import TickKit
+
+/// Draws one frame of `tick ui` from the state: the view tabs, the task rows
+/// (as the CLI's listings mark them), the details pane, the status line and
+/// the input line. Remembers where the tabs and rows are, for the mouse.
+struct ScreenPainter {
+    let renderer: TaskRenderer
+    let dates: RelativeDateFormatter
+
+    /// Where things landed on the last frame.
+    struct Layout {
+        var tabs: [(range: Range<Int>, index: Int)] = []
+        var firstRow = 2
+        var rowCount = 0
+        var inputRow = 0
+    }
+
+    /// Rows of the details pane, when shown.
+    static let detailsHeight = 7
+
+    /// How many task rows fit with the screen `rows` high.
+    static func taskRows(screenRows: Int, details: Bool) -> Int {
+        max(screenRows - 4 - (details ? detailsHeight + 1 : 0), 1)
+    }
+
+    func paint(_ state: UIState, on screen: Screen, live: String) -> Layout {
+        var layout = Layout()
+        let width = screen.columns
+        let height = screen.rows
+        screen.clear()
+        layout.tabs = tabs(state, on: screen)
+        let count = state.rows.count
+        let overdue = state.rows.filter { renderer.query.isOverdue($0.task) }.count
+        var info = "\(state.view.title) · \(count) task\(count == 1 ? "" : "s")"
+        if overdue > 0 { info += " · \(overdue) overdue" }
+        if !state.filter.isEmpty { info += " · filter: \(state.filter)" }
+        screen.draw(info, y: 1, x: 1, look: .dim)
+        let rowsShown = Self.taskRows(screenRows: height, details: state.showDetails)
+        layout.firstRow = 2
+        layout.rowCount = rowsShown
+        if state.showHelp {
+            help(on: screen, from: 2, rows: rowsShown + (state.showDetails ? Self.detailsHeight + 1 : 0))
+        } else {
+            taskRows(state, on: screen, from: 2, rows: rowsShown, width: width)
+            if state.showDetails { details(state, on: screen, from: 2 + rowsShown, width: width) }
+        }
+        screen.bar(y: height - 2, look: .reverse)
+        screen.draw(" " + (state.status.isEmpty ? hint(state, live: live) : state.status), y: height - 2, x: 0, look: .reverse)
+        layout.inputRow = height - 1
+        let prompt = state.mode.prompt + " › "
+        screen.draw(prompt, y: height - 1, x: 0, look: state.focus == .input ? .bold : .dim)
+        let promptCells = CellWidth.of(prompt)
+        let room = max(width - promptCells - 1, 1)
+        // Long text scrolls so the cursor stays on screen.
+        let before = TextRules.visible(state.input.beforeCursor)
+        let all = TextRules.visible(state.input.text)
+        var shown = all
+        var cursorCells = CellWidth.of(before)
+        if cursorCells >= room {
+            var start = before.startIndex
+            while CellWidth.of(String(before[start...])) >= room { start = before.index(after: start) }
+            let skipped = before.distance(from: before.startIndex, to: start)
+            shown = String(all.dropFirst(skipped))
+            cursorCells = CellWidth.of(String(before[start...]))
+        }
+        screen.draw(shown, y: height - 1, x: promptCells, width: room + 1)
+        screen.finish(cursorAt: state.focus == .input ? (height - 1, promptCells + cursorCells) : nil)
+        return layout
+    }
+
+    /// The status line when there is no message: counts, the watcher, keys.
+    func hint(_ state: UIState, live: String) -> String {
+        var context = state.context.map { "context \($0) · " } ?? ""
+        if state.conflicts > 0 { context = "\(state.conflicts) sync conflict\(state.conflicts == 1 ? "" : "s") pending (tick resolve) · " + context }
+        let keys = state.focus == .input ? "Enter adds · Tab: rows" : "Space: start/done · e edit · d delete · u undo · ? help · q quit"
+        return context + live + " · " + keys
+    }
+
+    private func tabs(_ state: UIState, on screen: Screen) -> [(range: Range<Int>, index: Int)] {
+        let labels = state.views.enumerated().map { i, view in " " + (i < 9 ? "\(i + 1) " : "") + view.title + " " }
+        let contextLabel = state.context.map { " [\($0)]" } ?? ""
+        let room = screen.columns - CellWidth.of(contextLabel)
+        // Scroll the tabs so the current one shows.
+        var start = 0
+        func width(_ from: Int, _ to: Int) -> Int { labels[from...to].reduce(0) { $0 + CellWidth.of($1) } }
+        while start < state.viewIndex, width(start, state.viewIndex) > room { start += 1 }
+        var x = 0
+        var placed: [(range: Range<Int>, index: Int)] = []
+        if start > 0 {
+            screen.draw("‹", y: 0, x: 0, look: .dim)
+            x = 1
+        }
+        for i in start..<labels.count {
+            let cells = CellWidth.of(labels[i])
+            guard x + cells <= room else { break }
+            screen.draw(labels[i], y: 0, x: x, look: i == state.viewIndex ? .reverse : .plain)
+            placed.append((x..<(x + cells), i))
+            x += cells
+        }
+        if !contextLabel.isEmpty { screen.draw(contextLabel, y: 0, x: screen.columns - CellWidth.of(contextLabel), look: .accent) }
+        return placed
+    }
+
+    private func taskRows(_ state: UIState, on screen: Screen, from y: Int, rows: Int, width: Int) {
+        guard !state.rows.isEmpty else {
+            let empty = state.view == .today ? "Nothing due today." : "No tasks here."
+            screen.draw(empty + (state.focus == .input ? " Type one below and press Enter." : " Press a to add one."), y: y, x: 2, look: .dim)
+            return
+        }
+        let visible = state.rows[state.top..<min(state.top + rows, state.rows.count)]
+        let idWidth = renderer.idWidth(Array(visible))
+        let mixed = state.view.kind == nil
+        for (offset, item) in visible.enumerated() {
+            let line = Terminal.unstyled(oneLine(item, idWidth: idWidth, showList: mixed, width: width - 1))
+            let selected = item.task.id == state.selected
+            var look: Screen.Look
+            if renderer.query.isOverdue(item.task) {
+                look = .overdue
+            } else if item.task.state == .active {
+                look = .active
+            } else if item.task.state == .done {
+                look = .dim
+            } else {
+                look = .plain
+            }
+            // The selection: reverse video while the rows have the focus, else bold.
+            if selected { look = state.focus == .rows ? .reverse : look == .plain || look == .dim ? .bold : look }
+            if selected && state.focus == .rows { screen.bar(y: y + offset, look: .reverse) }
+            screen.draw(line, y: y + offset, x: 0, look: look)
+        }
+    }
+
+    /// A task on one row: as the CLI fits it; on a narrow screen the title
+    /// gives way (down to ``shortestTitle`` cells) so the marks stay; else cut at the edge.
+    func oneLine(_ item: ListedTask, idWidth: Int, showList: Bool, width: Int) -> String {
+        let rows = renderer.rows(item, idWidth: idWidth, showList: showList, width: width)
+        if rows.count == 1, let row = rows.first { return row }
+        let whole = renderer.line(item, idWidth: idWidth, showList: showList)
+        let title = TextRules.visible(item.task.title.replacingOccurrences(of: "\n", with: " "))
+        let room = width - (Terminal.cells(whole) - CellWidth.of(title))
+        guard room >= Self.shortestTitle else { return whole }
+        var cut = item
+        cut.task.title = CellWidth.truncated(title, to: room)
+        return renderer.line(cut, idWidth: idWidth, showList: showList)
+    }
+
+    /// The fewest title cells a row keeps before its marks are cut instead.
+    static let shortestTitle = 8
+
+    private func details(_ state: UIState, on screen: Screen, from y: Int, width: Int) {
+        screen.draw(String(repeating: "─", count: max(width, 1)), y: y, x: 0, look: .dim)
+        guard let item = state.selectedTask else {
+            screen.draw("No task selected.", y: y + 1, x: 1, look: .dim)
+            return
+        }
+        let t = item.task
+        var lines: [String] = [t.title.replacingOccurrences(of: "\n", with: " ")]
+        var facts = ["\(item.listName)", t.state.rawValue, "id " + (item.shortID.map { "\($0) " } ?? "") + String(t.id.lowercased.prefix(8))]
+        if let d = t.due { facts.append("due " + dates.label(d)) }
+        if let s = t.scheduled { facts.append("sched " + dates.label(.day(s))) }
+        if let r = t.remind { facts.append("remind " + dates.label(.time(r))) }
+        lines.append(facts.joined(separator: " · "))
+        var more: [String] = []
+        if let r = t.repeatRule { more.append("repeat:" + r) }
+        if let p = t.priority { more.append("pri:" + p.rawValue) }
+        if let e = t.energy { more.append("energy:" + e.rawValue) }
+        if !t.tags.isEmpty { more.append(t.tags.map { "+" + $0 }.joined(separator: " ")) }
+        if !more.isEmpty { lines.append(more.joined(separator: "  ")) }
+        if let notes = t.notes {
+            lines += notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        for (i, line) in lines.prefix(Self.detailsHeight).enumerated() {
+            screen.draw(line, y: y + 1 + i, x: 1, look: i == 0 ? .bold : .plain, width: width - 2)
+        }
+    }
+
+    /// Every key, in the rows area.
+    private func help(on screen: Screen, from y: Int, rows: Int) {
+        for (i, line) in Self.helpLines.prefix(rows).enumerated() {
+            screen.draw(line, y: y + i, x: 1)
+        }
+    }
+
+    static let helpLines = [
+        "Input line: type quick-add words (due:fri +tag pri:must list:Work), Enter adds",
+        "  Tab/Esc: to the rows   a or Tab: back to the line   Ctrl-A/E/U/K/W: edit the line",
+        "Rows: j/k or arrows move   PgUp/PgDn   g/G first/last   h/l or 1-9: views",
+        "  Space: open → active → done → open      Enter: details      ? help",
+        "  e: edit in the line   E: edit in $EDITOR   d: delete   u: undo",
+        "  J/K: move down/up in the list's order   m: move to a list (Tab completes)",
+        "  t/T: scheduled today/tomorrow   i: to the inbox",
+        "  /: filter (as tick list takes it)   c: context (Tab completes; empty: none)",
+        "  r: reload   q or Ctrl-C: quit",
+        "Mouse: click selects, wheel scrolls; drag onto a row reorders, onto a tab reschedules or moves",
+    ]
+}
