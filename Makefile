@@ -1,8 +1,43 @@
-# tick — build, demo and test. Every target installs libinotifytools0-dev when missing.
+# tick — build, demo, test, install and package.
+# Every build target installs libinotifytools0-dev when missing.
 SWIFT ?= swift
 DEMO_ENV = NO_COLOR= TICK_STORE=
 
-.PHONY: deps build demo test release clean
+# ---- Install layout (GNU conventions; DESTDIR is honoured everywhere) ----
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/tick
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+APPLICATIONSDIR ?= $(DATADIR)/applications
+# The list of installed files (without DESTDIR), written by `install` and
+# read by `uninstall`: the one list both use.
+MANIFEST = $(DATADIR)/tick/installed-files
+
+# The binary to install. Default: the static release build (`make release`).
+# `make install BIN=.build/debug/tick` installs a debug build without the
+# release build (the tests do this).
+RELEASE_BIN = .build/release/tick
+BIN ?= $(RELEASE_BIN)
+
+# Man pages: generated from the binary by swift-argument-parser's
+# generate-manual tool (the one its GenerateManual plugin runs), with a pinned
+# date so the same sources give the same pages; hand-written ones in Docs/man.
+MAN_DATE ?= 2026-11-23
+GEN = build/gen
+GENERATE_MANUAL = .build/debug/generate-manual
+
+VERSION = $(shell sed -n 's/^ *version: "\([^"]*\)".*/\1/p' Sources/tick/Tick.swift)
+DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_ROOT = build/deb/root
+DEB = build/tick_$(VERSION)_$(DEB_ARCH).deb
+
+.PHONY: deps build demo test release clean install uninstall man completions deb \
+	generated-man FORCE
 
 deps:
 	@./scripts/ensure-deps.sh
@@ -26,5 +61,90 @@ test:
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
+# The default BIN is (re)built by `make release` first; any other BIN must exist.
+ifeq ($(BIN),$(RELEASE_BIN))
+BIN_DEP = release
+else
+BIN_DEP = $(BIN)
+endif
+
+$(GENERATE_MANUAL):
+	$(SWIFT) build --product generate-manual
+
+# ---- Generated files (build/gen) ----
+# Rebuilt on every install: they are cheap and follow the binary.
+man: $(BIN_DEP) $(GENERATE_MANUAL) FORCE
+	rm -rf $(GEN)/man && mkdir -p $(GEN)/man
+	TICK_DUMP_BIN=$(BIN) $(GENERATE_MANUAL) scripts/dump-help-ascii.sh \
+		--multi-page --date $(MAN_DATE) --section 1 --output-directory $(GEN)/man
+	./scripts/man-polish.sh $(GEN)/man/*.1
+
+completions: $(BIN_DEP) FORCE
+	mkdir -p $(GEN)/completions
+	$(BIN) --generate-completion-script bash > $(GEN)/completions/tick.bash
+	$(BIN) --generate-completion-script zsh > $(GEN)/completions/_tick
+	$(BIN) --generate-completion-script fish > $(GEN)/completions/tick.fish
+
+# ---- install / uninstall ----
+# Every installed file goes through install_file, which also records it in
+# the manifest; uninstall removes exactly the manifest's files.
+# $(call install_file,MODE,SOURCE,TARGET-PATH-WITHOUT-DESTDIR)
+define install_file
+	install -D -m $(1) "$(2)" "$(DESTDIR)$(3)" && echo "$(3)" >> "$(DESTDIR)$(MANIFEST).new"
+endef
+
+install: $(BIN_DEP) man completions
+	@mkdir -p "$$(dirname "$(DESTDIR)$(MANIFEST)")"
+	@: > "$(DESTDIR)$(MANIFEST).new"
+	install -D -m 755 -s "$(BIN)" "$(DESTDIR)$(BINDIR)/tick" && echo "$(BINDIR)/tick" >> "$(DESTDIR)$(MANIFEST).new"
+	@set -e; for page in $(GEN)/man/*.1 Docs/man/*.[1-9]; do \
+		section=$${page##*.}; name=$${page##*/}; \
+		gzip -9 -n -c "$$page" > "$(GEN)/$$name.gz"; \
+		install -D -m 644 "$(GEN)/$$name.gz" "$(DESTDIR)$(MANDIR)/man$$section/$$name.gz"; \
+		echo "$(MANDIR)/man$$section/$$name.gz" >> "$(DESTDIR)$(MANIFEST).new"; \
+		rm -f "$(GEN)/$$name.gz"; \
+	done
+	$(call install_file,644,$(GEN)/completions/tick.bash,$(BASHCOMPDIR)/tick)
+	$(call install_file,644,$(GEN)/completions/_tick,$(ZSHCOMPDIR)/_tick)
+	$(call install_file,644,$(GEN)/completions/tick.fish,$(FISHCOMPDIR)/tick.fish)
+	sed -e 's|^ExecStart=.*|ExecStart=$(BINDIR)/tick watch|' \
+		-e '/^# Install:/,/^#   journalctl/c\
+# Installed by make install (or the tick package). Start it at login:\
+#   systemctl --user daemon-reload\
+#   systemctl --user enable --now tick-watch.service\
+#   journalctl --user -u tick-watch -f        # one line per reindex\
+# Override the store with: systemctl --user edit tick-watch\
+#   [Service]\
+#   Environment=TICK_STORE=%h/tasks' \
+		-e 's|^Documentation=.*|Documentation=man:tick.watch(1) man:tick(1)|' \
+		Docs/tick-watch.service > $(GEN)/tick-watch.service
+	$(call install_file,644,$(GEN)/tick-watch.service,$(SYSTEMDUSERDIR)/tick-watch.service)
+	sed -e 's|^Exec=tick |Exec=$(BINDIR)/tick |' Docs/desktop/tick-capture.desktop > $(GEN)/tick-capture.desktop
+	$(call install_file,644,$(GEN)/tick-capture.desktop,$(APPLICATIONSDIR)/tick-capture.desktop)
+	@set -e; for doc in Docs/*.md Docs/*.schema.json; do \
+		install -D -m 644 "$$doc" "$(DESTDIR)$(DOCDIR)/$${doc##*/}"; \
+		echo "$(DOCDIR)/$${doc##*/}" >> "$(DESTDIR)$(MANIFEST).new"; \
+	done
+	@echo "$(MANIFEST)" >> "$(DESTDIR)$(MANIFEST).new"
+	@mv "$(DESTDIR)$(MANIFEST).new" "$(DESTDIR)$(MANIFEST)"
+	@echo "installed $$(wc -l < "$(DESTDIR)$(MANIFEST)") files under $(DESTDIR)$(PREFIX) (list: $(DESTDIR)$(MANIFEST))"
+
+uninstall:
+	@test -f "$(DESTDIR)$(MANIFEST)" || { echo "tick: error: no $(DESTDIR)$(MANIFEST): tick is not installed under $(DESTDIR)$(PREFIX) (give the PREFIX and DESTDIR used for make install)" >&2; exit 1; }
+	@set -e; while IFS= read -r f; do rm -f "$(DESTDIR)$$f"; done < "$(DESTDIR)$(MANIFEST)"
+	@rmdir "$(DESTDIR)$(DATADIR)/tick" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
+	@echo "removed tick from $(DESTDIR)$(PREFIX)"
+
+# ---- Debian package ----
+# Stages `make install PREFIX=/usr` into $(DEB_ROOT) and packs that tree.
+deb: $(BIN_DEP)
+	rm -rf $(DEB_ROOT)
+	$(MAKE) install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT) BIN=$(BIN)
+	./scripts/deb-control.sh $(DEB_ROOT) $(VERSION) $(DEB_ARCH)
+	dpkg-deb --build --root-owner-group -Zxz $(DEB_ROOT) $(DEB)
+	@echo "built $(DEB)"
+
 clean:
-	rm -rf .build
+	rm -rf .build build
+
+FORCE:
