@@ -33,8 +33,9 @@ GENERATE_MANUAL = .build/debug/generate-manual
 
 VERSION = $(shell sed -n 's/^ *version: "\([^"]*\)".*/\1/p' Sources/tick/Tick.swift)
 DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
-DEB_ROOT = build/deb/root
+DEB_ROOT = $(CURDIR)/build/deb/root
 DEB = build/tick_$(VERSION)_$(DEB_ARCH).deb
+DEB_COMPRESS ?= xz
 
 .PHONY: deps build demo test release clean install uninstall man completions deb \
 	generated-man FORCE
@@ -56,6 +57,8 @@ demo: build
 test:
 	@./scripts/ensure-deps.sh --test
 	$(SWIFT) build
+	@# The man page tests run it (a test cannot build it: swift test holds .build).
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test
 
 release: deps
@@ -139,9 +142,12 @@ uninstall:
 # Stages `make install PREFIX=/usr` into $(DEB_ROOT) and packs that tree.
 deb: $(BIN_DEP)
 	rm -rf $(DEB_ROOT)
-	$(MAKE) install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT) BIN=$(BIN)
+	$(MAKE) install PREFIX=/usr DESTDIR=$(DEB_ROOT) BIN=$(BIN)
+	@# dpkg keeps its own list of the package's files; `make uninstall` must
+	@# never act on a packaged tick.
+	rm "$(DEB_ROOT)/usr/share/tick/installed-files" && rmdir "$(DEB_ROOT)/usr/share/tick"
 	./scripts/deb-control.sh $(DEB_ROOT) $(VERSION) $(DEB_ARCH)
-	dpkg-deb --build --root-owner-group -Zxz $(DEB_ROOT) $(DEB)
+	dpkg-deb --build --root-owner-group -Z$(DEB_COMPRESS) $(DEB_ROOT) $(DEB)
 	@echo "built $(DEB)"
 
 clean:
