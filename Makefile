@@ -12,7 +12,12 @@ DOCDIR ?= $(DATADIR)/doc/tick
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+# systemd looks for user units in ~/.local/share/systemd/user, not ~/.local/lib.
+ifeq ($(PREFIX),$(HOME)/.local)
+SYSTEMDUSERDIR ?= $(DATADIR)/systemd/user
+else
 SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+endif
 APPLICATIONSDIR ?= $(DATADIR)/applications
 # The list of installed files (without DESTDIR), written by `install` and
 # read by `uninstall`: the one list both use.
@@ -37,8 +42,7 @@ DEB_ROOT = $(CURDIR)/build/deb/root
 DEB = build/tick_$(VERSION)_$(DEB_ARCH).deb
 DEB_COMPRESS ?= xz
 
-.PHONY: deps build demo test release clean install uninstall man completions deb \
-	generated-man FORCE
+.PHONY: deps build demo test release clean install uninstall man completions deb FORCE
 
 deps:
 	@./scripts/ensure-deps.sh

@@ -51,13 +51,18 @@ public final class CompletionIndex {
 
     /// Every tag in the store starting with `prefix` (tags are case-sensitive), sorted.
     public func tags(prefix: String) -> [String] {
+        // A skip scan on the tag index: one seek per distinct tag, not one
+        // step per tagged task (100,000 rows hold some 40 tags), from
+        // `prefix` up to the first string that no longer starts with it.
         (try? db.read { db in
-            if prefix.isEmpty {
-                return try String.fetchAll(db, sql: "SELECT DISTINCT tag FROM tags ORDER BY tag")
-            }
-            // A range on the tag index: every string that starts with `prefix`.
-            return try String.fetchAll(db, sql: "SELECT DISTINCT tag FROM tags WHERE tag >= ? AND tag < ? ORDER BY tag",
-                                       arguments: [prefix, prefix + "\u{10FFFF}"])
+            try String.fetchAll(db, sql: """
+                WITH RECURSIVE t(tag) AS (
+                    SELECT min(tag) FROM tags WHERE tag >= ?1
+                    UNION ALL
+                    SELECT (SELECT min(tag) FROM tags WHERE tag > t.tag) FROM t WHERE t.tag < ?2
+                )
+                SELECT tag FROM t WHERE tag IS NOT NULL AND tag < ?2
+                """, arguments: [prefix, prefix + "\u{10FFFF}"])
         }) ?? []
     }
 
