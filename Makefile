@@ -42,7 +42,7 @@ DEB_ROOT = $(CURDIR)/build/deb/root
 DEB = build/tick_$(VERSION)_$(DEB_ARCH).deb
 DEB_COMPRESS ?= xz
 
-.PHONY: deps build demo test release clean install uninstall man completions deb FORCE
+.PHONY: deps build demo test release all clean install uninstall man completions deb FORCE
 
 deps:
 	@./scripts/ensure-deps.sh
@@ -68,29 +68,43 @@ test:
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
-# The default BIN is (re)built by `make release` first; any other BIN must exist.
+# `make install` builds only what is missing or out of date, so that
+# `make all && sudo make install` needs no swift as root. The release binary
+# is built when it is missing; `make release` (or `make all`) rebuilds it
+# after a change. Any other BIN must exist.
+all: release man completions
+
 ifeq ($(BIN),$(RELEASE_BIN))
-BIN_DEP = release
-else
-BIN_DEP = $(BIN)
+$(RELEASE_BIN):
+	$(MAKE) release
 endif
 
 $(GENERATE_MANUAL):
 	$(SWIFT) build --product generate-manual
 
-# ---- Generated files (build/gen) ----
-# Rebuilt on every install: they are cheap and follow the binary.
-man: $(BIN_DEP) $(GENERATE_MANUAL) FORCE
+# ---- Generated files ($(GEN)) ----
+# `make man` and `make completions` always regenerate; install regenerates
+# them when BIN is newer.
+MAN_STAMP = $(GEN)/man/tick.1
+COMPLETIONS = $(GEN)/completions/tick.bash $(GEN)/completions/_tick $(GEN)/completions/tick.fish
+
+man: $(BIN) $(GENERATE_MANUAL) FORCE
 	rm -rf $(GEN)/man && mkdir -p $(GEN)/man
 	TICK_DUMP_BIN=$(BIN) $(GENERATE_MANUAL) scripts/dump-help-ascii.sh \
 		--multi-page --date $(MAN_DATE) --section 1 --output-directory $(GEN)/man
 	./scripts/man-polish.sh $(GEN)/man/*.1
 
-completions: $(BIN_DEP) FORCE
+completions: $(BIN) FORCE
 	mkdir -p $(GEN)/completions
 	$(BIN) --generate-completion-script bash > $(GEN)/completions/tick.bash
 	$(BIN) --generate-completion-script zsh > $(GEN)/completions/_tick
 	$(BIN) --generate-completion-script fish > $(GEN)/completions/tick.fish
+
+$(MAN_STAMP): $(BIN) scripts/man-polish.sh scripts/dump-help-ascii.sh
+	$(MAKE) man
+
+$(COMPLETIONS): $(BIN)
+	$(MAKE) completions
 
 # ---- install / uninstall ----
 # Every installed file goes through install_file, which also records it in
@@ -100,8 +114,10 @@ define install_file
 	install -D -m $(1) "$(2)" "$(DESTDIR)$(3)" && echo "$(3)" >> "$(DESTDIR)$(MANIFEST).new"
 endef
 
-install: $(BIN_DEP) man completions
+install: $(BIN) $(MAN_STAMP) $(COMPLETIONS)
 	@mkdir -p "$$(dirname "$(DESTDIR)$(MANIFEST)")"
+	@# Over an earlier install: its files go first (a page of a command that is gone, too).
+	@if [ -f "$(DESTDIR)$(MANIFEST)" ]; then while IFS= read -r f; do rm -f "$(DESTDIR)$$f"; done < "$(DESTDIR)$(MANIFEST)"; fi
 	@: > "$(DESTDIR)$(MANIFEST).new"
 	install -D -m 755 -s "$(BIN)" "$(DESTDIR)$(BINDIR)/tick" && echo "$(BINDIR)/tick" >> "$(DESTDIR)$(MANIFEST).new"
 	@set -e; for page in $(GEN)/man/*.1 Docs/man/*.[1-9]; do \
@@ -144,7 +160,7 @@ uninstall:
 
 # ---- Debian package ----
 # Stages `make install PREFIX=/usr` into $(DEB_ROOT) and packs that tree.
-deb: $(BIN_DEP)
+deb: $(BIN) $(MAN_STAMP) $(COMPLETIONS)
 	rm -rf $(DEB_ROOT)
 	$(MAKE) install PREFIX=/usr DESTDIR=$(DEB_ROOT) BIN=$(BIN)
 	@# dpkg keeps its own list of the package's files; `make uninstall` must

@@ -160,13 +160,25 @@ struct InstallTests {
             .split(separator: "\n").map { dest + $0 }
         #expect(Set(manifest) == Set(regularFiles(under: dest)))
 
+        // Installing again replaces the earlier install, down to a page whose command is gone.
+        let stale = "/opt/tick/share/man/man1/tick.gone.1.gz"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dest + stale))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dest + "/opt/tick/share/tick/installed-files"))
+        handle.seekToEndOfFile()
+        handle.write(Data((stale + "\n").utf8))
+        try handle.close()
+        let again = try make(s, ["install"], ["DESTDIR": dest, "PREFIX": "/opt/tick"])
+        try #require(again.status == 0, "make install over an install failed: \(again)")
+        #expect(!fm.fileExists(atPath: dest + stale))
+        #expect(fm.fileExists(atPath: dest + "/opt/tick/bin/tick"))
+
         let u = try make(s, ["uninstall"], ["DESTDIR": dest, "PREFIX": "/opt/tick"])
         try #require(u.status == 0, "make uninstall failed: \(u)")
         #expect(regularFiles(under: dest).isEmpty, "left behind: \(regularFiles(under: dest))")
         // A second uninstall has nothing to go by and says so.
-        let again = try make(s, ["uninstall"], ["DESTDIR": dest, "PREFIX": "/opt/tick"])
-        #expect(again.status != 0)
-        #expect(again.stderr.contains("tick is not installed under \(dest)/opt/tick"))
+        let second = try make(s, ["uninstall"], ["DESTDIR": dest, "PREFIX": "/opt/tick"])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("tick is not installed under \(dest)/opt/tick"))
     }
 
     @Test("make deb builds a package with its real dependencies that unpacks, runs and shows its man pages")
