@@ -232,6 +232,27 @@ struct InstallTests {
         #expect(!contents.stdout.contains(" \(getuid())/"))
     }
 
+    @Test("without DESTDIR, the installed unit names the installed binary and systemd-analyze verifies it",
+          .enabled(if: InstallTests.tool("systemd-analyze"), "SKIPPED: systemd-analyze is not installed"))
+    func systemdUnit() throws {
+        guard Self.hasGenerateManual else {
+            Issue.record("\(Self.generateManual) is missing: run `swift build --product generate-manual` (make test does) before these tests")
+            return
+        }
+        let s = try Sandbox()
+        let prefix = s.root + "/prefix"
+        let r = try make(s, ["install"], ["PREFIX": prefix])
+        try #require(r.status == 0, "make install failed: \(r)")
+        let unit = prefix + "/lib/systemd/user/tick-watch.service"
+        #expect(try String(contentsOfFile: unit, encoding: .utf8).contains("\nExecStart=\(prefix)/bin/tick watch\n"))
+        // verify checks the syntax and that ExecStart is an executable (man pages: not installed system-wide).
+        let verify = try s.run("/usr/bin/env", ["systemd-analyze", "verify", "--man=no", unit])
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify)")
+        let u = try make(s, ["uninstall"], ["PREFIX": prefix])
+        #expect(u.status == 0)
+        #expect(regularFiles(under: prefix).isEmpty)
+    }
+
     /// Regular files and symlinks under `dir`, absolute.
     func regularFiles(under dir: String) -> [String] {
         guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
