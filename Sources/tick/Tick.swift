@@ -76,7 +76,7 @@ struct Tick: ParsableCommand {
             Tick.main(Array(CommandLine.arguments.dropFirst()))
             return
         }
-        if let shell = completionScriptShell(Array(CommandLine.arguments.dropFirst())) {
+        if let shell = HelpCompletion.requestedShell(Array(CommandLine.arguments.dropFirst())) {
             print(HelpCompletion.patched(completionScript(for: shell), shell: shell))
             return
         }
@@ -90,20 +90,6 @@ struct Tick: ParsableCommand {
         } catch {
             exit(with: error)
         }
-    }
-
-    /// The shell of `--generate-completion-script SHELL` (or `=SHELL`) when
-    /// that is the whole command line: tick adds `help` completion to the script.
-    static func completionScriptShell(_ args: [String]) -> CompletionShell? {
-        let name: String?
-        if args.count == 2, args[0] == "--generate-completion-script" {
-            name = args[1]
-        } else if args.count == 1, args[0].hasPrefix("--generate-completion-script=") {
-            name = String(args[0].dropFirst("--generate-completion-script=".count))
-        } else {
-            name = nil
-        }
-        return name.flatMap(CompletionShell.init(rawValue:))
     }
 
     /// Global options may come before the subcommand (`tick --store DIR today`).

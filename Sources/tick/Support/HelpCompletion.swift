@@ -27,6 +27,20 @@ enum HelpCompletion {
         return result
     }
 
+    /// The shell of `--generate-completion-script SHELL` (or `=SHELL`) when
+    /// that is the whole command line: tick adds `help` completion to the script.
+    static func requestedShell(_ args: [String]) -> CompletionShell? {
+        let name: String?
+        if args.count == 2, args[0] == "--generate-completion-script" {
+            name = args[1]
+        } else if args.count == 1, args[0].hasPrefix("--generate-completion-script=") {
+            name = String(args[0].dropFirst("--generate-completion-script=".count))
+        } else {
+            name = nil
+        }
+        return name.flatMap(CompletionShell.init(rawValue:))
+    }
+
     /// `script` (ArgumentParser's, for `shell`) with `help` completing command names.
     static func patched(_ script: String, shell: CompletionShell) -> String {
         switch shell {
