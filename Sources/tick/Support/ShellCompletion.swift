@@ -159,12 +159,12 @@ extension ShellCompletion {
             if prefix.lowercased().hasPrefix("list:") {
                 return lists(prefix: String(prefix.dropFirst(5)), inbox: true).map { .plain("list:" + $0.value) }
             }
-            if CompletionShell.requesting == .bash, i >= 2, i < words.count + 1 {
-                let before = i - 1 < words.count ? words[i - 1] : ""
-                let key = i - 2 < words.count ? words[i - 2] : ""
-                if before == ":", key.lowercased() == "list" { return lists(prefix: prefix, inbox: true) }
-                // Right after the colon, the word is the colon itself.
-                if prefix == ":", i - 1 < words.count, words[i - 1].lowercased() == "list" {
+            if CompletionShell.requesting == .bash, i >= 2, i <= words.count {
+                let before = words[i - 1].lowercased()
+                let key = words[i - 2].lowercased()
+                if before == ":", key == "list" { return lists(prefix: prefix, inbox: true) }
+                // Right after the colon, the word being completed is the colon itself.
+                if prefix == ":", before == "list" {
                     return lists(prefix: "", inbox: true).map { .plain(":" + $0.value) }
                 }
             }
