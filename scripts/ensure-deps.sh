@@ -5,7 +5,7 @@
 #   scripts/ensure-deps.sh --test   also the real tools the tests run against
 #                                   (git, sqlite3, Taskwarrior, todo.txt-cli,
 #                                   Python 3 with icalendar, script(1),
-#                                   setpriv(1)), and, if it
+#                                   setpriv(1), man, groff, zsh, fish), and, if it
 #                                   can, Chromium for the SVG render check,
 #                                   the notification test's programs and
 #                                   Syncthing (with curl) for the real-Syncthing
@@ -29,6 +29,12 @@ if [ "${1:-}" = "--test" ]; then
     command -v setpriv >/dev/null 2>&1 || missing="$missing util-linux"
     # Interactive prompts are tested on a real terminal.
     command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+    # Install tests: man pages rendered by man and groff; completions driven
+    # in real bash, zsh and fish.
+    command -v man >/dev/null 2>&1 || missing="$missing man-db"
+    command -v groff >/dev/null 2>&1 || missing="$missing groff-base"
+    command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
+    command -v fish >/dev/null 2>&1 || missing="$missing fish"
 fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

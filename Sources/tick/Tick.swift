@@ -70,6 +70,16 @@ struct Tick: ParsableCommand {
     )
 
     static func main() {
+        // A Tab in a shell (`tick ---completion …`, see ShellCompletion):
+        // ArgumentParser answers it; tick's rewrites of typed words do not apply.
+        if CommandLine.arguments.dropFirst().first == "---completion" {
+            Tick.main(Array(CommandLine.arguments.dropFirst()))
+            return
+        }
+        if let shell = HelpCompletion.requestedShell(Array(CommandLine.arguments.dropFirst())) {
+            print(HelpCompletion.patched(completionScript(for: shell), shell: shell))
+            return
+        }
         do {
             var command = try command(for: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
             try command.run()

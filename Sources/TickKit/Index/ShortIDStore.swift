@@ -14,7 +14,12 @@ import GRDB
 enum ShortIDStore {
     /// Where the table lives for `store`.
     static func path(for store: Store) -> String {
-        (store.location.stateDirectory as NSString).appendingPathComponent("short-ids.sqlite")
+        path(in: store.location)
+    }
+
+    /// Where the table lives for the store at `location`.
+    static func path(in location: StoreLocation) -> String {
+        (location.stateDirectory as NSString).appendingPathComponent("short-ids.sqlite")
     }
 
     /// The tables of the `ids` database. `held_until`: NULL while the task is

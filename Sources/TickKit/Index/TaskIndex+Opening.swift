@@ -41,7 +41,12 @@ extension TaskIndex {
 
     /// `<cache>/index.sqlite`.
     public static func defaultPath(for store: Store) -> String {
-        (store.location.cacheDirectory as NSString).appendingPathComponent("index.sqlite")
+        defaultPath(in: store.location)
+    }
+
+    /// `<cache>/index.sqlite` of the store at `location`.
+    public static func defaultPath(in location: StoreLocation) -> String {
+        (location.cacheDirectory as NSString).appendingPathComponent("index.sqlite")
     }
 
     /// Where the index may live, best first: the cache directory, then the

@@ -61,13 +61,14 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fieldOptions: TaskFieldOptions
 
-        @Option(name: .long, help: ArgumentHelp("The list to add to (same as list:NAME).", valueName: "name"))
+        @Option(name: .long, help: ArgumentHelp("The list to add to (same as list:NAME).", valueName: "name"),
+                completion: ShellCompletion.lists)
         var list: String?
 
         @Flag(name: .long, help: "Print the new tasks as JSON.")
         var json = false
 
-        @Argument(help: "The title and quick-add tokens, or `-` to read lines from stdin.")
+        @Argument(help: "The title and quick-add tokens, or `-` to read lines from stdin.", completion: ShellCompletion.quickAdd)
         var words: [String] = []
 
         func run() throws {

@@ -67,10 +67,11 @@ extension Tick {
         @Flag(name: .long, help: "Remove the estimate (same as estimate:).")
         var noEstimate = false
 
-        @Option(name: .long, help: ArgumentHelp("Tag to remove (repeatable).", valueName: "tag"))
+        @Option(name: .long, help: ArgumentHelp("Tag to remove (repeatable).", valueName: "tag"),
+                completion: ShellCompletion.tags)
         var untag: [String] = []
 
-        @Argument(help: "The task, then quick-add tokens, or only words for a new title.")
+        @Argument(help: "The task, then quick-add tokens, or only words for a new title.", completion: ShellCompletion.edit)
         var arguments: [String]
 
         /// `tick edit FILTER -- CHANGES` arrives as `--filter=WORD`s (see Tick.bulkEdit).

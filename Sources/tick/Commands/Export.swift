@@ -30,7 +30,8 @@ extension Tick {
             valueName: "format"))
         var format: InterchangeFormat?
 
-        @Option(name: .long, help: ArgumentHelp("Export only this list (or `inbox`).", valueName: "name"))
+        @Option(name: .long, help: ArgumentHelp("Export only this list (or `inbox`).", valueName: "name"),
+                completion: ShellCompletion.listsOrInbox)
         var list: String?
 
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to FILE (atomically) instead of stdout.", valueName: "file"), completion: .file())

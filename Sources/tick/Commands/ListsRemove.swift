@@ -18,7 +18,7 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The list's name.")
+        @Argument(help: "The list's name.", completion: ShellCompletion.lists)
         var name: String
 
         @Flag(name: [.short, .long], help: "Do not ask for confirmation.")

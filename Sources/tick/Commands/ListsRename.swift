@@ -10,7 +10,7 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The current name.")
+        @Argument(help: "The current name.", completion: ShellCompletion.lists)
         var old: String
 
         @Argument(help: "The new name.")

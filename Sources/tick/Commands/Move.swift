@@ -18,7 +18,7 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The tasks (ids or a filter), then the destination list.", valueName: "id|filter"))
+        @Argument(help: ArgumentHelp("The tasks (ids or a filter), then the destination list.", valueName: "id|filter"), completion: ShellCompletion.filter)
         var arguments: [String]
 
         @Flag(name: [.customShort("y"), .long], help: "Move more than [bulk] confirm tasks selected by a filter without asking.")

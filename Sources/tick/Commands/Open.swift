@@ -20,7 +20,7 @@ extension Tick {
         @Flag(name: .long, help: "Open the task in $VISUAL or $EDITOR, like `tick edit ID`.")
         var edit = false
 
-        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.")
+        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.", completion: ShellCompletion.tasks)
         var id: String
 
         func run() throws {

@@ -17,7 +17,7 @@ extension Tick {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The task to move.")
+        @Argument(help: "The task to move.", completion: ShellCompletion.tasks)
         var id: String
 
         @Flag(name: .long, help: "Move to the top of its list.")
@@ -26,10 +26,10 @@ extension Tick {
         @Flag(name: .long, help: "Move to the bottom of its list.")
         var bottom = false
 
-        @Option(name: .long, help: ArgumentHelp("Put it just before this task.", valueName: "id"))
+        @Option(name: .long, help: ArgumentHelp("Put it just before this task.", valueName: "id"), completion: ShellCompletion.tasks)
         var before: String?
 
-        @Option(name: .long, help: ArgumentHelp("Put it just after this task.", valueName: "id"))
+        @Option(name: .long, help: ArgumentHelp("Put it just after this task.", valueName: "id"), completion: ShellCompletion.tasks)
         var after: String?
 
         func validate() throws {

@@ -28,14 +28,16 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption
 
-        @Option(name: .long, help: ArgumentHelp("Only tasks in this list (or `inbox`).", valueName: "name"))
+        @Option(name: .long, help: ArgumentHelp("Only tasks in this list (or `inbox`).", valueName: "name"),
+                completion: ShellCompletion.listsOrInbox)
         var list: String?
 
         @Option(name: .long, help: ArgumentHelp("Only tasks in these states (open, active, done; comma-separated). Default: all.", valueName: "states"),
                 completion: .list(["open", "active", "done", "open,active"]))
         var state: String?
 
-        @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable).", valueName: "tag"))
+        @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable).", valueName: "tag"),
+                completion: ShellCompletion.tags)
         var tag: [String] = []
 
         @Flag(name: .long, help: "Include waiting tasks (wait: in the future).")

@@ -11,7 +11,7 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption
 
-        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.")
+        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.", completion: ShellCompletion.tasks)
         var id: String
 
         func run() throws {

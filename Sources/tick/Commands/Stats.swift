@@ -48,7 +48,8 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Start the chart at the period containing this day (any WHEN).", valueName: "when"))
         var since: String?
 
-        @Option(name: .long, help: ArgumentHelp("Only tasks of this list (or `inbox`).", valueName: "name"))
+        @Option(name: .long, help: ArgumentHelp("Only tasks of this list (or `inbox`).", valueName: "name"),
+                completion: ShellCompletion.listsOrInbox)
         var list: String?
 
         @Option(name: .long, help: ArgumentHelp("Also write the chart as an SVG file.", valueName: "file"), completion: .file(extensions: ["svg"]))

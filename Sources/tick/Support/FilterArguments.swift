@@ -6,7 +6,7 @@ import TickKit
 struct FilterArguments: ParsableArguments {
     @Argument(help: ArgumentHelp(
         "A filter: +tag -tag list:NAME state: pri: energy: due.before:WHEN words /regex/ ids; `or`, `not` and ( ) combine terms.",
-        valueName: "filter"))
+        valueName: "filter"), completion: ShellCompletion.filter)
     var words: [String] = []
 
     /// The words as typed: `tick` marks a leading `-` (`-work`) with a

@@ -31,7 +31,8 @@ struct FilterOptions: ParsableArguments {
             completion: .list(["open", "active", "done", "open,active"]))
     var state: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable; all must match).", valueName: "tag"))
+    @Option(name: .long, help: ArgumentHelp("Only tasks with this tag (repeatable; all must match).", valueName: "tag"),
+            completion: ShellCompletion.tags)
     var tag: [String] = []
 
     /// The filter these options describe.

@@ -18,7 +18,8 @@ struct TaskFieldOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Depend on these tasks (same as depends:ID[,ID]; -ID removes one, none clears).", valueName: "ids"))
     var depends: String?
 
-    @Option(name: .long, help: ArgumentHelp("Tag to add (same as +tag; repeatable).", valueName: "tag"))
+    @Option(name: .long, help: ArgumentHelp("Tag to add (same as +tag; repeatable).", valueName: "tag"),
+            completion: ShellCompletion.tags)
     var tag: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Priority: must or flexible (same as pri:).", valueName: "pri"), completion: .list(["must", "flexible"]))

@@ -5,7 +5,7 @@ import TickKit
 /// filter (``BulkSelection``).
 struct TaskIDs: ParsableArguments {
     @Argument(help: ArgumentHelp("The tasks: short ids from a listing (3, 3-7, 3,9), 4+ hex digits of their UUIDs, or a filter (+errand list:Home).",
-                                 valueName: "id|filter"))
+                                 valueName: "id|filter"), completion: ShellCompletion.tasks)
     var ids: [String] = []
 
     @Flag(name: [.customShort("y"), .long], help: "Change more than [bulk] confirm tasks selected by a filter without asking.")
