@@ -144,14 +144,18 @@ struct CompletionTests {
             socket = s.root + "/tmux.sock"
             let env = s.environment(["PATH": try CompletionTests.binDirectory(s) + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
                 .map { "\($0.key)=\(Self.quoted($0.value))" }.sorted().joined(separator: " ")
-            // As in BulkAndContextTests: tmux started with only stdin/out/err open.
-            let r = try s.run("/usr/bin/env", ["python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))",
-                                               "tmux", "-S", socket, "new-session", "-d", "-s", "t", "-x", "160", "-y", "40",
+            // As in UITerminal: tmux started with only stdin/out/err open, and
+            // with the signal mask of a real terminal (the test runner's
+            // threads block SIGHUP and SIGTERM, and a child inherits that), so
+            // kill-server ends the shell instead of leaving it behind.
+            let python = "import signal, subprocess, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); sys.exit(subprocess.call(sys.argv[1:], close_fds=True))"
+            let r = try s.run("/usr/bin/env", ["python3", "-c", python,
+                                               "tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "160", "-y", "40",
                                                "env -i \(env) \(command)"])
             try #require(r.status == 0, "\(r)")
         }
 
-        deinit { _ = try? s.sh("tmux -S \(Self.quoted(socket)) kill-server") }
+        deinit { _ = try? s.run("/usr/bin/env", ["tmux", "-S", socket, "kill-server"]) }
 
         static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
