@@ -12,6 +12,11 @@ bin=$root/usr/bin/tick
 [ -x "$bin" ] || { echo "deb-control: error: $bin is missing; stage with make install PREFIX=/usr first" >&2; exit 1; }
 # The terminal UI (tick ui) loads ncursesw; listed even before it links.
 REQUIRED="libinotifytools0 libsqlite3-0 libncursesw6"
+# A fully static executable (`make release`) loads no shared library at all;
+# it still reads the terminfo database for tick ui.
+if ! ldd "$bin" >/dev/null 2>&1; then
+    REQUIRED="ncurses-base"
+fi
 
 owner() {
     # dpkg -S knows the path a package shipped; with merged /usr that may be
