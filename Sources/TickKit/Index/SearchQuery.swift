@@ -76,10 +76,11 @@ public struct SearchQuery: Sendable, Equatable {
     /// per term in the title, 5 in the tags and 1 in the notes. One
     /// definition for ranking in Swift and inside SQLite (`tick_search`).
     public func score(title: String, notes: String, tags: String) -> Int {
+        let fields = [(Self.foldable(title), 10), (Self.foldable(tags), 5), (Self.foldable(notes), 1)]
         var total = 0
         for term in terms {
             var found = false
-            for (text, weight) in [(title, 10), (tags, 5), (notes, 1)] where Self.matches(term, in: text) {
+            for (text, weight) in fields where Self.matches(term, in: text) {
                 total += weight
                 found = true
             }
@@ -93,11 +94,17 @@ public struct SearchQuery: Sendable, Equatable {
         score(task) > 0
     }
 
-    /// Whether `term` (already lowercased) occurs in `text`, ignoring case.
-    /// ASCII text and terms are compared byte by byte (the common case, and
-    /// what `tick_search` runs on thousands of rows); anything else is
-    /// lowercased with Unicode rules first, because lowercasing can turn a
-    /// non-ASCII letter into ASCII ones (the Kelvin sign into "k").
+    /// The text as matching reads it: ASCII text as it is (compared ignoring
+    /// case byte by byte, the common case, and what `tick_search` runs on
+    /// thousands of rows), anything else lowercased with Unicode rules once,
+    /// because lowercasing can turn a non-ASCII letter into ASCII ones (the
+    /// Kelvin sign into "k").
+    private static func foldable(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.lowercased()
+    }
+
+    /// Whether `term` (already lowercased) occurs in `text` (from
+    /// ``foldable(_:)``), ignoring case.
     private static func matches(_ term: Term, in text: String) -> Bool {
         let (needle, atWordStart): (String, Bool)
         switch term {
@@ -105,8 +112,7 @@ public struct SearchQuery: Sendable, Equatable {
         case .prefix(let p): (needle, atWordStart) = (p, true)
         }
         if let found = ASCIIMatch.find(needle, in: text, atWordStart: atWordStart) { return found }
-        let lower = text.lowercased()
-        return atWordStart ? hasWord(startingWith: needle, in: lower) : lower.contains(needle)
+        return atWordStart ? hasWord(startingWith: needle, in: text) : text.contains(needle)
     }
 
     private static func hasWord(startingWith prefix: String, in text: String) -> Bool {
