@@ -82,7 +82,13 @@ struct Tick: ParsableCommand {
         }
         do {
             var command = try command(for: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-            try command.run()
+            // The command's hooks (Docs/HOOKS.md): on-exit runs when it is over,
+            // after a failure too, with whatever it changed.
+            let slot = HookSlot()
+            let outcome = Result { try HookSlot.$current.withValue(slot) { try command.run() } }
+            let finished = Result { try slot.hooks?.finish() }
+            try outcome.get()
+            try finished.get()
         } catch {
             exit(with: error)
         }

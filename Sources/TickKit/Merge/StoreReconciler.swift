@@ -134,6 +134,8 @@ public enum StoreReconciler {
     /// With `only`, reads and reconciles just those files (a write healing the
     /// task it is about to change: cheap, whatever the size of the store).
     public static func run(writer: StoreWriter, only: [FileKind]? = nil, keep: (TaskFile) -> Void = { _ in }) throws -> ReconcileReport {
+        // Joining copies of one task is a merge: the user's hooks do not see it.
+        let writer = StoreWriter(store: writer.store.withoutHooks())
         let files: [TaskFile]
         if let only {
             files = try only.compactMap { kind in try writer.store.read(kind)?.file }

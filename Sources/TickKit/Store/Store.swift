@@ -10,6 +10,9 @@ public struct Store: Sendable {
     public let currentDirectory: String?
     /// When set, every write made through ``withLock(timeout:_:)`` is recorded for `tick undo`.
     public let journal: JournalSession?
+    /// When set, every task a write adds, changes or deletes goes through the
+    /// user's hook scripts first (``TaskHooks``).
+    public let hooks: TaskHooks?
     /// The time writes record as the change time of what they change
     /// (a command passes its start time; `tick watch` a running clock).
     public let clock: @Sendable () -> Date
@@ -18,16 +21,24 @@ public struct Store: Sendable {
     var beforeSwap: (@Sendable (String) -> Void)?
 
     public init(location: StoreLocation, currentDirectory: String? = nil, journal: JournalSession? = nil,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+                hooks: TaskHooks? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
         self.location = location
         self.currentDirectory = currentDirectory
         self.journal = journal
+        self.hooks = hooks
         self.clock = clock
     }
 
     /// The same store with another clock for its writes.
     public func with(clock: @escaping @Sendable () -> Date) -> Store {
-        var store = Store(location: location, currentDirectory: currentDirectory, journal: journal, clock: clock)
+        var store = Store(location: location, currentDirectory: currentDirectory, journal: journal, hooks: hooks, clock: clock)
+        store.beforeSwap = beforeSwap
+        return store
+    }
+
+    /// The same store, writing without hooks (joining copies of a task is a merge, not a change).
+    public func withoutHooks() -> Store {
+        var store = Store(location: location, currentDirectory: currentDirectory, journal: journal, hooks: nil, clock: clock)
         store.beforeSwap = beforeSwap
         return store
     }

@@ -22,6 +22,8 @@ public struct StoreWriter {
     ///   changed what and when. Reordering is not a change of a task. With
     ///   `stampChanges` false (writing a merge, whose values keep the change
     ///   times they had) only the hand edits are stamped.
+    /// - With the store's ``TaskHooks``, and `stampChanges` true, the user's
+    ///   hook scripts see each added, changed or deleted task first.
     @discardableResult
     public func update<R>(
         _ kind: FileKind,
@@ -43,6 +45,9 @@ public struct StoreWriter {
             }
             let result = try change(&file)
             if stampChanges, let loaded { Self.stampChanges(in: &file, since: loaded.file, at: store.clock()) }
+            // The user's hooks see the change before it is written, and may refuse or
+            // amend it; not a merge's or an undo's (changes already made, not new ones).
+            if stampChanges, let hooks = store.hooks { try hooks.review(before: loaded?.file, after: &file, now: store.clock()) }
             let bytes = TaskFileEncoder.encode(file)
             if let loaded, bytes == loaded.bytes {
                 store.written.save(bytes, for: kind)

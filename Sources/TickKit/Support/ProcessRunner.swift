@@ -9,15 +9,39 @@ public enum ProcessRunner {
     public static func run(_ name: String, _ args: [String], in directory: String, environment: [String: String?] = [:]) throws(ProcessError) -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
+        return try run(ProcessRequest(program: name, arguments: args, directory: directory, environment: env))
+    }
+
+    /// Runs `request`: its stdin is the request's input (or /dev/null), and
+    /// its stdout and stderr are captured in unnamed files (no pipe a chatty
+    /// child could fill and deadlock on). With a timeout, a child still
+    /// running then is sent SIGTERM, and SIGKILL a second later, and the run
+    /// throws ``ProcessError`` saying so. Throws when the program cannot be
+    /// started, too; otherwise returns whatever status it exited with.
+    public static func run(_ request: ProcessRequest) throws(ProcessError) -> ProcessResult {
+        let name = request.program
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [name] + args
-        process.environment = env
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        guard let out = AnonymousFile(), let err = AnonymousFile() else {
+        if name.contains("/") {
+            process.executableURL = URL(fileURLWithPath: name)
+            process.arguments = request.arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [name] + request.arguments
+        }
+        process.environment = request.environment
+        process.currentDirectoryURL = URL(fileURLWithPath: request.directory)
+        let temp = request.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        guard let out = AnonymousFile(directory: temp), let err = AnonymousFile(directory: temp) else {
             throw ProcessError("cannot create a temporary file to run \(name): \(String(cString: strerror(errno)))")
         }
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        if let input = request.input {
+            guard let file = AnonymousFile(directory: temp), file.write(input) else {
+                throw ProcessError("cannot create a temporary file for the input of \(name): \(String(cString: strerror(errno)))")
+            }
+            process.standardInput = file.handle
+        } else {
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        }
         process.standardOutput = out.handle
         process.standardError = err.handle
         // Foundation's waitUntilExit polls every 50 ms (on Linux), which made a
@@ -29,15 +53,32 @@ public enum ProcessRunner {
         } catch {
             throw ProcessError("cannot run \(name): \(error.localizedDescription)")
         }
-        exited.wait()
+        if let timeout = request.timeout {
+            if exited.wait(timeout: .now() + timeout) == .timedOut {
+                kill(process.processIdentifier, SIGTERM)
+                if exited.wait(timeout: .now() + 1) == .timedOut {
+                    kill(process.processIdentifier, SIGKILL)
+                    exited.wait()
+                }
+                process.waitUntilExit()
+                throw ProcessError("\(name) did not finish within \(Self.seconds(timeout)) and was stopped")
+            }
+        } else {
+            exited.wait()
+        }
         process.waitUntilExit()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        // /usr/bin/env exits 127 when the program is not on PATH.
         let stderr = String(decoding: err.contents(), as: UTF8.self)
-        if status == 127, stderr.contains("No such file") {
+        // /usr/bin/env exits 127 when the program is not on PATH.
+        if !name.contains("/"), status == 127, stderr.contains("No such file") {
             throw ProcessError("\(name) is not installed (or not on PATH)")
         }
         return ProcessResult(status: status, stdout: out.contents(), stderr: stderr)
+    }
+
+    /// `10 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// A file with no name, for capturing output without pipes (no deadlocks).
@@ -45,8 +86,7 @@ public enum ProcessRunner {
         let fd: Int32
         let handle: FileHandle
 
-        init?() {
-            let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        init?(directory dir: String) {
             var template = Array((dir + "/tick-run-XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 guard let base = buffer.baseAddress else { return -1 }
@@ -58,6 +98,18 @@ public enum ProcessRunner {
             }
             self.fd = fd
             handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        }
+
+        /// Writes `bytes` and rewinds, so a child reads them from the start.
+        func write(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return lseek(fd, 0, SEEK_SET) == 0
         }
 
         func contents() -> [UInt8] {

@@ -42,12 +42,19 @@ struct Context {
             warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) }) : nil
         // A command's changes are all stamped with its start time (`tick watch` swaps in a running clock).
         let start = now
-        store = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
-                      clock: { start })
+        let plain = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
+                          clock: { start })
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
-        let index = try TaskIndex.open(store: store, now: Date.init)
-        indexBox = IndexBox(index)
-        terminal = Terminal(noColorFlag: options.noColor, environment: env)
+        let index = try TaskIndex.open(store: plain, now: Date.init)
+        let indexBox = IndexBox(index)
+        self.indexBox = indexBox
+        let terminal = Terminal(noColorFlag: options.noColor, environment: env)
+        self.terminal = terminal
+        let hooks = try HookSlot.current.flatMap { slot in
+            try slot.hooks { try Self.makeHooks(command: command, process: process, location: location, indexBox: indexBox, terminal: terminal) }
+        }
+        store = Store(location: location, currentDirectory: process.currentDirectory, journal: journal, hooks: hooks,
+                      clock: { start })
         noPager = options.noPager
         if let warning = index.fallbackWarning {
             indexBox.warned = true
@@ -73,8 +80,39 @@ struct Context {
         let journal = JournalSession(
             journal: UndoJournal(location: store.location), command: command, now: now,
             warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) })
-        let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal, clock: { now })
+        let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal,
+                          hooks: store.hooks, clock: { now })
         return Context(process: process, store: store, indexBox: indexBox, terminal: terminal, noPager: noPager)
+    }
+
+    /// The user's hook scripts for `command`, or nil when there are none or
+    /// the command runs none (``HookSlot``). Feedback goes to stderr, so
+    /// `--json` output stays clean.
+    private static func makeHooks(command: String, process: ProcessEnvironment, location: StoreLocation,
+                                  indexBox: IndexBox, terminal: Terminal) throws -> TaskHooks? {
+        let env = process.variables
+        guard HookSlot.enabled(for: command, environment: env) else { return nil }
+        let scripts = HookScripts.load(directory: HookScripts.directory(environment: env))
+        guard !scripts.isEmpty else { return nil }
+        let reader = Store(location: location)
+        let words = CommandLine.arguments.dropFirst().map { $0.contains(" ") ? ProcessRunner.shellQuote($0) : $0 }
+        return TaskHooks(
+            scripts: scripts,
+            invocation: TaskHooks.Invocation(command: command, commandLine: (["tick"] + words).joined(separator: " "),
+                                             configPath: TickConfig.path(environment: env), storePath: location.root,
+                                             version: Tick.configuration.version),
+            environment: env, directory: process.currentDirectory,
+            timeout: try HookSlot.timeout(environment: env), now: process.now, timeZone: process.timeZone,
+            feedback: { terminal.err($0) },
+            locate: { id in
+                // Where the index last saw the task (a move: the file it leaves).
+                for kind in (try? indexBox.index.files(containing: id)) ?? [] {
+                    if let file = try? reader.read(kind)?.file, let task = file.tasks.first(where: { $0.id == id }) {
+                        return (task, kind == .inbox ? nil : file.displayName)
+                    }
+                }
+                return nil
+            })
     }
 
     /// Sends the rest of stdout through the pager when it is a terminal

@@ -1,0 +1,25 @@
+/// A program to run through ``ProcessRunner``: what, where, with which
+/// environment and input, and for how long at most.
+public struct ProcessRequest: Sendable {
+    /// A path (containing a `/`), run as it is, or a name looked up on PATH.
+    public var program: String
+    public var arguments: [String]
+    /// The working directory.
+    public var directory: String
+    /// The child's whole environment (nothing is inherited behind the caller's back).
+    public var environment: [String: String]
+    /// Bytes for the child's stdin; nil gives it /dev/null.
+    public var input: [UInt8]?
+    /// Seconds the child may run before it is stopped; nil waits for ever.
+    public var timeout: Double?
+
+    public init(program: String, arguments: [String] = [], directory: String, environment: [String: String],
+                input: [UInt8]? = nil, timeout: Double? = nil) {
+        self.program = program
+        self.arguments = arguments
+        self.directory = directory
+        self.environment = environment
+        self.input = input
+        self.timeout = timeout
+    }
+}
