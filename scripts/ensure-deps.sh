@@ -5,7 +5,8 @@
 #   scripts/ensure-deps.sh --test   also the real tools the tests run against
 #                                   (git, sqlite3, Taskwarrior, todo.txt-cli,
 #                                   Python 3 with icalendar, script(1),
-#                                   setpriv(1), man, groff, zsh, fish), and, if it
+#                                   setpriv(1), man, groff, zsh, fish,
+#                                   timewarrior), and, if it
 #                                   can, Chromium for the SVG render check,
 #                                   the notification test's programs and
 #                                   Syncthing (with curl) for the real-Syncthing
@@ -35,6 +36,8 @@ if [ "${1:-}" = "--test" ]; then
     command -v groff >/dev/null 2>&1 || missing="$missing groff-base"
     command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
     command -v fish >/dev/null 2>&1 || missing="$missing fish"
+    # Hooks: timewarrior's own on-modify hook runs as a tick hook.
+    command -v timew >/dev/null 2>&1 || missing="$missing timewarrior"
 fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
