@@ -12,6 +12,9 @@ public struct ProcessRequest: Sendable {
     public var input: [UInt8]?
     /// Seconds the child may run before it is stopped; nil waits for ever.
     public var timeout: Double?
+    /// The child uses tick's own stdin, stdout and stderr (an editor on the
+    /// terminal) instead of the request's input and captured output.
+    public var usesTerminal = false
 
     public init(program: String, arguments: [String] = [], directory: String, environment: [String: String],
                 input: [UInt8]? = nil, timeout: Double? = nil) {

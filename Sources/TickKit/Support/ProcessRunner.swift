@@ -34,7 +34,9 @@ public enum ProcessRunner {
         guard let out = AnonymousFile(directory: temp), let err = AnonymousFile(directory: temp) else {
             throw ProcessError("cannot create a temporary file to run \(name): \(String(cString: strerror(errno)))")
         }
-        if let input = request.input {
+        if request.usesTerminal {
+            // Inherited: Foundation leaves the child tick's own descriptors.
+        } else if let input = request.input {
             guard let file = AnonymousFile(directory: temp), file.write(input) else {
                 throw ProcessError("cannot create a temporary file for the input of \(name): \(String(cString: strerror(errno)))")
             }
@@ -42,8 +44,10 @@ public enum ProcessRunner {
         } else {
             process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         }
-        process.standardOutput = out.handle
-        process.standardError = err.handle
+        if !request.usesTerminal {
+            process.standardOutput = out.handle
+            process.standardError = err.handle
+        }
         // Foundation's waitUntilExit polls every 50 ms (on Linux), which made a
         // short git command cost ~55 ms; the handler wakes us when it exits.
         let exited = DispatchSemaphore(value: 0)

@@ -94,18 +94,18 @@ struct EditorSession {
         let env = context.environment
         // $VISUAL first, then $EDITOR, as git and crontab do.
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The editor command may carry arguments ("code --wait"); the path is passed as $1, never interpolated.
-        process.arguments = ["-c", "\(editor) \"$1\"", "tick-edit", path]
+        var request = ProcessRequest(program: "/bin/sh", arguments: ["-c", "\(editor) \"$1\"", "tick-edit", path],
+                                     directory: context.process.currentDirectory, environment: env)
+        request.usesTerminal = true
+        let result: ProcessResult
         do {
-            try process.run()
+            result = try ProcessRunner.run(request)
         } catch {
-            throw CLIError("cannot start the editor \"\(editor)\": \(error.localizedDescription); set $EDITOR")
+            throw CLIError("cannot start the editor \"\(editor)\": \(error.message); set $EDITOR")
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError("the editor \"\(editor)\" exited with status \(process.terminationStatus); nothing was saved (your text is in \(path))")
+        guard result.status == 0 else {
+            throw CLIError("the editor \"\(editor)\" exited with status \(result.status); nothing was saved (your text is in \(path))")
         }
     }
 }
