@@ -48,6 +48,8 @@ struct Tick: ParsableCommand {
           TZ               time zone for dates
           TICK_NOW         pin "now" (ISO 8601), for scripts and tests
           TICK_WORK_HOURS  working hours for plan and suggest (default 09:00-18:00)
+          TICK_HOOKS       off: run no hook scripts (tick-hooks(5), Docs/HOOKS.md)
+          TICK_HOOK_TIMEOUT  seconds a hook script may run (default 10)
 
         EXIT STATUS
           0  success

@@ -65,7 +65,7 @@ struct InstallTests {
         }
         let s = try Sandbox()
         let pages = Self.handPages
-        #expect(Set(pages.map { ($0 as NSString).lastPathComponent }) == ["tick-format.5", "tick-config.5", "tick-sync.7"])
+        #expect(Set(pages.map { ($0 as NSString).lastPathComponent }) == ["tick-format.5", "tick-config.5", "tick-hooks.5", "tick-sync.7"])
         for page in pages {
             let text = try String(contentsOfFile: page, encoding: .utf8)
             for section in ["NAME", "DESCRIPTION", "EXAMPLES", "FILES", "ENVIRONMENT", "EXIT STATUS", "SEE ALSO"] {
@@ -131,7 +131,8 @@ struct InstallTests {
         try #require(r.status == 0, "make install failed: \(r)")
         let fm = FileManager.default
         for file in ["bin/tick", "share/man/man1/tick.1.gz", "share/man/man1/tick.lists.rm.1.gz",
-                     "share/man/man5/tick-format.5.gz", "share/man/man5/tick-config.5.gz", "share/man/man7/tick-sync.7.gz",
+                     "share/man/man5/tick-format.5.gz", "share/man/man5/tick-config.5.gz", "share/man/man5/tick-hooks.5.gz",
+                     "share/man/man7/tick-sync.7.gz",
                      "share/bash-completion/completions/tick", "share/zsh/site-functions/_tick",
                      "share/fish/vendor_completions.d/tick.fish", "lib/systemd/user/tick-watch.service",
                      "share/applications/tick-capture.desktop", "share/doc/tick/FORMAT.md", "share/tick/installed-files"] {
