@@ -71,6 +71,11 @@ struct Tick: ParsableCommand {
         ]
     )
 
+    /// The global options, declared on the root too so that shell completion
+    /// knows `tick --store DIR list <Tab>` (main moves them behind the
+    /// subcommand before parsing; see ``hoistingGlobalOptions(_:)``).
+    @OptionGroup var global: GlobalOptions
+
     static func main() {
         // A Tab in a shell (`tick ---completion …`, see ShellCompletion):
         // ArgumentParser answers it; tick's rewrites of typed words do not apply.

@@ -116,7 +116,7 @@ struct CompletionTests {
         #expect(Set(try bash(s, ["tick", "help", "lists", ""])) == ["add", "rename", "rm", "show"])
     }
 
-    @Test("completion reads --store from the command line, and a store without an index completes nothing and creates none")
+    @Test("completion reads --store from the command line (before or after the subcommand), and a store without an index completes nothing and creates none")
     func storeOptionAndNoIndex() throws {
         let s = try Self.store()
         let other = s.root + "/other"
@@ -130,6 +130,9 @@ struct CompletionTests {
         _ = try s.ok("--store", other, "lists")
         #expect(try bash(s, ["tick", "list", "--store", other, ""]) == ["Elsewhere"])
         #expect(try bash(s, ["tick", "list", "--store=" + other, "E"]) == ["Elsewhere"])
+        // Before the subcommand, as `tick --store DIR list` is typed.
+        #expect(try bash(s, ["tick", "--store", other, "list", "E"]) == ["Elsewhere"])
+        #expect(try bash(s, ["tick", "--no-color", "--store=" + other, "list", ""]) == ["Elsewhere"])
     }
 
     // MARK: zsh and fish, on a terminal
