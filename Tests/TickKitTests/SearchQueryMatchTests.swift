@@ -52,6 +52,32 @@ import Testing
         #expect(positives > 100, "the generator must produce matches too")
     }
 
+    /// `tick_search` inside SQLite scores SQLite's bytes (``SearchScoreFunction``):
+    /// it must give what ``SearchQuery/score(title:notes:tags:)`` gives, ASCII or not.
+    @Test func sqliteFunctionAgreesWithTheSwiftScore() throws {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("aAbBcC iI-1_kK.é\u{212A}")
+        func word(_ n: Int) -> String { String((0..<n).map { _ in alphabet.randomElement(using: &rng) ?? "a" }) }
+        func bytes(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Int) -> Int {
+            Array(text.utf8).withUnsafeBufferPointer(body)
+        }
+        var positives = 0
+        for _ in 0..<3000 {
+            let raw = [word(Int.random(in: 1...3, using: &rng)), word(Int.random(in: 1...2, using: &rng)) + "*"]
+                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            guard let query = try? SearchQuery(raw.joined(separator: " ")) else { continue }
+            let (title, notes, tags) = (word(12), word(20), word(6))
+            let function = SearchScoreFunction(query)
+            let got = bytes(title) { t in bytes(notes) { n in bytes(tags) { g in function.score(title: t, notes: n, tags: g) } } }
+            #expect(got == query.score(title: title, notes: notes, tags: tags), "\(raw) in \(title)|\(notes)|\(tags)")
+            if got > 0 { positives += 1 }
+        }
+        #expect(positives > 100, "the generator must produce matches too")
+        // Empty columns (NULL notes) are no bytes at all.
+        let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        #expect(bytes("Buy milk") { SearchScoreFunction(try! SearchQuery("milk")).score(title: $0, notes: empty, tags: empty) } == 10)
+    }
+
     @Test func nonASCIITextUsesUnicodeLowercasing() throws {
         // U+212A KELVIN SIGN lowercases to ASCII "k"; U+0130 to "i" + a combining dot.
         #expect(try SearchQuery("kg").score(title: "5 \u{212A}G of flour", notes: "", tags: "") == 10)

@@ -14,7 +14,8 @@ enum ASCIIMatch {
         return result ?? nil
     }
 
-    private static func find(_ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, atWordStart: Bool) -> Bool? {
+    /// ``find(_:in:atWordStart:)`` on bytes (SQLite's own, for `tick_search`).
+    static func find(_ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, atWordStart: Bool) -> Bool? {
         guard !n.isEmpty, n.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }),
               h.allSatisfy({ $0 < 0x80 }) else { return nil }
         guard h.count >= n.count else { return false }

@@ -189,15 +189,12 @@ extension TaskIndex {
     }
 
     /// The `limit` best matches of a search, ranked inside SQLite: the score
-    /// (``SearchQuery/score(title:notes:tags:)``, registered as `tick_search`)
+    /// (``SearchQuery/score(title:notes:tags:)``, registered as `tick_search`
+    /// by ``SearchScoreFunction``, on SQLite's bytes)
     /// is computed from the indexed columns, and only the rows printed are
     /// decoded. Ties keep display order; a task in two files counts once.
     private func rankedSearch(_ db: Database, _ search: SearchQuery, where clause: String, arguments: StatementArguments, limit: Int) throws -> [ListedTask] {
-        db.add(function: DatabaseFunction("tick_search", argumentCount: 3, pure: true) { values in
-            search.score(title: String.fromDatabaseValue(values[0]) ?? "",
-                         notes: String.fromDatabaseValue(values[1]) ?? "",
-                         tags: String.fromDatabaseValue(values[2]) ?? "")
-        })
+        try SearchScoreFunction.register(search, on: db)
         var slot: [String: Int] = [:]
         for (i, info) in try listRows(db).enumerated() { slot[info.kind.relativePath] = i }
         var hits: [(score: Int, rank: Int, position: Int, rowid: Int64, id: String)] = []
