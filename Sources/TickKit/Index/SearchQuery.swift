@@ -76,12 +76,12 @@ public struct SearchQuery: Sendable, Equatable {
     /// per term in the title, 5 in the tags and 1 in the notes. One
     /// definition for ranking in Swift and inside SQLite (`tick_search`).
     public func score(title: String, notes: String, tags: String) -> Int {
-        let fields = [(Self.foldable(title), 10), (Self.foldable(tags), 5), (Self.foldable(notes), 1)]
+        var fields = [Field(title, 10), Field(tags, 5), Field(notes, 1)]
         var total = 0
         for term in terms {
             var found = false
-            for (text, weight) in fields where Self.matches(term, in: text) {
-                total += weight
+            for i in fields.indices where fields[i].contains(term) {
+                total += fields[i].weight
                 found = true
             }
             if !found { return 0 }
@@ -89,23 +89,38 @@ public struct SearchQuery: Sendable, Equatable {
         return total
     }
 
+    /// A field being matched: its text, and the text lowercased with Unicode
+    /// rules, made the first time the bytes cannot decide (``ASCIIMatch``).
+    private struct Field {
+        let text: String
+        let weight: Int
+        var folded: String?
+
+        init(_ text: String, _ weight: Int) {
+            self.text = text
+            self.weight = weight
+        }
+
+        mutating func contains(_ term: Term) -> Bool {
+            let (needle, atWordStart): (String, Bool)
+            switch term {
+            case .text(let t): (needle, atWordStart) = (t, false)
+            case .prefix(let p): (needle, atWordStart) = (p, true)
+            }
+            if let found = ASCIIMatch.find(needle, in: text, atWordStart: atWordStart) { return found }
+            if folded == nil { folded = text.lowercased() }
+            return SearchQuery.matches(term, in: folded ?? text)
+        }
+    }
+
     /// True when every term matches the task's title, notes or tags.
     public func matches(_ task: TaskItem) -> Bool {
         score(task) > 0
     }
 
-    /// The text as matching reads it: ASCII text as it is (compared ignoring
-    /// case byte by byte, the common case, and what `tick_search` runs on
-    /// thousands of rows), anything else lowercased with Unicode rules once,
-    /// because lowercasing can turn a non-ASCII letter into ASCII ones (the
-    /// Kelvin sign into "k").
-    private static func foldable(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.lowercased()
-    }
-
-    /// Whether `term` (already lowercased) occurs in `text` (from
-    /// ``foldable(_:)``), ignoring case.
-    private static func matches(_ term: Term, in text: String) -> Bool {
+    /// Whether `term` (already lowercased) occurs in `text` (already
+    /// lowercased with Unicode rules).
+    static func matches(_ term: Term, in text: String) -> Bool {
         let (needle, atWordStart): (String, Bool)
         switch term {
         case .text(let t): (needle, atWordStart) = (t, false)
@@ -119,9 +134,15 @@ public struct SearchQuery: Sendable, Equatable {
         var searchRange = text.startIndex..<text.endIndex
         while let r = text.range(of: prefix, range: searchRange) {
             if r.lowerBound == text.startIndex { return true }
-            let before = text[text.index(before: r.lowerBound)]
+            // The character holding the scalar before the match (a match can start
+            // inside a character, after a prepended mark).
+            let before = text[text.unicodeScalars.index(before: r.lowerBound)]
             if !(before.isLetter || before.isNumber) { return true }
-            searchRange = text.index(after: r.lowerBound)..<text.endIndex
+            // By scalar: Foundation can find a match inside a character (after a
+            // prepended mark), where stepping by characters could pass the end.
+            let next = text.unicodeScalars.index(after: r.lowerBound)
+            guard next < text.endIndex else { return false }
+            searchRange = next..<text.endIndex
         }
         return false
     }

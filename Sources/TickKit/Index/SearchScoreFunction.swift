@@ -21,27 +21,39 @@ final class SearchScoreFunction {
         }
     }
 
-    /// The score of one row's columns.
+    /// The score of one row's columns: matched on their bytes where that
+    /// decides (``ASCIIMatch``); else the column is made a String and
+    /// lowercased, once for all terms.
     func score(title: UnsafeBufferPointer<UInt8>, notes: UnsafeBufferPointer<UInt8>, tags: UnsafeBufferPointer<UInt8>) -> Int {
+        var fields = (Field(title), Field(tags), Field(notes))
         var total = 0
-        for needle in needles {
-            // Title 10, tags 5, notes 1; nil: not ASCII, so Unicode rules on the whole row.
-            let found = needle.bytes.withUnsafeBufferPointer { n -> Int? in
-                guard let t = ASCIIMatch.find(n, in: title, atWordStart: needle.atWordStart),
-                      let g = ASCIIMatch.find(n, in: tags, atWordStart: needle.atWordStart),
-                      let o = ASCIIMatch.find(n, in: notes, atWordStart: needle.atWordStart) else { return nil }
-                return (t ? 10 : 0) + (g ? 5 : 0) + (o ? 1 : 0)
-            }
-            guard let found else { return unicodeScore(title: title, notes: notes, tags: tags) }
+        for (i, needle) in needles.enumerated() {
+            let term = query.terms[i]
+            let found = fields.0.contains(needle, term) * 10 + fields.1.contains(needle, term) * 5 + fields.2.contains(needle, term)
             if found == 0 { return 0 }
             total += found
         }
         return total
     }
 
-    private func unicodeScore(title: UnsafeBufferPointer<UInt8>, notes: UnsafeBufferPointer<UInt8>, tags: UnsafeBufferPointer<UInt8>) -> Int {
-        query.score(title: String(decoding: title, as: UTF8.self), notes: String(decoding: notes, as: UTF8.self),
-                    tags: String(decoding: tags, as: UTF8.self))
+    /// One column's bytes, and its text lowercased once the bytes could not decide.
+    private struct Field {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var folded: String?
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        /// 1 when `term` (given also as bytes) occurs, else 0.
+        mutating func contains(_ needle: (bytes: [UInt8], atWordStart: Bool), _ term: SearchQuery.Term) -> Int {
+            let bytes = self.bytes
+            if let hit = needle.bytes.withUnsafeBufferPointer({ ASCIIMatch.find($0, in: bytes, atWordStart: needle.atWordStart) }) {
+                return hit ? 1 : 0
+            }
+            if folded == nil { folded = String(decoding: bytes, as: UTF8.self).lowercased() }
+            return SearchQuery.matches(term, in: folded ?? "") ? 1 : 0
+        }
     }
 
     /// Makes `tick_search` score `query` on `db`'s connection (replacing the
