@@ -180,12 +180,15 @@ extension TaskIndex {
         let candidates: [ListedTask] = try db.read { db in try listed(db, where: clause, arguments: args) }
         // Exact matching and ranking: title matches first, then tags, then
         // notes; ties keep display order.
-        let ranked = candidates.filter { search.matches($0.task) && filter.matches($0.task) }
-            .enumerated().map { (score: search.score($0.element.task), offset: $0.offset, item: $0.element) }
-            .sorted { ($1.score, $0.offset) < ($0.score, $1.offset) }
-            .map(\.item)
-        if let limit { return Array(ranked.prefix(limit)) }
-        return ranked
+        // Scored once each, and sorted as (score, position) pairs: moving whole
+        // tasks through a sort was a fifth of a 16,000-match search.
+        var scored: [(score: Int, offset: Int)] = []
+        for (offset, item) in candidates.enumerated() {
+            let score = search.score(item.task)
+            if score > 0, filter.matches(item.task) { scored.append((score, offset)) }
+        }
+        scored.sort { ($1.score, $0.offset) < ($0.score, $1.offset) }
+        return scored.map { candidates[$0.offset] }
     }
 
     /// The `limit` best matches of a search, ranked inside SQLite: the score
