@@ -131,22 +131,22 @@ struct ScreenPainter {
         }
     }
 
-    /// A task on one row: as the CLI fits it; on a narrow screen the title
-    /// gives way (down to ``shortestTitle`` cells) so the marks stay; else cut at the edge.
+    /// A task on one row, its marks and fields as the CLI writes them; on a
+    /// narrow screen the fields give way to the title (``UIRowLayout``).
     func oneLine(_ item: ListedTask, idWidth: Int, showList: Bool, width: Int) -> String {
-        let rows = renderer.rows(item, idWidth: idWidth, showList: showList, width: width)
-        if rows.count == 1, let row = rows.first { return row }
-        let whole = renderer.line(item, idWidth: idWidth, showList: showList)
+        let prefix = Terminal.unstyled(renderer.prefix(item, idWidth: idWidth))
         let title = TextRules.visible(item.task.title.replacingOccurrences(of: "\n", with: " "))
-        let room = width - (Terminal.cells(whole) - CellWidth.of(title))
-        guard room >= Self.shortestTitle else { return whole }
-        var cut = item
-        cut.task.title = CellWidth.truncated(title, to: room)
-        return renderer.line(cut, idWidth: idWidth, showList: showList)
+        let fields = renderer.details(item, overdue: renderer.query.isOverdue(item.task), showList: showList).map {
+            UIRowField(kind: $0.kind, text: Self.plain($0.text), short: $0.short.map(Self.plain), tight: $0.tight)
+        }
+        let layout = UIRowLayout.fit(title: title, fields: fields, prefixCells: CellWidth.of(prefix), width: width)
+        return prefix + layout.text
     }
 
-    /// The fewest title cells a row keeps before its marks are cut instead.
-    static let shortestTitle = 8
+    /// Styled text as drawn: no style codes, control characters visible.
+    private static func plain(_ styled: String) -> String {
+        TextRules.visible(Terminal.unstyled(styled))
+    }
 
     private func details(_ state: UIState, on screen: Screen, from y: Int, width: Int) {
         screen.draw(String(repeating: "─", count: max(width, 1)), y: y, x: 0, look: .dim)
