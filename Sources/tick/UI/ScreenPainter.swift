@@ -73,7 +73,7 @@ struct ScreenPainter {
     func hint(_ state: UIState, live: String) -> String {
         var context = state.context.map { "context \($0) · " } ?? ""
         if state.conflicts > 0 { context = "\(state.conflicts) sync conflict\(state.conflicts == 1 ? "" : "s") pending (tick resolve) · " + context }
-        let keys = state.focus == .input ? "Enter adds · Tab: rows" : "Space: start/done · e edit · d delete · u undo · ? help · q quit"
+        let keys = state.focus == .input ? state.mode.hint(contexts: !state.contextNames.isEmpty) : "Space: start/done · e edit · d delete · u undo · ? help · q quit"
         return context + live + " · " + keys
     }
 
@@ -177,21 +177,8 @@ struct ScreenPainter {
 
     /// Every key, in the rows area.
     private func help(on screen: Screen, from y: Int, rows: Int) {
-        for (i, line) in Self.helpLines.prefix(rows).enumerated() {
+        for (i, line) in UIHelp.lines.prefix(rows).enumerated() {
             screen.draw(line, y: y + i, x: 1)
         }
     }
-
-    static let helpLines = [
-        "Input line: type quick-add words (due:fri +tag pri:must list:Work), Enter adds",
-        "  Tab/Esc: to the rows   a or Tab: back to the line   Ctrl-A/E/U/K/W: edit the line",
-        "Rows: j/k or arrows move   PgUp/PgDn   g/G first/last   h/l or 1-9: views",
-        "  Space: open → active → done → open      Enter: details      ? help",
-        "  e: edit in the line   E: edit in $EDITOR   d: delete   u: undo",
-        "  J/K: move down/up in the list's order   m: move to a list (Tab completes)",
-        "  t/T: scheduled today/tomorrow   i: to the inbox",
-        "  /: filter (as tick list takes it)   c: context (Tab completes; empty: none)",
-        "  r: reload   q or Ctrl-C: quit",
-        "Mouse: click selects, wheel scrolls; drag onto a row reorders, onto a tab reschedules or moves",
-    ]
 }
