@@ -308,4 +308,15 @@ import Testing
         for line in UIHelp.lines { #expect(CellWidth.of(line) <= UIHelp.width, "\(line)") }
         #expect(UIHelp.lines.contains { $0.contains("closes this help") })
     }
+
+    @Test("the status line's hint names ? help within the first 60 cells (a narrow screen cuts the rest) and follows the focus")
+    func hintOnNarrowScreens() {
+        var state = showing([item("A")])
+        let rows = state.hint(live: "live")
+        #expect(rows.contains("? help"))
+        #expect(CellWidth.of(String(rows[..<(rows.range(of: "? help")?.upperBound ?? rows.endIndex)])) <= 58, "\(rows)")
+        _ = state.handle(.key(.tab))
+        #expect(state.focus == .input)
+        #expect(state.hint(live: "live") == "live · " + UIInputMode.capture.hint(contexts: false))
+    }
 }

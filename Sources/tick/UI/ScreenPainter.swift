@@ -46,7 +46,7 @@ struct ScreenPainter {
             if state.showDetails { details(state, on: screen, from: 2 + rowsShown, width: width) }
         }
         screen.bar(y: height - 2, look: .reverse)
-        screen.draw(" " + (state.status.isEmpty ? hint(state, live: live) : state.status), y: height - 2, x: 0, look: .reverse)
+        screen.draw(" " + (state.status.isEmpty ? state.hint(live: live) : state.status), y: height - 2, x: 0, look: .reverse)
         layout.inputRow = height - 1
         let prompt = state.mode.prompt + " › "
         screen.draw(prompt, y: height - 1, x: 0, look: state.focus == .input ? .bold : .dim)
@@ -67,14 +67,6 @@ struct ScreenPainter {
         screen.draw(shown, y: height - 1, x: promptCells, width: room + 1)
         screen.finish(cursorAt: state.focus == .input ? (height - 1, promptCells + cursorCells) : nil)
         return layout
-    }
-
-    /// The status line when there is no message: counts, the watcher, keys.
-    func hint(_ state: UIState, live: String) -> String {
-        var context = state.context.map { "context \($0) · " } ?? ""
-        if state.conflicts > 0 { context = "\(state.conflicts) sync conflict\(state.conflicts == 1 ? "" : "s") pending (tick resolve) · " + context }
-        let keys = state.focus == .input ? state.mode.hint(contexts: !state.contextNames.isEmpty) : "Space: start/done · e edit · d delete · u undo · ? help · q quit"
-        return context + live + " · " + keys
     }
 
     private func tabs(_ state: UIState, on screen: Screen) -> [(range: Range<Int>, index: Int)] {
