@@ -145,12 +145,34 @@ struct UITests {
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(lines.count >= height - 1, "\(screen)")
             let long = row(screen, "A very long") ?? ""
-            #expect(long.contains("…") && long.contains("+planning +work"), "the long title is cut so its marks stay on the row: \(screen)")
+            #expect(long.contains("…") && long.contains("due today"), "the long title is cut so its due date stays on the row: \(screen)")
+            #expect(long.contains("A very long title that goes on"), "the tags and list gave way to the title first: \(screen)")
             #expect(row(screen, "买牛奶")?.contains("买牛奶 🥛 and bread  @Inbox  due today") == true, "wide characters drawn as text: \(screen)")
             #expect(lines.last { !$0.isEmpty }?.hasPrefix("add ›") == true, "the input line is at the bottom: \(screen)")
             try ui.press("Tab", "q")
             try ui.waitFor("EXIT:0")
         }
+    }
+
+    @Test("at 80×24 a long title in Today shows far more than its first word: its tags, list and minor fields give way first")
+    func titleFirstAt80() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Errands")
+        let title = "Groceries for the weekend: oat milk and eggs"
+        try s.add(title, "list:Errands", "due:today", "sched:today", "energy:low", "pri:flexible", "+groceries", "+town", "+saturday")
+        try s.add("Call the dentist", "due:2026-11-19", "pri:must", "+health")
+        let ui = try UITerminal(s, width: 80, height: 24)
+        defer { ui.close() }
+        let screen = try ui.waitFor("both tasks in Today") { row($0, "Groceries") != nil && row($0, "Call the dentist") != nil }
+        let groceries = try #require(row(screen, "Groceries"))
+        #expect(groceries.contains(title), "the whole title, not its first word: \(screen)")
+        #expect(groceries.contains("due today"), "the due date stays: \(screen)")
+        #expect(!groceries.contains("+saturday") && !groceries.contains("energy:"), "tags and minor fields gave way: \(screen)")
+        // A short title with room to spare keeps every field.
+        #expect(row(screen, "Call the dentist")?.contains("due Thu 19 Nov, 2d overdue  pri:must  +health") == true, "\(screen)")
+        // Every row fits the width.
+        for line in screen.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
     }
 
     @Test("e edits the task in the input line (a removed tag is removed, the due date kept), m moves it with completion, d deletes, u brings it back")
@@ -292,12 +314,15 @@ struct UITests {
         let wide = try ui.waitFor("the whole title at 100 columns") { row($0, "A long title")?.contains("meeting  @Inbox  due today  +planning") == true }
         #expect(wide.contains("add ›"))
         try ui.resize(width: 60, height: 15)
+        // tmux itself keeps the bottom rows and cuts lines at once on a resize,
+        // so the layout is tick's only once the row is cut with "…".
         let narrow = try ui.waitFor("the 60×15 layout") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            return lines.count >= 15 && lines[14].hasPrefix("add ›")
+            return lines.count >= 15 && lines[14].hasPrefix("add ›") && row(screen, "A long title")?.contains("…") == true
         }
         let long = row(narrow, "A long title") ?? ""
-        #expect(long.contains("…") && long.contains("+planning"), "\(narrow)")
+        #expect(long.contains("due today") && !long.contains("+planning"), "the tag gave way, then the title was cut: \(narrow)")
+        #expect(long.count <= 60)
     }
 
     @Test("without a terminal (a script, a pipe) tick ui is a usage error with one line, and writes nothing")

@@ -277,4 +277,46 @@ import Testing
         #expect(state.handle(.key(.enter)).isEmpty)
         #expect(state.status.contains("Type a task"))
     }
+
+    @Test("m, / and c replace the last confirmation with their own hint; Tab in c with no context defined says how to define one")
+    func promptHints() {
+        let a = item("A")
+        var state = showing([a])
+        _ = state.handle(.wrote(UIWriteResult(message: "1 (6f1c2a3b) is already there: A", succeeded: true)))
+        #expect(!state.status.isEmpty)
+        _ = state.handle(.key(.character("m")))
+        #expect(state.status.isEmpty, "the old confirmation would read as the prompt's answer: \(state.status)")
+        #expect(state.mode.hint(contexts: false).contains("Tab completes"))
+        _ = state.handle(.key(.escape))
+        #expect(state.focus == .rows, "Esc gives the rows back")
+        _ = state.handle(.key(.character("c")))
+        #expect(state.mode == .context)
+        #expect(state.mode.hint(contexts: false).contains("tick context define"))
+        #expect(state.mode.hint(contexts: true).contains("Tab completes"))
+        _ = state.handle(.key(.tab))
+        #expect(state.status.contains("tick context define"), "\(state.status)")
+        _ = state.handle(.key(.escape))
+        #expect(state.focus == .rows, "Esc gives the rows back")
+        _ = state.handle(.key(.character("/")))
+        #expect(state.mode == .filter)
+        #expect(state.mode.hint(contexts: false) != UIInputMode.capture.hint(contexts: false))
+    }
+
+    @Test("every line of the ? screen fits an 80-column terminal (78 cells from the second column)")
+    func helpFits() {
+        #expect(!UIHelp.lines.isEmpty)
+        for line in UIHelp.lines { #expect(CellWidth.of(line) <= UIHelp.width, "\(line)") }
+        #expect(UIHelp.lines.contains { $0.contains("closes this help") })
+    }
+
+    @Test("the status line's hint names ? help within the first 60 cells (a narrow screen cuts the rest) and follows the focus")
+    func hintOnNarrowScreens() {
+        var state = showing([item("A")])
+        let rows = state.hint(live: "live")
+        #expect(rows.contains("? help"))
+        #expect(CellWidth.of(String(rows[..<(rows.range(of: "? help")?.upperBound ?? rows.endIndex)])) <= 58, "\(rows)")
+        _ = state.handle(.key(.tab))
+        #expect(state.focus == .input)
+        #expect(state.hint(live: "live") == "live · " + UIInputMode.capture.hint(contexts: false))
+    }
 }

@@ -33,6 +33,25 @@ public struct RelativeDateFormatter: Sendable {
         }
     }
 
+    /// A shorter label for narrow rows: no weekday and no time ("27 Nov",
+    /// "27 Nov 2027", "today", "tomorrow"); an instant today keeps only its time ("17:00").
+    public func shortLabel(_ date: TaskDate) -> String {
+        let day: LocalDate
+        switch date {
+        case .day(let d):
+            day = d
+        case .time(let instant):
+            day = LocalDate(date: instant, timeZone: timeZone)
+            if day == today { return clock(instant) }
+        }
+        switch today.days(until: day) {
+        case -1...1: return dayLabel(day)
+        default:
+            let base = "\(day.day) " + RelativeDateFormatter.monthNames[day.month - 1]
+            return day.year == today.year ? base : base + " \(day.year)"
+        }
+    }
+
     /// Whole local days a date is overdue, or nil when it is not overdue.
     ///
     /// A `.day` is overdue when it is before today (result >= 1). A `.time` is overdue when it is

@@ -23,4 +23,18 @@ public enum UIInputMode: Sendable, Equatable {
         case .context: return "context"
         }
     }
+
+    /// What the status line says while the line is in this mode and there is no message.
+    /// `contexts`: whether any context is defined (for `c`).
+    public func hint(contexts: Bool) -> String {
+        switch self {
+        case .capture: return "Enter adds · Tab: rows"
+        case .edit: return "Enter saves the change · Esc cancels"
+        case .move: return "a list name (Tab completes; inbox) · Enter moves · Esc cancels"
+        case .filter: return "e.g. +tag or pri:must, as tick list takes it · empty: all · Esc cancels"
+        case .context:
+            return contexts ? "a context name (Tab completes) · empty: none · Esc cancels"
+                : "no contexts yet: tick context define NAME FILTER · Esc cancels"
+        }
+    }
 }

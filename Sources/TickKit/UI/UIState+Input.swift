@@ -87,6 +87,10 @@ extension UIState {
         let typed = input.text.lowercased()
         let matches = names.filter { $0.lowercased().hasPrefix(typed) }
         guard let first = matches.first else {
+            if names.isEmpty {
+                status = "No contexts yet: define one with tick context define NAME FILTER."
+                return true
+            }
             status = "No \(mode == .context ? "context" : "list") starts with \"\(input.text)\"."
             return true
         }

@@ -230,5 +230,7 @@ public struct UIState: Sendable {
         mode = newMode
         input = UIInput(text)
         focus = .input
+        // The mode's hint replaces the last message (an old confirmation reads as this prompt's).
+        status = ""
     }
 }

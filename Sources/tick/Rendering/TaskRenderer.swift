@@ -27,6 +27,19 @@ struct TaskRenderer {
         rows(item, idWidth: idWidth, showList: showList, width: nil).joined(separator: " ")
     }
 
+    /// What comes before the title: the overdue mark, the id and the state box, with their spaces.
+    func prefix(_ item: ListedTask, idWidth: Int) -> String {
+        let idField = String(repeating: " ", count: max(idWidth - idText(item).count, 0)) + idText(item)
+        let box: String
+        switch item.task.state {
+        case .open: box = item.blocked ? terminal.dim("[b]") : "[ ]"
+        case .active: box = terminal.cyan("[>]")
+        case .done: box = terminal.dim("[x]")
+        }
+        let marker = query.isOverdue(item.task) ? terminal.boldRed("!") : " "
+        return "\(marker) \(terminal.dim(idField)) \(box) "
+    }
+
     /// The rows of one task. Without a width, one row. With one (stdout is a
     /// terminal `width` columns wide), a row never runs past it: the title is
     /// cut with `…` so the details fit (keeping at least ``minimumTitleCells``
@@ -36,16 +49,9 @@ struct TaskRenderer {
         let t = item.task
         let overdue = query.isOverdue(t)
         let idField = String(repeating: " ", count: max(idWidth - idText(item).count, 0)) + idText(item)
-        let box: String
-        switch t.state {
-        case .open: box = item.blocked ? terminal.dim("[b]") : "[ ]"
-        case .active: box = terminal.cyan("[>]")
-        case .done: box = terminal.dim("[x]")
-        }
         let plainTitle = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
-        let marker = overdue ? terminal.boldRed("!") : " "
         let details = details(item, overdue: overdue, showList: showList)
-        let prefix = "\(marker) \(terminal.dim(idField)) \(box) "
+        let prefix = prefix(item, idWidth: idWidth)
         func styled(_ title: String) -> String {
             switch t.state {
             case .done: return terminal.strike(title)
@@ -99,40 +105,54 @@ struct TaskRenderer {
     static let minimumTitleCells = 20
 
     /// One detail after the title; a tight one follows the previous with one
-    /// space instead of two (the tags of a task).
+    /// space instead of two (the tags of a task). `kind` and `short` let a
+    /// narrow `tick ui` row shorten or drop it (``UIRowLayout``).
     struct Detail {
         var text: String
         var tight = false
+        var kind: UIRowField.Kind
+        var short: String? = nil
     }
 
     /// The details after the title: list, dates, slot, fields, tags, note marker.
     func details(_ item: ListedTask, overdue: Bool, showList: Bool) -> [Detail] {
         let t = item.task
-        var details: [String] = []
-        if showList { details.append(terminal.magenta("@" + item.listName)) }
+        var out: [Detail] = []
+        if showList { out.append(Detail(text: terminal.magenta("@" + item.listName), kind: .list)) }
         if let due = t.due {
             if overdue, let label = dates.overdueLabel(due) {
-                details.append(terminal.boldRed("due \(dates.label(due)), \(label)"))
+                out.append(Detail(text: terminal.boldRed("due \(dates.label(due)), \(label)"), kind: .due, short: terminal.boldRed(label)))
             } else {
                 let text = "due " + dates.label(due)
-                details.append(due.localDay(in: query.timeZone) == query.today && t.state.isPending ? terminal.yellow(text) : text)
+                let short = "due " + dates.shortLabel(due)
+                let today = due.localDay(in: query.timeZone) == query.today && t.state.isPending
+                out.append(Detail(text: today ? terminal.yellow(text) : text, kind: .due, short: today ? terminal.yellow(short) : short))
             }
         }
         if let slot = t.slot {
-            details.append("at " + dates.label(.day(slot.day)) + " \(slot.start)-\(slot.end)")
+            let times = " \(slot.start)-\(slot.end)"
+            let day = dates.shortLabel(.day(slot.day))
+            out.append(Detail(text: "at " + dates.label(.day(slot.day)) + times, kind: .slot, short: "at " + (day == "today" ? "" : day + " ") + "\(slot.start)"))
         }
-        if let s = t.scheduled, s != t.slot?.day { details.append("sched " + dates.label(.day(s))) }
-        if let r = t.remind { details.append("remind " + dates.label(.time(r))) }
-        if item.blocked { details.append(terminal.yellow("blocked")) }
-        if let w = t.wait, query.isWaiting(t) { details.append(terminal.dim("wait " + dates.label(w))) }
-        if let r = t.repeatRule { details.append("repeat:" + r) }
-        if let p = t.priority { details.append(p == .must ? terminal.bold("pri:must") : "pri:flexible") }
-        if let e = t.energy { details.append("energy:" + e.rawValue) }
-        if let e = t.estimate { details.append("est:" + DurationText.format(e)) }
-        var out = details.map { Detail(text: $0) }
-        out += t.tags.enumerated().map { Detail(text: terminal.cyan("+" + $1), tight: $0 > 0) }
-        if t.notes != nil { out.append(Detail(text: terminal.dim("[note]"))) }
-        if t.state == .done, let c = t.completedAt { out.append(Detail(text: terminal.dim("done " + dates.label(.time(c))))) }
+        if let s = t.scheduled, s != t.slot?.day {
+            out.append(Detail(text: "sched " + dates.label(.day(s)), kind: .scheduled, short: "sched " + dates.shortLabel(.day(s))))
+        }
+        if let r = t.remind {
+            out.append(Detail(text: "remind " + dates.label(.time(r)), kind: .remind, short: "remind " + dates.shortLabel(.time(r))))
+        }
+        if item.blocked { out.append(Detail(text: terminal.yellow("blocked"), kind: .blocked)) }
+        if let w = t.wait, query.isWaiting(t) {
+            out.append(Detail(text: terminal.dim("wait " + dates.label(w)), kind: .wait, short: terminal.dim("wait " + dates.shortLabel(w))))
+        }
+        if let r = t.repeatRule { out.append(Detail(text: "repeat:" + r, kind: .repeatRule)) }
+        if let p = t.priority { out.append(Detail(text: p == .must ? terminal.bold("pri:must") : "pri:flexible", kind: p == .must ? .priority : .flexible)) }
+        if let e = t.energy { out.append(Detail(text: "energy:" + e.rawValue, kind: .energy)) }
+        if let e = t.estimate { out.append(Detail(text: "est:" + DurationText.format(e), kind: .estimate)) }
+        out += t.tags.enumerated().map { Detail(text: terminal.cyan("+" + $1), tight: $0 > 0, kind: .tag) }
+        if t.notes != nil { out.append(Detail(text: terminal.dim("[note]"), kind: .note)) }
+        if t.state == .done, let c = t.completedAt {
+            out.append(Detail(text: terminal.dim("done " + dates.label(.time(c))), kind: .completed))
+        }
         return out
     }
 

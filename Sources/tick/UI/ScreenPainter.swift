@@ -46,7 +46,7 @@ struct ScreenPainter {
             if state.showDetails { details(state, on: screen, from: 2 + rowsShown, width: width) }
         }
         screen.bar(y: height - 2, look: .reverse)
-        screen.draw(" " + (state.status.isEmpty ? hint(state, live: live) : state.status), y: height - 2, x: 0, look: .reverse)
+        screen.draw(" " + (state.status.isEmpty ? state.hint(live: live) : state.status), y: height - 2, x: 0, look: .reverse)
         layout.inputRow = height - 1
         let prompt = state.mode.prompt + " › "
         screen.draw(prompt, y: height - 1, x: 0, look: state.focus == .input ? .bold : .dim)
@@ -67,14 +67,6 @@ struct ScreenPainter {
         screen.draw(shown, y: height - 1, x: promptCells, width: room + 1)
         screen.finish(cursorAt: state.focus == .input ? (height - 1, promptCells + cursorCells) : nil)
         return layout
-    }
-
-    /// The status line when there is no message: counts, the watcher, keys.
-    func hint(_ state: UIState, live: String) -> String {
-        var context = state.context.map { "context \($0) · " } ?? ""
-        if state.conflicts > 0 { context = "\(state.conflicts) sync conflict\(state.conflicts == 1 ? "" : "s") pending (tick resolve) · " + context }
-        let keys = state.focus == .input ? "Enter adds · Tab: rows" : "Space: start/done · e edit · d delete · u undo · ? help · q quit"
-        return context + live + " · " + keys
     }
 
     private func tabs(_ state: UIState, on screen: Screen) -> [(range: Range<Int>, index: Int)] {
@@ -131,22 +123,22 @@ struct ScreenPainter {
         }
     }
 
-    /// A task on one row: as the CLI fits it; on a narrow screen the title
-    /// gives way (down to ``shortestTitle`` cells) so the marks stay; else cut at the edge.
+    /// A task on one row, its marks and fields as the CLI writes them; on a
+    /// narrow screen the fields give way to the title (``UIRowLayout``).
     func oneLine(_ item: ListedTask, idWidth: Int, showList: Bool, width: Int) -> String {
-        let rows = renderer.rows(item, idWidth: idWidth, showList: showList, width: width)
-        if rows.count == 1, let row = rows.first { return row }
-        let whole = renderer.line(item, idWidth: idWidth, showList: showList)
+        let prefix = Terminal.unstyled(renderer.prefix(item, idWidth: idWidth))
         let title = TextRules.visible(item.task.title.replacingOccurrences(of: "\n", with: " "))
-        let room = width - (Terminal.cells(whole) - CellWidth.of(title))
-        guard room >= Self.shortestTitle else { return whole }
-        var cut = item
-        cut.task.title = CellWidth.truncated(title, to: room)
-        return renderer.line(cut, idWidth: idWidth, showList: showList)
+        let fields = renderer.details(item, overdue: renderer.query.isOverdue(item.task), showList: showList).map {
+            UIRowField(kind: $0.kind, text: Self.plain($0.text), short: $0.short.map(Self.plain), tight: $0.tight)
+        }
+        let layout = UIRowLayout.fit(title: title, fields: fields, prefixCells: CellWidth.of(prefix), width: width)
+        return prefix + layout.text
     }
 
-    /// The fewest title cells a row keeps before its marks are cut instead.
-    static let shortestTitle = 8
+    /// Styled text as drawn: no style codes, control characters visible.
+    private static func plain(_ styled: String) -> String {
+        TextRules.visible(Terminal.unstyled(styled))
+    }
 
     private func details(_ state: UIState, on screen: Screen, from y: Int, width: Int) {
         screen.draw(String(repeating: "─", count: max(width, 1)), y: y, x: 0, look: .dim)
@@ -177,21 +169,8 @@ struct ScreenPainter {
 
     /// Every key, in the rows area.
     private func help(on screen: Screen, from y: Int, rows: Int) {
-        for (i, line) in Self.helpLines.prefix(rows).enumerated() {
+        for (i, line) in UIHelp.lines.prefix(rows).enumerated() {
             screen.draw(line, y: y + i, x: 1)
         }
     }
-
-    static let helpLines = [
-        "Input line: type quick-add words (due:fri +tag pri:must list:Work), Enter adds",
-        "  Tab/Esc: to the rows   a or Tab: back to the line   Ctrl-A/E/U/K/W: edit the line",
-        "Rows: j/k or arrows move   PgUp/PgDn   g/G first/last   h/l or 1-9: views",
-        "  Space: open → active → done → open      Enter: details      ? help",
-        "  e: edit in the line   E: edit in $EDITOR   d: delete   u: undo",
-        "  J/K: move down/up in the list's order   m: move to a list (Tab completes)",
-        "  t/T: scheduled today/tomorrow   i: to the inbox",
-        "  /: filter (as tick list takes it)   c: context (Tab completes; empty: none)",
-        "  r: reload   q or Ctrl-C: quit",
-        "Mouse: click selects, wheel scrolls; drag onto a row reorders, onto a tab reschedules or moves",
-    ]
 }

@@ -2,9 +2,9 @@
 /// Wide and Fullwidth characters and emoji take 2 cells, combining marks,
 /// format characters and variation selectors 0, everything else 1. Counted
 /// per grapheme cluster, so a ZWJ emoji sequence or a flag is one 2-cell glyph.
-enum CellWidth {
+public enum CellWidth {
     /// Cells of `text` (plain text: no escape sequences).
-    static func of(_ text: String) -> Int {
+    public static func of(_ text: String) -> Int {
         // Fast path: printable ASCII is one cell per byte.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         return text.reduce(0) { $0 + of($1) }
@@ -12,7 +12,7 @@ enum CellWidth {
 
     /// Cells of one grapheme cluster: its first visible scalar decides, an
     /// emoji presentation selector (U+FE0F) makes it 2.
-    static func of(_ character: Character) -> Int {
+    public static func of(_ character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars {
             if scalar.value == 0xFE0F { return 2 }
@@ -22,7 +22,7 @@ enum CellWidth {
     }
 
     /// Cells of one scalar on its own.
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v < 0x7F { return v >= 0x20 ? 1 : 0 }
         switch scalar.properties.generalCategory {
@@ -36,7 +36,7 @@ enum CellWidth {
     }
 
     /// East Asian Wide (W) and Fullwidth (F) ranges of Unicode 15, emoji included.
-    static func isWide(_ v: UInt32) -> Bool {
+    public static func isWide(_ v: UInt32) -> Bool {
         if v < 0x1100 { return false }
         var lo = 0
         var hi = wide.count - 1
@@ -49,7 +49,7 @@ enum CellWidth {
     }
 
     /// Text cut to at most `cells` cells, ending in `…` when it was cut.
-    static func truncated(_ text: String, to cells: Int) -> String {
+    public static func truncated(_ text: String, to cells: Int) -> String {
         guard of(text) > cells else { return text }
         guard cells >= 1 else { return "" }
         var out = ""
@@ -64,12 +64,12 @@ enum CellWidth {
     }
 
     /// Text padded with spaces on the right to `cells` cells.
-    static func padded(_ text: String, to cells: Int) -> String {
+    public static func padded(_ text: String, to cells: Int) -> String {
         text + String(repeating: " ", count: max(cells - of(text), 0))
     }
 
     /// Text padded with spaces on the left to `cells` cells.
-    static func leftPadded(_ text: String, to cells: Int) -> String {
+    public static func leftPadded(_ text: String, to cells: Int) -> String {
         String(repeating: " ", count: max(cells - of(text), 0)) + text
     }
 

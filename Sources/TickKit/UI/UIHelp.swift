@@ -1,0 +1,22 @@
+/// The `?` screen of `tick ui`: every key, each line at most ``width`` cells
+/// so it reads whole on an 80-column terminal.
+public enum UIHelp {
+    /// The widest a line may be (drawn from the second column of an 80-column screen).
+    public static let width = 78
+
+    /// The lines, in the order shown.
+    public static let lines = [
+        "Input line: type quick-add words (due:fri +tag pri:must list:Work), Enter",
+        "  adds.  Tab/Esc: to the rows   a or Tab: back   Ctrl-A/E/U/K/W: edit the line",
+        "Rows: j/k or arrows move   PgUp/PgDn   g/G first/last   h/l or 1-9: views",
+        "  Space: open → active → done → open      Enter: details",
+        "  e: edit in the line   E: edit in $EDITOR   d: delete   u: undo",
+        "  J/K: move down/up in the list's order   m: move to a list (Tab completes)",
+        "  t/T: scheduled today/tomorrow   i: to the inbox",
+        "  /: filter (as tick list takes it)   c: context (Tab completes; empty: none)",
+        "  r: reload   q or Ctrl-C: quit",
+        "Mouse: click selects, the wheel scrolls; drag onto a row reorders,",
+        "  onto a tab schedules (Today, Upcoming) or moves (a list).",
+        "? or Esc closes this help.",
+    ]
+}
