@@ -134,6 +134,25 @@ import Testing
         #expect(state.handle(.key(.character("K"))).isEmpty)
     }
 
+    @Test("in Today, J/K pass only the adjacent task of the same list and date (the order the view shows); otherwise they say why and write nothing")
+    func reorderInToday() {
+        var a = item("A"), b = item("B"), c = item("C"), d = item("D", in: .inbox)
+        let today = LocalDate(date: now, timeZone: utc)
+        a.task.due = .day(today)
+        b.task.due = .day(today)
+        c.task.due = .day(today.adding(days: 1))
+        d.task.due = .day(today.adding(days: 1))
+        var state = UIState(timeZone: utc, view: .today)
+        _ = state.handle(.refreshed(UIRefresh(views: [.inbox, .today, .upcoming, work], view: .today, rows: [a, b, c, d])))
+        _ = state.handle(.key(.tab))
+        #expect(state.handle(.key(.character("J"))) == [.reorder(a.task.id, .after(b.task.id))])
+        _ = state.handle(.key(.character("j")))
+        #expect(state.handle(.key(.character("J"))).isEmpty, "C is due another day: the view would not show the move")
+        #expect(state.status.contains("ordered by date"))
+        _ = state.handle(.key(.character("j")))
+        #expect(state.handle(.key(.character("J"))).isEmpty, "D is in another file")
+    }
+
     @Test("a refresh keeps the selection on its task when it moved within the view")
     func refreshKeepsSelection() {
         let a = item("A"), b = item("B"), c = item("C")

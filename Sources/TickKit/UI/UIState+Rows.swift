@@ -86,9 +86,21 @@ extension UIState {
         }
     }
 
-    /// `J`/`K`: after the next (before the previous) row of the same file,
-    /// so in a date view the task passes the neighbour it can be ordered against.
+    /// `J`/`K`: in a list, after the next (before the previous) row of the same
+    /// file; in Today and Upcoming, past the adjacent row when it is of the
+    /// same file and dates (the only order a date view shows).
     mutating func reorder(_ item: ListedTask, from index: Int, down: Bool) -> [UIEffect] {
+        if case .list = view {} else {
+            // Today and Upcoming are ordered by date, the manual order only among
+            // tasks of one list and one date: J/K pass such a neighbour or say so,
+            // instead of writing an order the screen does not show.
+            let next = down ? index + 1 : index - 1
+            guard rows.indices.contains(next), rows[next].kind == item.kind, Self.sameDates(rows[next].task, item.task) else {
+                status = "\(view.title) is ordered by date: J/K move a task past one of the same list and date here; reorder freely in its list's tab."
+                return []
+            }
+            return [.reorder(item.task.id, down ? .after(rows[next].task.id) : .before(rows[next].task.id))]
+        }
         let sameFile = { (other: ListedTask) in other.kind == item.kind }
         let neighbour = down
             ? rows[(index + 1)...].first(where: sameFile)
@@ -98,5 +110,10 @@ extension UIState {
             return []
         }
         return [.reorder(item.task.id, down ? .after(neighbour.task.id) : .before(neighbour.task.id))]
+    }
+
+    /// Same due, scheduled day, slot and reminder: the date views sort them as equals.
+    static func sameDates(_ a: TaskItem, _ b: TaskItem) -> Bool {
+        a.due == b.due && a.scheduled == b.scheduled && a.slot == b.slot && a.remind == b.remind
     }
 }
