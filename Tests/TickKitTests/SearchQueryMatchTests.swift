@@ -33,10 +33,13 @@ import Testing
         return total
     }
 
-    @Test func asciiPathAgreesWithTheUnicodeDefinition() throws {
+    /// Random queries (a word or phrase and a prefix) and random title, notes
+    /// and tags, mostly ASCII, with what could fool a byte matcher: combining
+    /// marks, characters that lowercase or decompose to ASCII, ZWJ, a prepend
+    /// mark. `check` returns the score it got; returns how many cases ran and
+    /// how many scored above 0.
+    private func randomCases(_ check: (SearchQuery, [String], String, String, String) -> Int) -> (compared: Int, positives: Int) {
         var rng = SystemRandomNumberGenerator()
-        // Mostly ASCII, with what could fool a byte matcher: combining marks,
-        // characters that lowercase or decompose to ASCII, ZWJ, a prepend mark.
         let alphabet = Array("aAbBcC iI-1_kK.aAbBcC iI-1_kK.é")
             + ["e\u{301}", "\u{130}", "\u{212A}", "\u{37E}", "\u{1FEF}", ";", "\u{200D}", "ß", "\u{600}"].map { Character($0) }
         func word(_ n: Int) -> String { String((0..<n).map { _ in alphabet.randomElement(using: &rng) ?? "a" }) }
@@ -46,36 +49,33 @@ import Testing
             let raw = [word(Int.random(in: 1...3, using: &rng)), word(Int.random(in: 1...2, using: &rng)) + "*"]
                 .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             guard let query = try? SearchQuery(raw.joined(separator: " ")) else { continue }
-            let (title, notes, tags) = (word(12), word(20), word(6))
+            if check(query, raw, word(12), word(20), word(6)) > 0 { positives += 1 }
+            compared += 1
+        }
+        return (compared, positives)
+    }
+
+    @Test func asciiPathAgreesWithTheUnicodeDefinition() throws {
+        let (compared, positives) = randomCases { query, raw, title, notes, tags in
             let got = query.score(title: title, notes: notes, tags: tags)
             #expect(got == reference(query, title: title, notes: notes, tags: tags), "\(raw) in \(title)|\(notes)|\(tags)")
-            compared += 1
-            if got > 0 { positives += 1 }
+            return got
         }
         #expect(compared > 2000)
         #expect(positives > 100, "the generator must produce matches too")
     }
 
     /// `tick_search` inside SQLite scores SQLite's bytes (``SearchScoreFunction``):
-    /// it must give what ``SearchQuery/score(title:notes:tags:)`` gives, ASCII or not.
-    @Test func sqliteFunctionAgreesWithTheSwiftScore() throws {
-        var rng = SystemRandomNumberGenerator()
-        let alphabet = Array("aAbBcC iI-1_kK.é\u{212A}")
-            + ["e\u{301}", "\u{130}", "\u{37E}", "\u{1FEF}", ";", "\u{200D}", "ß", "\u{600}"].map { Character($0) }
-        func word(_ n: Int) -> String { String((0..<n).map { _ in alphabet.randomElement(using: &rng) ?? "a" }) }
+    /// it must give what the Unicode definition gives, ASCII or not.
+    @Test func sqliteFunctionAgreesWithTheUnicodeDefinition() throws {
         func bytes(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Int) -> Int {
             Array(text.utf8).withUnsafeBufferPointer(body)
         }
-        var positives = 0
-        for _ in 0..<3000 {
-            let raw = [word(Int.random(in: 1...3, using: &rng)), word(Int.random(in: 1...2, using: &rng)) + "*"]
-                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            guard let query = try? SearchQuery(raw.joined(separator: " ")) else { continue }
-            let (title, notes, tags) = (word(12), word(20), word(6))
+        let (_, positives) = randomCases { query, raw, title, notes, tags in
             let function = SearchScoreFunction(query)
             let got = bytes(title) { t in bytes(notes) { n in bytes(tags) { g in function.score(title: t, notes: n, tags: g) } } }
-            #expect(got == query.score(title: title, notes: notes, tags: tags), "\(raw) in \(title)|\(notes)|\(tags)")
-            if got > 0 { positives += 1 }
+            #expect(got == reference(query, title: title, notes: notes, tags: tags), "\(raw) in \(title)|\(notes)|\(tags)")
+            return got
         }
         #expect(positives > 100, "the generator must produce matches too")
         // Empty columns (NULL notes) are no bytes at all.

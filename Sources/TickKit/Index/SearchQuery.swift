@@ -76,40 +76,51 @@ public struct SearchQuery: Sendable, Equatable {
     /// per term in the title, 5 in the tags and 1 in the notes. One
     /// definition for ranking in Swift and inside SQLite (`tick_search`).
     public func score(title: String, notes: String, tags: String) -> Int {
-        var fields = [Field(title, 10), Field(tags, 5), Field(notes, 1)]
+        Self.withUTF8(title) { t in Self.withUTF8(notes) { n in Self.withUTF8(tags) { g in score(title: t, notes: n, tags: g) } } }
+    }
+
+    /// ``score(title:notes:tags:)`` on UTF-8 bytes (SQLite's own, for
+    /// `tick_search`): each column is matched on its bytes where that decides
+    /// (``ASCIIMatch``), else made a String and lowercased, once for all terms.
+    func score(title: UnsafeBufferPointer<UInt8>, notes: UnsafeBufferPointer<UInt8>, tags: UnsafeBufferPointer<UInt8>) -> Int {
+        var fields = (Field(title), Field(tags), Field(notes))
         var total = 0
         for term in terms {
-            var found = false
-            for i in fields.indices where fields[i].contains(term) {
-                total += fields[i].weight
-                found = true
-            }
-            if !found { return 0 }
+            let found = fields.0.contains(term) * 10 + fields.1.contains(term) * 5 + fields.2.contains(term)
+            if found == 0 { return 0 }
+            total += found
         }
         return total
     }
 
-    /// A field being matched: its text, and the text lowercased with Unicode
-    /// rules, made the first time the bytes cannot decide (``ASCIIMatch``).
+    private static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    /// One field's bytes, and its text lowercased with Unicode rules, made the
+    /// first time the bytes cannot decide.
     private struct Field {
-        let text: String
-        let weight: Int
+        let bytes: UnsafeBufferPointer<UInt8>
         var folded: String?
 
-        init(_ text: String, _ weight: Int) {
-            self.text = text
-            self.weight = weight
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
         }
 
-        mutating func contains(_ term: Term) -> Bool {
+        /// 1 when `term` occurs, else 0.
+        mutating func contains(_ term: Term) -> Int {
             let (needle, atWordStart): (String, Bool)
             switch term {
             case .text(let t): (needle, atWordStart) = (t, false)
             case .prefix(let p): (needle, atWordStart) = (p, true)
             }
-            if let found = ASCIIMatch.find(needle, in: text, atWordStart: atWordStart) { return found }
-            if folded == nil { folded = text.lowercased() }
-            return SearchQuery.matches(term, in: folded ?? text)
+            let bytes = self.bytes
+            if let found = SearchQuery.withUTF8(needle, { ASCIIMatch.find($0, in: bytes, atWordStart: atWordStart) }) {
+                return found ? 1 : 0
+            }
+            if folded == nil { folded = String(decoding: bytes, as: UTF8.self).lowercased() }
+            return SearchQuery.matches(term, in: folded ?? "") ? 1 : 0
         }
     }
 
