@@ -132,8 +132,9 @@ public final class TaskHooks: @unchecked Sendable {
         for task in before?.tasks ?? [] where !kept.contains(task.id) {
             if lock.withLock({ reviewed[task.id] != nil }) { continue }
             let deleted = json.line(for: task, project: project, deleted: true)
+            let before = json.line(for: task, project: project)
             for script in scripts.scripts(for: .modify) {
-                _ = try run(script, input: [json.line(for: task, project: project), deleted], expecting: 1)
+                _ = try run(script, input: [before, deleted], expecting: 1)
             }
             lock.withLock { note(task.id, deleted) }
         }

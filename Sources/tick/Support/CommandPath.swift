@@ -25,7 +25,12 @@ enum CommandPath {
 
     /// True when the command's writes go into the undo journal.
     static func journaled(_ command: String) -> Bool {
-        guard let first = command.split(separator: " ").first else { return false }
-        return !notJournaled.contains(String(first))
+        guard let top = top(command) else { return false }
+        return !notJournaled.contains(top)
+    }
+
+    /// The top-level command of a path (`lists` of `lists rm`); nil for none.
+    static func top(_ command: String) -> String? {
+        command.split(separator: " ").first.map(String.init)
     }
 }

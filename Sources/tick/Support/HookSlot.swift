@@ -10,9 +10,10 @@ final class HookSlot: @unchecked Sendable {
     /// (tests that build a Context, a shell's Tab completion).
     @TaskLocal static var current: HookSlot?
 
-    /// Commands that never run hooks: they bring changes made elsewhere
-    /// (merges, git, sync), take one back (undo), or run for ever (watch).
-    static let exempt: Set<String> = ["resolve", "merge-driver", "sync", "git", "watch", "undo", "init"]
+    /// Commands that never run hooks: those whose writes are not journaled
+    /// (they bring changes made elsewhere: merges, git, sync; or run for
+    /// ever: watch), and undo, which takes a change back.
+    static let exempt = CommandPath.notJournaled.union(["undo"])
 
     private(set) var hooks: TaskHooks?
     private var made = false
@@ -30,8 +31,8 @@ final class HookSlot: @unchecked Sendable {
     /// `TICK_HOOKS=off` (or `0`, `no`, `false`) turns them off for a command.
     static func enabled(for command: String, environment: [String: String]) -> Bool {
         if let value = environment["TICK_HOOKS"]?.lowercased(), ["off", "0", "no", "false"].contains(value) { return false }
-        guard let first = command.split(separator: " ").first else { return false }
-        return !exempt.contains(String(first))
+        guard let top = CommandPath.top(command) else { return false }
+        return !exempt.contains(top)
     }
 
     /// Seconds a hook may run: `TICK_HOOK_TIMEOUT`, else 10.
