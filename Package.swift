@@ -24,10 +24,13 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libncurses-dev"])]
         ),
+        // System calls Swift's Glibc module does not declare (renameat2).
+        .target(name: "CTickSys"),
         .target(
             name: "TickKit",
             dependencies: [
                 "CInotifyTools",
+                "CTickSys",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],

@@ -15,7 +15,7 @@ import Foundation
 /// has put a merge holding it in place; when something fails it is kept
 /// next to the file (`<name>.tick-kept-<random>`) and the error names it.
 ///
-/// Where the filesystem cannot exchange (`EINVAL`, `ENOSYS`), the temp file
+/// Where the filesystem cannot exchange (`EINVAL`, `EOPNOTSUPP`), the temp file
 /// is renamed over the file right after the check (a save in that instant
 /// is lost).
 ///

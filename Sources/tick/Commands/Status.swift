@@ -45,6 +45,7 @@ extension Tick {
             let nextReminder = try context.index.nextReminder(after: context.now)
             // Tasks in more than one file: shown as one (the newer copy) until joined.
             let split = try context.index.tasksInSeveralFiles()
+            let exchange = context.store.exchangeSupport()
             let t = context.terminal
             if output.json {
                 var members: [JSONMember] = [
@@ -61,6 +62,7 @@ extension Tick {
                     JSONMember("nextReminder", nextReminder.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
                     JSONMember("unreadable", .array((broken + brokenArchive).map { .string($0.summary) })),
                     JSONMember("inSeveralLists", .array(split.map { .string($0.lowercased) })),
+                    JSONMember("atomicExchange", exchange.jsonValue),
                 ]
                 do {
                     members.append(JSONMember("conflicts", .array(conflicts.map { c in
@@ -84,6 +86,7 @@ extension Tick {
             }
             t.out("index     \(indexPath)")
             t.out("          " + (stale.isEmpty ? "was fresh" : "was stale (\(stale.count) file(s) changed); updated now: " + stale.prefix(5).joined(separator: ", ")))
+            t.out("writes    " + exchange.line(t))
             t.out("watcher   " + (watcher.map { "running (pid \($0))" } ?? "not running (commands still check the files themselves)"))
             if let nextReminder {
                 let when = context.dates.label(.time(nextReminder))
@@ -112,6 +115,28 @@ extension Tick {
                     t.out("          \(path) (" + (type == "sync-conflict-copy" ? "Syncthing conflict copy of \(CommitmentFile.relativePath)" : "git conflict markers") + ")")
                 }
             }
+        }
+    }
+}
+
+private extension ExchangeSupport {
+    /// `true`, `false`, or `null` when the probe could not tell.
+    var jsonValue: JSONNode {
+        switch self {
+        case .available: JSONNode(.bool(true))
+        case .unsupported: JSONNode(.bool(false))
+        case .unknown: JSONNode(.null)
+        }
+    }
+
+    func line(_ t: Terminal) -> String {
+        switch self {
+        case .available:
+            "atomic exchange (renameat2): saves never overwrite an editor's save unseen"
+        case .unsupported(let reason):
+            t.yellow("no atomic exchange on this filesystem (\(reason)): saves check, then rename; imports and archiving across files are refused (Docs/FORMAT.md section 10)")
+        case .unknown(let reason):
+            t.yellow("atomic exchange unknown: the probe failed (\(reason))")
         }
     }
 }
