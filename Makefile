@@ -42,7 +42,7 @@ DEB_ROOT = $(CURDIR)/build/deb/root
 DEB = build/tick_$(VERSION)_$(DEB_ARCH).deb
 DEB_COMPRESS ?= xz
 
-.PHONY: deps build demo test release all clean install uninstall man completions deb FORCE
+.PHONY: deps build demo test test-release release all clean install uninstall man completions deb FORCE
 
 deps:
 	@./scripts/ensure-deps.sh
@@ -58,12 +58,24 @@ demo: build
 	@echo '$$ tick --store SampleData lists'
 	@$(SWIFT) run --skip-build tick --store SampleData lists
 
+# The whole suite (unit + end-to-end) on the debug build, then the
+# end-to-end suite again on the static release build that `make install` and
+# `make deb` ship (TICK_BIN names the binary under test): what users install
+# is what is tested.
 test:
 	@./scripts/ensure-deps.sh --test
 	$(SWIFT) build
 	@# The man page tests run it (a test cannot build it: swift test holds .build).
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test
+	$(MAKE) test-release
+
+# The end-to-end suite against the static release build only.
+test-release: release
+	@# One static file: no program interpreter, no shared libraries.
+	@! readelf -l $(RELEASE_BIN) | grep -q INTERP || { echo "$(RELEASE_BIN) is not statically linked" >&2; exit 1; }
+	$(SWIFT) build --build-tests
+	TICK_BIN=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter TickE2ETests
 
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -static-executable

@@ -4,10 +4,9 @@ import Testing
 /// `make install`, `make uninstall`, `make deb` and the man pages, run for
 /// real: the Makefile, generate-manual, groff, man, dpkg-deb and dpkg.
 ///
-/// They install the binary under test (`BIN=`, the debug build) instead of
-/// the release build `make install` uses by default: a release build takes
-/// minutes, and what is checked here (which files go where, that the pages
-/// render, that the package unpacks and runs) does not depend on it.
+/// They install the binary under test (`BIN=`: the debug build, or the
+/// static release build `make install` ships when `make test` runs the
+/// end-to-end suite again with `TICK_BIN=.build/release/tick`).
 @Suite(.serialized)
 struct InstallTests {
     /// The package root (where the Makefile is).
@@ -19,10 +18,21 @@ struct InstallTests {
         return dir.path
     }()
 
-    /// swift-argument-parser's generate-manual, built next to tick
-    /// (`swift build --product generate-manual`; `make test` does it).
-    static let generateManual = URL(fileURLWithPath: TickBinary.path).deletingLastPathComponent()
-        .appendingPathComponent("generate-manual").path
+    /// swift-argument-parser's generate-manual (`swift build --product
+    /// generate-manual`; `make test` does it): a debug build next to the test
+    /// runner, also when the binary under test is the release build
+    /// (`TICK_BIN`); else next to the binary under test.
+    static let generateManual: String = {
+        var candidates: [String] = []
+        if let argv0 = CommandLine.arguments.first, !argv0.isEmpty {
+            candidates.append(URL(fileURLWithPath: argv0).resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("generate-manual").path)
+        }
+        candidates.append(URL(fileURLWithPath: root).appendingPathComponent(".build/debug/generate-manual").path)
+        let next = URL(fileURLWithPath: TickBinary.path).deletingLastPathComponent().appendingPathComponent("generate-manual").path
+        candidates.append(next)
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? next
+    }()
 
     static var hasGenerateManual: Bool { FileManager.default.isExecutableFile(atPath: generateManual) }
 
