@@ -86,6 +86,40 @@ import Testing
         #expect(store.written.bytes(of: .list(slug: "work")) == final.bytes)
     }
 
+    @Test func aSaveTakenOutByTheSwapIsPutBackAtOnceAndOneBetweenTheSwapsIsKeptToo() throws {
+        let (store, dir) = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = store.location.path(of: .list(slug: "work"))
+        try Data(TaskFileEncoder.encode(listFile(["a"]))).write(to: URL(fileURLWithPath: path))
+        let first = TaskFileEncoder.encode(listFile(["a", "first-save"]))
+        let second = TaskFileEncoder.encode(listFile(["a", "second-save"]))
+        // Before the swap: the first save lands. Before the swap back: the file
+        // holds tick's version without it; a second save replaces that.
+        let calls = Counter()
+        var racing = store
+        let seenBeforeSwapBack = Box<[UInt8]>()
+        racing.beforeSwap = { p in
+            guard p == path else { return }
+            switch calls.next() {
+            case 1: self.editorSave(first, to: path)
+            case 2:
+                seenBeforeSwapBack.set(Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()))
+                self.editorSave(second, to: path)
+            default: break
+            }
+        }
+        try racing.withLock { writer in
+            try writer.update(.list(slug: "work")) { file in
+                file.tasks.append(TaskItem(id: UUID(name: "from-tick"), title: "from-tick", createdAt: now, modifiedAt: now))
+            }
+        }
+        #expect(calls.value >= 3, "the swap, the swap back, and the swap of the merge")
+        #expect(seenBeforeSwapBack.get().map { String(decoding: $0, as: UTF8.self).contains("from-tick") } == true)
+        let final = try #require(try store.read(.list(slug: "work")))
+        #expect(Set(final.file.tasks.map(\.title)) == ["a", "first-save", "second-save", "from-tick"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.location.path("lists")) == ["work.json"])
+    }
+
     @Test func aSaveThatDoesNotParseIsPutBack() throws {
         let (store, dir) = try makeStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -189,4 +223,21 @@ extension Store {
         store.beforeSwap = { if $0 == path { once.run() } }
         return store
     }
+}
+
+/// Counts calls, across threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    /// The number of this call, from 1.
+    func next() -> Int { lock.withLock { count += 1; return count } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// One value, set from a handler and read by the test.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+    func set(_ v: Value) { lock.withLock { value = v } }
+    func get() -> Value? { lock.withLock { value } }
 }

@@ -16,7 +16,8 @@ public struct Store: Sendable {
     /// The time writes record as the change time of what they change
     /// (a command passes its start time; `tick watch` a running clock).
     public let clock: @Sendable () -> Date
-    /// Tests only: runs just before a store file is swapped in (``SwappingWrite``),
+    /// Tests only: runs just before each swap of a store file (``SwappingWrite``:
+    /// the swap, and the swap back when a save landed before it),
     /// so a test can save the file in that instant, as an editor might.
     var beforeSwap: (@Sendable (String) -> Void)?
 

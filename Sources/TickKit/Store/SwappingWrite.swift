@@ -104,6 +104,8 @@ struct SwappingWrite {
         var pending: [String] = []
         // The copy of what tick last wrote, for stamping hand edits: it does not change meanwhile.
         let copy = store.written.copy(of: kind)
+        // Saves put back in the file after landing between a check and a swap.
+        var backOffs = 0
         for _ in 0..<Self.maxRounds {
             let tmp = try AtomicFile.writeTemp(ours.bytes, for: path, mode: mode)
             let current: (bytes: [UInt8], stamp: FileStamp)?
@@ -157,7 +159,45 @@ struct SwappingWrite {
                 AtomicFile.syncDirectory(directory)
                 return ours
             }
-            // A save landed between the check and the swap.
+            // A save landed between the check and the swap: put it back at once,
+            // before anything else, so that a program that reads the file now
+            // (an editor about to save again) sees its save, not tick's version
+            // without it. The file showed tick's version for two system calls
+            // and a read; the merge is then made as after a failed check.
+            store.beforeSwap?(path)
+            if RenameAt2.rename(tmp, path, flags: RenameAt2.exchange) == 0 {
+                // `tmp` now holds what the swap back took out: tick's version,
+                // or, rarely, a save made in the instant between the swaps.
+                let back = try? AtomicFile.read(path: tmp)
+                var second: TaskFile?
+                if back?.bytes != ours.bytes {
+                    guard let back, let decoded = try? decode(back, copy: copy) else { throw keep(pending + [tmp], written: false) }
+                    let held = AtomicFile.siblingPath(of: path, tag: "tick-swapped", suffix: "")
+                    pending.append(Glibc.rename(tmp, held) == 0 ? held : tmp)
+                    second = decoded
+                } else {
+                    unlink(tmp)
+                }
+                let theirs: TaskFile
+                do {
+                    theirs = try decode(out, copy: copy)
+                } catch {
+                    // Their save is in the file again and tick wrote nothing.
+                    if pending.isEmpty { throw error }
+                    throw keep(pending, written: false)
+                }
+                backOffs += 1
+                usleep(UInt32.random(in: 0...(500 << min(backOffs, 5))))
+                ours = merge(base: base, ours: ours, theirs: theirs)
+                // The save between the swaps replaced tick's version, which it may
+                // never have seen: merged on the version tick expected, so that
+                // only what it changed from that counts (tick's additions stay).
+                if let second { ours = merge(base: base, ours: ours, theirs: second) }
+                expected = out.bytes
+                base = theirs
+                continue
+            }
+            // The swap back failed: `tmp` holds their save, merged three-way.
             let theirs: TaskFile
             do {
                 theirs = try decode(out, copy: copy)
