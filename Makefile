@@ -75,6 +75,7 @@ test-release: release
 	@# One static file: no program interpreter, no shared libraries.
 	@! readelf -l $(RELEASE_BIN) | grep -q INTERP || { echo "$(RELEASE_BIN) is not statically linked" >&2; exit 1; }
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	TICK_BIN=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter TickE2ETests
 
 release: deps

@@ -41,7 +41,9 @@ extension TaskIndex {
             if bytes[19] == 2 { bytes[19] = 1 }
             let loaded: Bool = (try? memory.writeWithoutTransaction { db -> Bool in
                 guard let buffer = sqlite3_malloc64(sqlite3_uint64(bytes.count)) else { return false }
-                bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
+                }
                 let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
                 let size = sqlite3_int64(bytes.count)
                 return sqlite3_deserialize(db.sqliteConnection, "main", buffer.assumingMemoryBound(to: UInt8.self), size, size, flags) == SQLITE_OK

@@ -73,7 +73,7 @@ extension StoreWriter {
         try AtomicFile.requireWritable(path: path, shown: store.commitmentsDisplayPath)
         if let bytes {
             do {
-                _ = try CommitmentFileCodec.decode(bytes, path: store.commitmentsDisplayPath, fallbackDate: Date())
+                _ = try CommitmentFileCodec.decode(bytes, path: store.commitmentsDisplayPath, fallbackDate: store.clock())
             } catch {
                 throw StoreError.invalidFile(error)
             }

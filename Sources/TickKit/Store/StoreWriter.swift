@@ -95,7 +95,7 @@ public struct StoreWriter {
         }
         let file: TaskFile
         do {
-            file = try TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: Date()).decode()
+            file = try TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: store.clock()).decode()
         } catch {
             throw StoreError.invalidFile(error)
         }
