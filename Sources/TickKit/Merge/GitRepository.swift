@@ -11,6 +11,9 @@ public struct GitRepository: Sendable {
     /// The absolute path of the (work tree's) git directory, when known: then
     /// ``isMerging()`` and ``isRebasing()`` look at files instead of running git.
     public let gitDirectory: String?
+    /// The environment git runs with (tools' variables of the command's:
+    /// ``ChildEnvironment/forTools(from:)``).
+    public let environment: [String: String]
 
     /// Extra environment for every git command: never open an editor, never
     /// run tick's own hooks (see ``GitHooks/skipVariable``).
@@ -20,40 +23,47 @@ public struct GitRepository: Sendable {
     ]
 
     /// The repository whose work tree contains `directory`, or nil when it is
-    /// in none. `directory` must exist.
-    public static func discover(at directory: String) throws(GitError) -> GitRepository? {
-        let r = try run(["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"], in: directory)
+    /// in none. `directory` must exist. `environment` is the command's: git
+    /// gets its tools' variables (``ChildEnvironment``).
+    public static func discover(at directory: String, environment: [String: String]) throws(GitError) -> GitRepository? {
+        let r = try run(["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"], in: directory, environment: environment)
         guard r.succeeded else { return nil }
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let top = lines.first, !top.isEmpty else { return nil }
         let gitDirectory = lines.count > 2 && (lines[2] as NSString).isAbsolutePath ? lines[2] : nil
-        return GitRepository(directory: directory, topLevel: top, prefix: lines.count > 1 ? lines[1] : "", gitDirectory: gitDirectory)
+        return GitRepository(directory: directory, topLevel: top, prefix: lines.count > 1 ? lines[1] : "",
+                             gitDirectory: gitDirectory, environment: environment)
     }
 
-    public init(directory: String, topLevel: String, prefix: String, gitDirectory: String? = nil) {
+    public init(directory: String, topLevel: String, prefix: String, gitDirectory: String? = nil, environment: [String: String]) {
         self.directory = directory
         self.topLevel = topLevel
         self.prefix = prefix
         self.gitDirectory = gitDirectory
+        self.environment = ChildEnvironment.forTools(from: environment)
     }
 
     /// Runs `git ARGS` in `directory` (any directory, in a repository or not),
-    /// with stdin from /dev/null, capturing stdout and stderr. `environment`
-    /// adds to (or, with nil, removes from) this process's environment. Throws
-    /// only when git cannot be started.
-    public static func run(_ args: [String], in directory: String, environment: [String: String?] = [:]) throws(GitError) -> ProcessResult {
+    /// with stdin from /dev/null, capturing stdout and stderr, with the tools'
+    /// variables of `environment` (the command's), changed by `overrides` (a
+    /// nil value removes a variable). Throws only when git cannot be started.
+    public static func run(_ args: [String], in directory: String, environment: [String: String],
+                           overrides: [String: String?] = [:]) throws(GitError) -> ProcessResult {
+        var env = ChildEnvironment.forTools(from: environment)
+        for (k, v) in overrides { env[k] = v }
         do {
-            return try ProcessRunner.run("git", args, in: directory, environment: environment)
+            return try ProcessRunner.run("git", args, in: directory, environment: env)
         } catch {
             throw GitError(error.message)
         }
     }
 
-    /// Runs `git ARGS` in the store directory.
+    /// Runs `git ARGS` in the store directory (`environment` adds to, or with
+    /// nil removes from, the repository's).
     public func git(_ args: [String], environment: [String: String?] = [:]) throws(GitError) -> ProcessResult {
         var env = Self.quietEnvironment
         for (k, v) in environment { env[k] = v }
-        return try Self.run(args, in: directory, environment: env)
+        return try Self.run(args, in: directory, environment: self.environment, overrides: env)
     }
 
     /// Runs `git ARGS` and throws with git's message when it fails.

@@ -61,7 +61,7 @@ public struct CommandNotifier: Notifier {
             "due": reminder.due.map { dates.label($0) } ?? "",
             "id": reminder.taskID.lowercased,
         ]
-        switch Self.run(Self.expand(command, values), in: directory) {
+        switch Self.run(Self.expand(command, values), in: directory, environment: environment) {
         case .failure(let reason):
             return .unavailable(reason)
         case .success(let output):
@@ -80,9 +80,9 @@ public struct CommandNotifier: Notifier {
     /// Shows a plain message with `command` (for confirmations such as
     /// "Added 'X' to Inbox"). Returns nil when shown, else why not.
     public static func message(_ summary: String, body: String, command: [String] = defaultMessageCommand,
-                               directory: String = "/") -> String? {
+                               directory: String = "/", environment: [String: String]) -> String? {
         let argv = expand(command, ["summary": summary, "body": body, "title": summary])
-        if case .failure(let reason) = run(argv, in: directory) { return reason }
+        if case .failure(let reason) = run(argv, in: directory, environment: environment) { return reason }
         return nil
     }
 
@@ -111,10 +111,11 @@ public struct CommandNotifier: Notifier {
         case failure(String)
     }
 
-    private static func run(_ argv: [String], in directory: String) -> Outcome {
+    private static func run(_ argv: [String], in directory: String, environment: [String: String]) -> Outcome {
         guard let program = argv.first, !program.isEmpty else { return .failure("the notifier command is empty") }
         do {
-            let result = try ProcessRunner.run(program, Array(argv.dropFirst()), in: directory)
+            let result = try ProcessRunner.run(program, Array(argv.dropFirst()), in: directory,
+                                               environment: ChildEnvironment.forTools(from: environment))
             guard result.status == 0 else {
                 let why = result.stderr.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
                 return .failure("\(program) exited with status \(result.status)\(why.isEmpty ? "" : ": \(why)")")

@@ -3,13 +3,12 @@ import Foundation
 /// Runs helper programs (git, notify-send, prompts) and captures their output.
 public enum ProcessRunner {
     /// Runs a program found on PATH (through `/usr/bin/env`) in `directory`,
-    /// with stdin from /dev/null, capturing stdout and stderr. `environment`
-    /// adds to (or, with nil, removes from) this process's environment.
+    /// with stdin from /dev/null, capturing stdout and stderr. The child gets
+    /// exactly `environment` (``ChildEnvironment/forTools(from:)`` of the
+    /// command's, usually), nothing from this process's own.
     /// Throws only when the program cannot be started.
-    public static func run(_ name: String, _ args: [String], in directory: String, environment: [String: String?] = [:]) throws(ProcessError) -> ProcessResult {
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        return try run(ProcessRequest(program: name, arguments: args, directory: directory, environment: env))
+    public static func run(_ name: String, _ args: [String], in directory: String, environment: [String: String]) throws(ProcessError) -> ProcessResult {
+        try run(ProcessRequest(program: name, arguments: args, directory: directory, environment: environment))
     }
 
     /// Runs `request`: its stdin is the request's input (or /dev/null), and

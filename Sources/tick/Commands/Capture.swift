@@ -59,7 +59,7 @@ extension Tick {
             } catch {
                 if notify {
                     _ = CommandNotifier.message("tick: task not added", body: error.localizedDescription,
-                                                command: config.captureNotify)
+                                                command: config.captureNotify, environment: context.environment)
                 }
                 throw error
             }
@@ -68,7 +68,8 @@ extension Tick {
                 let id = item.shortID.map(String.init) ?? item.task.id.lowercased
                 t.out(Confirmation(terminal: t).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName))
                 if notify, let problem = CommandNotifier.message(
-                    "Added '\(item.task.title)' to \(item.listName)", body: "tick \(id)", command: config.captureNotify) {
+                    "Added '\(item.task.title)' to \(item.listName)", body: "tick \(id)", command: config.captureNotify,
+                    environment: context.environment) {
                     t.err("tick: warning: no confirmation shown (\(problem))")
                 }
             }
@@ -108,7 +109,8 @@ extension Tick {
             }
             let result: ProcessResult
             do {
-                result = try ProcessRunner.run(argv[0], Array(argv.dropFirst()), in: "/")
+                result = try ProcessRunner.run(argv[0], Array(argv.dropFirst()), in: "/",
+                                               environment: ChildEnvironment.forTools(from: context.environment))
             } catch {
                 throw CLIError("cannot run \(argv[0]): \(error.localizedDescription)", status: .failure)
             }

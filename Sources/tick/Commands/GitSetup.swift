@@ -31,7 +31,7 @@ extension Tick {
             let process = try ProcessEnvironment.current()
             let location = process.storeLocation(explicit: global.store)
             let terminal = Terminal(noColorFlag: global.noColor, environment: process.variables)
-            try GitSetupRunner(root: location.root, terminal: terminal).run()
+            try GitSetupRunner(root: location.root, terminal: terminal, environment: process.variables).run()
         }
     }
 }
@@ -40,6 +40,8 @@ extension Tick {
 struct GitSetupRunner {
     let root: String
     let terminal: Terminal
+    /// The command's environment (git gets its tools' variables).
+    let environment: [String: String]
 
     func run() throws {
         let t = terminal
@@ -48,7 +50,7 @@ struct GitSetupRunner {
             throw CLIError("the store \(root) does not exist; create it as a git repository with `tick init --git \(root)`")
         }
         guard isDir.boolValue else { throw StoreError.notADirectory(path: root) }
-        guard let repo = try GitRepository.discover(at: root) else {
+        guard let repo = try GitRepository.discover(at: root, environment: environment) else {
             throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` (it runs git init) or `git init` there first")
         }
         var changes: [String] = []

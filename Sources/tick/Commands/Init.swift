@@ -44,14 +44,14 @@ extension Tick {
                 t.out("Created the store \(root)")
             }
             if git {
-                if let repo = try GitRepository.discover(at: root) {
+                if let repo = try GitRepository.discover(at: root, environment: process.variables) {
                     t.out("The store is in the git repository \(repo.topLevel)")
                 } else {
-                    let r = try GitRepository.run(["init", "-q"], in: root)
+                    let r = try GitRepository.run(["init", "-q"], in: root, environment: process.variables)
                     guard r.succeeded else { throw CLIError("git init failed in \(root):\n\(r.message)") }
                     t.out("Initialized a git repository in \(root)")
                 }
-                try GitSetupRunner(root: root, terminal: t).run()
+                try GitSetupRunner(root: root, terminal: t, environment: process.variables).run()
             }
             let configured = process.storeLocation(explicit: global.store).root
             if configured != root {

@@ -148,7 +148,8 @@ extension Tick {
                 basePath = p
             }
             defer { if let tempBase { unlink(tempBase) } }
-            let r = try GitRepository.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, basePath, theirs], in: process.currentDirectory)
+            let r = try GitRepository.run(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, basePath, theirs], in: process.currentDirectory,
+                                         environment: process.variables)
             if r.status < 0 || r.status > 127 {
                 throw CLIError("git merge-file failed: \(r.message)")
             }

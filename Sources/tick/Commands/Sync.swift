@@ -37,7 +37,7 @@ extension Tick {
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
                 throw CLIError("the store \(root) does not exist; create it as a git repository with `tick init --git \(root)`")
             }
-            guard let repo = try GitRepository.discover(at: root) else {
+            guard let repo = try GitRepository.discover(at: root, environment: context.environment) else {
                 throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` or `git init` there, then `tick git setup`")
             }
             // No tick write interleaves with the commit, the merge and the checkout.
