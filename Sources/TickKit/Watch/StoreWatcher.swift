@@ -48,22 +48,26 @@ public final class StoreWatcher {
     private let log: (WatchEvent) -> Void
     private let reminders: Reminders?
     private let queue = EventQueue()
-    private var due: [String: Date] = [:]
+    /// The clock of every timer (debounce, retry, heartbeat, the next reminder's wake-up).
+    private let monotonic: MonotonicClock
+    private var schedule: WatchSchedule
     private var retried: Set<String> = []
-    private var lastBeat = Date()
     /// What was last reported broken, per path: the hash of its content.
     private var reportedBroken: [String: String] = [:]
-    /// When to look for Syncthing conflict copies and split tasks (debounced).
-    private var resolveDue: Date?
     /// Copies that could not be merged, by path and size+mtime: not retried until they change.
     private var unmergeable: [String: FileStamp] = [:]
 
+    /// `monotonic` drives the timers (tests pass their own); `reminders.clock`
+    /// is the wall-clock "now" reminders are due by.
     public init(store: Store, index: TaskIndex, options: Options = Options(), reminders: Reminders? = nil,
-                log: @escaping (WatchEvent) -> Void) {
+                monotonic: MonotonicClock = .system, log: @escaping (WatchEvent) -> Void) {
         self.store = store
         self.index = index
         self.options = options
         self.reminders = reminders
+        self.monotonic = monotonic
+        schedule = WatchSchedule(debounce: options.debounce, retryDelay: options.retryDelay, heartbeat: options.heartbeat,
+                                 start: monotonic.now())
         self.log = log
     }
 
@@ -83,13 +87,11 @@ public final class StoreWatcher {
     public func run() throws -> String {
         InotifyReader(root: store.location.root, queue: queue).start()
         // Copies that arrived while no watcher ran.
-        if options.autoResolve { resolveDue = Date() }
+        if options.autoResolve { schedule.resolveNow(at: monotonic.now()) }
         while true {
-            var deadline = min(due.values.min() ?? .distantFuture, Date().addingTimeInterval(options.maxSleep))
-            if let r = resolveDue { deadline = min(deadline, r) }
-            if let wake = nextReminderWake() { deadline = min(deadline, wake) }
-            if let beat = options.heartbeat { deadline = min(deadline, lastBeat.addingTimeInterval(beat)) }
-            let (changes, stopReason) = queue.take(until: deadline)
+            let now = monotonic.now()
+            let deadline = schedule.deadline(at: now, maxSleep: options.maxSleep, also: nextReminderWake(at: now))
+            let (changes, stopReason) = queue.take(waitingAtMost: deadline - now)
             if let stopReason {
                 log(.stopping(signal: stopReason))
                 return stopReason
@@ -99,11 +101,11 @@ public final class StoreWatcher {
                 switch change {
                 case .path(let relative):
                     if options.autoResolve, Self.isConflictCopy(relative) {
-                        resolveDue = Date().addingTimeInterval(options.debounce)
+                        schedule.resolveSoon(at: monotonic.now())
                         continue
                     }
                     guard TaskIndex.kind(forRelativePath: relative) != nil else { continue }
-                    due[relative] = Date().addingTimeInterval(options.debounce)
+                    schedule.changed(relative, at: monotonic.now())
                     retried.remove(relative)
                 case .rescan(let reason):
                     rescan = reason
@@ -119,13 +121,11 @@ public final class StoreWatcher {
             }
             if let rescan { fullRescan(rescan) }
             processDue()
-            if let when = resolveDue, when <= Date() {
-                resolveDue = nil
+            if schedule.takeResolve(at: monotonic.now()) {
                 resolvePending()
             }
             fireReminders()
-            if let beat = options.heartbeat, Date().timeIntervalSince(lastBeat) >= beat {
-                lastBeat = Date()
+            if schedule.takeHeartbeat(at: monotonic.now()) {
                 log(.heartbeat)
             }
         }
@@ -133,12 +133,13 @@ public final class StoreWatcher {
 
     // MARK: Reminders
 
-    /// The real-clock instant at which the next reminder is due, if any.
-    private func nextReminderWake() -> Date? {
+    /// When (on the monotonic clock, which reads `monotonicNow` now) the next
+    /// reminder is due, if any: as far ahead as it is on the reminders' clock.
+    private func nextReminderWake(at monotonicNow: Double) -> Double? {
         guard let reminders else { return nil }
         let now = reminders.clock()
         guard let next = try? reminders.service.nextWake(after: now) else { return nil }
-        return Date().addingTimeInterval(max(0, next.timeIntervalSince(now)))
+        return monotonicNow + max(0, next.timeIntervalSince(now))
     }
 
     /// Shows every reminder that is due. Each notification runs on its own
@@ -185,24 +186,23 @@ public final class StoreWatcher {
     }
 
     private func fullRescan(_ reason: String) {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = monotonic.now()
         do {
             let report = try index.refresh()
             handle(report)
-            due.removeAll()
+            schedule.clearPaths()
             log(.rescanned(reason: reason, files: report.files.count + report.unchanged,
-                           milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6))
+                           milliseconds: (monotonic.now() - started) * 1000))
         } catch {
             log(.failure("rescan failed: \(error.localizedDescription)"))
         }
     }
 
     private func processDue() {
-        let now = Date()
+        let now = monotonic.now()
         var looked = false
         defer { if looked { log(.settled) } }
-        for (relative, when) in due where when <= now {
-            due[relative] = nil
+        for relative in schedule.takeDue(at: now) {
             looked = true
             guard let kind = TaskIndex.kind(forRelativePath: relative) else { continue }
             do {
@@ -210,7 +210,7 @@ public final class StoreWatcher {
                 if let file = report.files.first(where: { $0.kind == kind }), file.error != nil, !retried.contains(relative) {
                     // Maybe caught mid-write (truncate, then write): look again shortly.
                     retried.insert(relative)
-                    due[relative] = now.addingTimeInterval(options.retryDelay)
+                    schedule.retry(relative, at: now)
                     try index.forgetStamp(of: kind)
                     continue
                 }
@@ -270,9 +270,9 @@ public final class StoreWatcher {
     }
 
     private func handle(_ report: TaskIndex.RefreshReport) {
-        if options.autoResolve, report.changed, resolveDue == nil,
+        if options.autoResolve, report.changed, schedule.resolveDue == nil,
            let split = try? index.tasksInSeveralFiles(), !split.isEmpty {
-            resolveDue = Date().addingTimeInterval(options.debounce)
+            schedule.resolveSoon(at: monotonic.now(), unlessPending: true)
         }
         for file in report.files {
             let path = file.kind.relativePath
