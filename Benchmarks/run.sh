@@ -111,9 +111,9 @@ esac
 
 # --- tick binary ----------------------------------------------------------------
 if [ -z "$TICK" ]; then
-  log "building tick (swift build -c release --static-swift-stdlib)"
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib) >>"$LOG" 2>&1 ||
-    { tail -n 30 "$LOG" >&2; die "swift build failed (see $LOG); retry, or pass --tick PATH"; }
+  log "building tick (make release: the static binary make install ships)"
+  (cd "$ROOT" && make release) >>"$LOG" 2>&1 ||
+    { tail -n 30 "$LOG" >&2; die "make release failed (see $LOG); retry, or pass --tick PATH"; }
   TICK=$ROOT/.build/release/tick
   TICK_ORIGIN="built by this run from the working tree"
 else
