@@ -92,7 +92,9 @@ extension Tick {
                 guard !words.isEmpty else { throw InputError.emptyTitle }
                 inputs = [(nil, words)]
             }
-            let items = try TaskAdder(context: context).add(inputs, flags: flagEdit, list: list)
+            let report = try context.adding.add(inputs, flags: flagEdit, list: list)
+            report.warnings.forEach(context.terminal.err)
+            let items = report.added
             let t = context.terminal
             if json {
                 t.outRaw(JSONOutput.tasks(items))

@@ -55,7 +55,9 @@ extension Tick {
             let notify = !noNotify && used != .tty
             let items: [ListedTask]
             do {
-                items = try TaskAdder(context: context).add([(nil, words)])
+                let report = try context.adding.add([(nil, words)])
+                report.warnings.forEach(context.terminal.err)
+                items = report.added
             } catch {
                 if notify {
                     _ = CommandNotifier.message("tick: task not added", body: error.localizedDescription,

@@ -134,7 +134,7 @@ extension Tick {
                 }
                 let loaded = try context.load()
                 var edit = edit
-                let dependencies = DependencyInput(context: context, loaded: loaded)
+                let dependencies = DependencyInput(loaded: loaded)
                 try dependencies.resolve(&edit, for: item.task.id)
                 // Dependencies on tasks that are gone are dropped by this write.
                 let gone = try dependencies.gone(item.task)
@@ -159,7 +159,9 @@ extension Tick {
                         return (changed, task)
                     }
                 }
-                dependencies.warn(droppedFrom: item.task.id, shortID: item.shortID, dropped: gone)
+                if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: gone) {
+                    context.terminal.err(line)
+                }
                 return (item, changed, after)
             }
             warnings.forEach(context.terminal.err)

@@ -56,8 +56,9 @@ extension Tick {
                 }
                 return items
             }
-            let dependencies = DependencyInput(context: context, loaded: loaded)
-            for d in dropped { dependencies.warn(droppedFrom: d.task, shortID: d.shortID, dropped: d.ids) }
+            for d in dropped {
+                if let line = DependencyInput.droppedWarning(task: d.task, shortID: d.shortID, dropped: d.ids) { context.terminal.err(line) }
+            }
             mutation.report(items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
             _ = try context.resyncIDs()
         }

@@ -10,21 +10,14 @@ struct Context {
     var now: Date { process.now }
     var timeZone: TimeZone { process.timeZone }
     let store: Store
-    private let indexBox: IndexBox
+    /// The index, kept usable for the whole command (TickKit's ``IndexSession``).
+    let indexSession: IndexSession
     let terminal: Terminal
     /// `--no-pager`.
     private let noPager: Bool
 
     /// The index (outside the store); refreshed by ``load()``.
-    var index: TaskIndex { indexBox.index }
-
-    /// Holds the index so that a damaged one can be swapped for a fresh one
-    /// (or for an in-memory copy), and whether the user was told.
-    final class IndexBox {
-        var index: TaskIndex
-        var warned = false
-        init(_ index: TaskIndex) { self.index = index }
-    }
+    var index: TaskIndex { indexSession.index }
 
     init(_ options: GlobalOptions) throws {
         let process = try ProcessEnvironment.current()
@@ -46,26 +39,23 @@ struct Context {
                           clock: { start })
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
         let index = try TaskIndex.open(store: plain, now: Date.init)
-        let indexBox = IndexBox(index)
-        self.indexBox = indexBox
         let terminal = Terminal(noColorFlag: options.noColor, environment: env)
         self.terminal = terminal
+        // Its warning (a fallback index) is printed once, at once.
+        let indexSession = IndexSession(index, warn: { terminal.err($0) })
+        self.indexSession = indexSession
         let hooks = try HookSlot.current.flatMap { slot in
-            try slot.hooks { try Self.makeHooks(command: command, process: process, location: location, indexBox: indexBox, terminal: terminal) }
+            try slot.hooks { try Self.makeHooks(command: command, process: process, location: location, indexSession: indexSession, terminal: terminal) }
         }
         store = Store(location: location, currentDirectory: process.currentDirectory, journal: journal, hooks: hooks,
                       clock: { start })
         noPager = options.noPager
-        if let warning = index.fallbackWarning {
-            indexBox.warned = true
-            terminal.err("tick: warning: " + warning)
-        }
     }
 
-    private init(process: ProcessEnvironment, store: Store, indexBox: IndexBox, terminal: Terminal, noPager: Bool) {
+    private init(process: ProcessEnvironment, store: Store, indexSession: IndexSession, terminal: Terminal, noPager: Bool) {
         self.process = process
         self.store = store
-        self.indexBox = indexBox
+        self.indexSession = indexSession
         self.terminal = terminal
         self.noPager = noPager
     }
@@ -82,14 +72,14 @@ struct Context {
             warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) })
         let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal,
                           hooks: store.hooks, clock: { now })
-        return Context(process: process, store: store, indexBox: indexBox, terminal: terminal, noPager: noPager)
+        return Context(process: process, store: store, indexSession: indexSession, terminal: terminal, noPager: noPager)
     }
 
     /// The user's hook scripts for `command`, or nil when there are none or
     /// the command runs none (``HookSlot``). Feedback goes to stderr, so
     /// `--json` output stays clean.
     private static func makeHooks(command: String, process: ProcessEnvironment, location: StoreLocation,
-                                  indexBox: IndexBox, terminal: Terminal) throws -> TaskHooks? {
+                                  indexSession: IndexSession, terminal: Terminal) throws -> TaskHooks? {
         let env = process.variables
         guard HookSlot.enabled(for: command, environment: env) else { return nil }
         let scripts = HookScripts.load(directory: HookScripts.directory(environment: env))
@@ -106,7 +96,7 @@ struct Context {
             feedback: { terminal.err($0) },
             locate: { id in
                 // Where the index last saw the task (a move: the file it leaves).
-                for kind in (try? indexBox.index.files(containing: id)) ?? [] {
+                for kind in (try? indexSession.index.files(containing: id)) ?? [] {
                     if let file = try? reader.read(kind)?.file, let task = file.tasks.first(where: { $0.id == id }) {
                         return (task, kind == .inbox ? nil : file.displayName)
                     }
@@ -136,6 +126,8 @@ struct Context {
     var query: TaskQuery { TaskQuery(now: now, timeZone: timeZone) }
     var fields: FieldParser { FieldParser(now: now, timeZone: timeZone) }
     var quickAdd: QuickAddParser { QuickAddParser(fields: fields) }
+    /// Adds tasks from quick-add words (`tick add`, `capture`, `tick ui`).
+    var adding: TaskAdding { TaskAdding(store: store, session: indexSession, now: now, quickAdd: quickAdd) }
     var dates: RelativeDateFormatter { RelativeDateFormatter(now: now, timeZone: timeZone) }
 
     /// Reads every file of the store, bypassing the index (export, import).
@@ -150,74 +142,16 @@ struct Context {
         }
     }
 
-    /// Brings the index up to date with the files and returns what commands need.
-    ///
-    /// The index never takes the store down: a damaged index is deleted and
-    /// rebuilt once, silently; one that cannot be updated (a full or failing
-    /// cache disk) is replaced, for this command, by an in-memory copy that
-    /// answers from the files, with one warning.
+    /// Brings the index up to date with the files and returns what commands
+    /// need (``IndexSession/load()``: the index never takes the store down).
     func load() throws -> Loaded {
-        // Each failure of the index gets the next, stronger recovery; a store error is the files' own.
-        let recoveries: [(Error) throws -> Void] = [recover(after:), fallBackToMemory(after:)]
-        var attempt = 0
-        while true {
-            do {
-                return try loadOnce()
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                // SQLite cannot work even in memory: say so in words, not SQLite's.
-                guard attempt < recoveries.count else { throw IndexError.database(TaskIndex.describe(error)) }
-                try recoveries[attempt](error)
-                attempt += 1
-            }
-        }
+        try indexSession.load()
     }
 
-    private func loadOnce() throws -> Loaded {
-        try index.refresh()
-        return Loaded(index: index, listInfos: try index.lists(), broken: try index.currentProblems())
-    }
-
-    /// Re-indexes after a write, so short ids are assigned and released.
-    ///
-    /// Never fails: the write is done, so a failing index costs at most one
-    /// warning (and the short ids of this command's output), never the exit status.
+    /// Re-indexes after a write, so short ids are assigned and released
+    /// (``IndexSession/resync()``: never fails, at most one warning).
     func resyncIDs() throws -> TaskIndex {
-        do {
-            try index.refresh()
-            return index
-        } catch {
-            if (try? recover(after: error)) != nil, (try? index.refresh()) != nil { return index }
-            if (try? fallBackToMemory(after: error)) != nil, (try? index.refresh()) != nil { return index }
-            warnOnce("tick: warning: the change is saved, but the index could not be updated (\(TaskIndex.describe(error))); short ids may be missing until the next command")
-            return index
-        }
-    }
-
-    /// After a failed refresh: a damaged or vanished index is reopened
-    /// (rebuilt); a disk that cannot take writes gets the in-memory copy.
-    private func recover(after error: Error) throws {
-        if index.path == nil || TaskIndex.isResourceFailure(error) {
-            try fallBackToMemory(after: error)
-        } else {
-            indexBox.index = try TaskIndex.reopenAfterFailure(index, error: error)
-            if let warning = index.fallbackWarning { warnOnce("tick: warning: " + warning) }
-        }
-    }
-
-    /// Swaps in an in-memory copy of the index, with one warning.
-    private func fallBackToMemory(after error: Error) throws {
-        if index.path != nil {
-            indexBox.index = try TaskIndex.inMemoryCopy(of: index, reason: TaskIndex.describe(error))
-        }
-        warnOnce("tick: warning: " + (index.fallbackWarning ?? "cannot update the index (\(TaskIndex.describe(error)))"))
-    }
-
-    private func warnOnce(_ line: String) {
-        guard !indexBox.warned else { return }
-        indexBox.warned = true
-        terminal.err(line)
+        indexSession.resync()
     }
 
     /// The active context (Docs/CLI.md "Contexts"): its name and filter, or nil.
@@ -243,21 +177,5 @@ struct Context {
         var label: String { "context \(name)" }
     }
 
-    struct Loaded {
-        let index: TaskIndex
-        /// Every list file and the inbox (when it exists), in display order.
-        let listInfos: [ListInfo]
-        let broken: [FileKind: FormatError]
-
-        var tasks: TaskResolver { TaskResolver(catalog: index) }
-        var existingSlugs: Set<String> { Set(listInfos.compactMap(\.kind.slug)) }
-        var lists: ListResolver {
-            ListResolver(lists: listInfos, existingSlugs: existingSlugs, problems: broken.sorted { $0.key < $1.key }.map(\.value))
-        }
-
-        /// The display name of a list ("Inbox" for the inbox).
-        func name(of kind: FileKind) -> String {
-            listInfos.first { $0.kind == kind }?.name ?? (kind == .inbox ? "Inbox" : kind.slug ?? "")
-        }
-    }
+    typealias Loaded = StoreView
 }

@@ -69,35 +69,6 @@ struct PlanningContext {
     func commitments() throws -> CommitmentFile { try context.store.commitments() }
 }
 
-/// Refuses slots over commitments and warns about slots over other tasks.
-enum SlotGuard {
-    /// Throws (exit 1) when `after` was given a new slot that overlaps a commitment.
-    /// Returns warnings for overlaps with other placed tasks.
-    static func check(before: TaskItem?, after: TaskItem, commitments: [Commitment], tasks: [TaskItem],
-                      shortID: (UUID) -> Int?) throws -> [String] {
-        guard let slot = after.slot, slot != before?.slot else { return [] }
-        let hits = DayPlanner.commitments(overlapping: slot, in: commitments)
-        if let first = hits.first {
-            let more = hits.count > 1 ? " (and \(hits.count - 1) more)" : ""
-            throw CLIError(
-                "refusing to place the task at \(slot.start)-\(slot.end) on \(dayName(slot.day)): it overlaps the commitment "
-                + "\"\(first.title)\" (\(first.start)-\(first.end), \(first.daysText))\(more); nothing was written. "
-                + "Pick a free time (`tick plan \(slot.day.iso)` shows them) or remove the block (`tick blocks`)",
-                status: .failure)
-        }
-        return DayPlanner.tasks(overlapping: slot, in: tasks, excluding: after.id).map { other in
-            let label = shortID(other.id).map { "task \($0)" } ?? "task \(other.id.lowercased.prefix(8))"
-            let s = other.slot.map { "\($0.start)-\($0.end)" } ?? ""
-            return "tick: warning: the slot \(slot.start)-\(slot.end) overlaps \(label) (\(s)); both are kept"
-        }
-    }
-
-    /// "Tue 2026-11-24".
-    static func dayName(_ day: LocalDate) -> String {
-        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.weekday - 1] + " " + day.iso
-    }
-}
-
 /// Asks a yes/no question on stderr and reads the answer from stdin (a pipe works).
 /// EOF or anything but y/yes is no.
 func askYesNo(_ question: String) -> Bool {

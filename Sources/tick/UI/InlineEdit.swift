@@ -36,7 +36,7 @@ struct InlineEdit {
         let kept = Set(edit.addTags.map { $0.lowercased() })
         edit.removeTags += task.tags.filter { !kept.contains($0.lowercased()) }
         if let problem = edit.textProblem { throw InputError.invalid(problem) }
-        try DependencyInput(context: context, loaded: loaded).resolve(&edit, for: id)
+        try DependencyInput(loaded: loaded).resolve(&edit, for: id)
         let mutation = TaskMutation(context: context)
         let frozen = edit
         let results = try mutation.apply([id.lowercased]) { task, now in frozen.apply(to: &task, now: now) }

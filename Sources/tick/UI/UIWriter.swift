@@ -6,7 +6,7 @@ import TickKit
 /// the very command (`tick done ID`, `tick mv ID LIST`, `tick undo`, …) in
 /// this process, so the store lock, the undo journal, the checks and the
 /// confirmation or error text are the CLI's; capture goes through
-/// ``TaskAdder`` as `tick add` and `tick capture` do.
+/// ``TaskAdding`` as `tick add` and `tick capture` do.
 struct UIWriter {
     let base: Context
     let global: GlobalOptions
@@ -112,7 +112,9 @@ struct UIWriter {
             if case .list(let slug) = kind { return slug }
             return "inbox"
         }
-        let items = try TaskAdder(context: context).add([(nil, words)], flags: flags, list: list)
+        let report = try context.adding.add([(nil, words)], flags: flags, list: list)
+        report.warnings.forEach(context.terminal.err)
+        let items = report.added
         guard let item = items.first else { return ("Nothing added.", nil) }
         return (Confirmation(terminal: context.terminal).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName), item.task.id)
     }

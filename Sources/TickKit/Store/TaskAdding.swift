@@ -1,23 +1,42 @@
 import Foundation
-import TickKit
 
-/// Adds tasks from quick-add words: the path shared by `tick add` and `tick capture`.
-struct TaskAdder {
-    let context: Context
+/// Adds tasks from quick-add words: the workflow behind `tick add`, `tick
+/// capture` and `tick ui`'s add line. Every input is parsed and its list
+/// resolved first (the inbox by default); then all are written under one
+/// lock, one write per file. Nothing is written when any input is invalid.
+public struct TaskAdding {
+    let store: Store
+    let session: IndexSession
+    let now: Date
+    let quickAdd: QuickAddParser
+
+    public init(store: Store, session: IndexSession, now: Date, quickAdd: QuickAddParser) {
+        self.store = store
+        self.session = session
+        self.now = now
+        self.quickAdd = quickAdd
+    }
 
     /// One task's words, with its stdin line number (for messages) when it came from stdin.
-    typealias Input = (line: Int?, words: [String])
+    public typealias Input = (line: Int?, words: [String])
 
-    /// Parses every input, resolves its list (inbox by default), then writes
-    /// all of them under one lock, one write per file. Returns the new tasks
-    /// with their short ids. Nothing is written when any input is invalid.
-    func add(_ inputs: [Input], flags: TaskEdit = TaskEdit(), list: String? = nil) throws -> [ListedTask] {
-        let loaded = try context.load()
+    /// What was added.
+    public struct Report {
+        /// The new tasks, with their short ids, in input order.
+        public var added: [ListedTask]
+        /// Warning lines (a slot over another placed task).
+        public var warnings: [String]
+    }
+
+    /// Adds one task per input; `flags` (the command's options) apply to
+    /// each, under its own words; `list` is the list when the words name none.
+    public func add(_ inputs: [Input], flags: TaskEdit = TaskEdit(), list: String? = nil) throws -> Report {
+        let loaded = try session.load()
         var planned: [(kind: FileKind, task: TaskItem)] = []
         for input in inputs {
             let (title, tokenEdit): (String, TaskEdit)
             do {
-                (title, tokenEdit) = try context.quickAdd.parse(input.words)
+                (title, tokenEdit) = try quickAdd.parse(input.words)
                 guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
                 var text = flags
                 text.merge(tokenEdit)
@@ -30,27 +49,28 @@ struct TaskAdder {
             var edit = flags
             if let list { edit.list = list }
             edit.merge(tokenEdit)
-            try DependencyInput(context: context, loaded: loaded).resolve(&edit, for: nil)
+            try DependencyInput(loaded: loaded).resolve(&edit, for: nil)
             let kind: FileKind
             do {
                 kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox
-            } catch let error as LookupError where input.line != nil {
-                throw CLIError("stdin line \(input.line ?? 0): \(error.errorDescription ?? "")", status: ExitStatus.of(error))
+            } catch let error as LookupError {
+                guard let line = input.line else { throw error }
+                throw InputLineError(line: line, error)
             }
-            try edit.checkSlot(on: TaskItem(id: UUID(), title: title, createdAt: context.now, modifiedAt: context.now))
-            planned.append((kind, edit.makeTask(title: title, now: context.now)))
+            try edit.checkSlot(on: TaskItem(id: UUID(), title: title, createdAt: now, modifiedAt: now))
+            planned.append((kind, edit.makeTask(title: title, now: now)))
         }
-        let now = context.now
+        let now = self.now
         var warnings: [String] = []
         let placing = planned.contains { $0.task.slot != nil }
         var existing: [TaskItem] = []
         for day in Set(planned.compactMap(\.task.slot?.day)) {
             existing += try loaded.index.placedTasks(on: day).map(\.task)
         }
-        try context.store.withLock { writer in
+        try store.withLock { writer in
             // A slot over a commitment is refused; over another placed task, a warning.
             if placing {
-                let commitments = try context.store.commitments().blocks
+                let commitments = try store.commitments().blocks
                 var others = existing
                 for p in planned {
                     warnings += try SlotGuard.check(before: nil, after: p.task, commitments: commitments, tasks: others,
@@ -67,10 +87,10 @@ struct TaskAdder {
                 }
             }
         }
-        let ids = try context.resyncIDs()
-        warnings.forEach(context.terminal.err)
-        return planned.map { p in
+        let ids = session.resync()
+        let added = planned.map { p in
             ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
         }
+        return Report(added: added, warnings: warnings)
     }
 }

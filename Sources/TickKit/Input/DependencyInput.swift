@@ -1,17 +1,18 @@
 import Foundation
-import TickKit
 
-/// Turns the `depends:` references of an edit into task ids (as `tick done`
-/// resolves them), refusing a task that depends on itself and any cycle, and
-/// drops dependencies on tasks that are gone (with one warning per task).
-struct DependencyInput {
-    let context: Context
-    let loaded: Context.Loaded
+/// Turns the task references typed after `depends:` into task ids, and
+/// refuses a dependency that would close a cycle.
+public struct DependencyInput {
+    let loaded: StoreView
+
+    public init(loaded: StoreView) {
+        self.loaded = loaded
+    }
 
     /// Fills `edit.addDepends` / `edit.removeDepends` from the typed
     /// references. `task` is the task being edited (nil for a new task,
     /// which nothing can depend on yet, so it closes no cycle).
-    func resolve(_ edit: inout TaskEdit, for task: UUID?) throws {
+    public func resolve(_ edit: inout TaskEdit, for task: UUID?) throws {
         guard !edit.dependsAdded.isEmpty || !edit.dependsRemoved.isEmpty else { return }
         let resolver = loaded.tasks
         edit.addDepends = try edit.dependsAdded.map { try resolver.resolve($0).task.id }
@@ -34,16 +35,17 @@ struct DependencyInput {
     }
 
     /// The ids among `task`'s dependencies that no task in the store has.
-    func gone(_ task: TaskItem) throws -> [UUID] {
+    public func gone(_ task: TaskItem) throws -> [UUID] {
         try loaded.index.missingTasks(task.depends)
     }
 
-    /// One warning for a task whose dependencies on gone tasks were dropped.
-    func warn(droppedFrom task: UUID, shortID: Int?, dropped: [UUID]) {
-        guard !dropped.isEmpty else { return }
+    /// The warning line for a task whose dependencies on gone tasks were
+    /// dropped, or nil when none were.
+    public static func droppedWarning(task: UUID, shortID: Int?, dropped: [UUID]) -> String? {
+        guard !dropped.isEmpty else { return nil }
         let shown = shortID.map(String.init) ?? String(task.lowercased.prefix(8))
         let ids = dropped.map { String($0.lowercased.prefix(8)) }.joined(separator: ", ")
-        context.terminal.err("tick: warning: task \(shown): dropped its dependency on \(ids), a task that no longer exists")
+        return "tick: warning: task \(shown): dropped its dependency on \(ids), a task that no longer exists"
     }
 
     /// A task as messages name it: its short id, else its UUID's first 8 digits.
