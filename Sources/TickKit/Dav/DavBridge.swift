@@ -86,12 +86,16 @@ public struct DavBridge {
 
     /// The bridged files of `snapshot`.
     public func bridgedFiles(_ snapshot: StoreSnapshot) -> [TaskFile] {
-        snapshot.files.filter { file in
-            switch file.kind {
-            case .inbox: return settings.inbox
-            case .list: return settings.bridges(listNamed: file.displayName)
-            case .archive: return false
-            }
+        snapshot.files.filter(isBridged)
+    }
+
+    /// True when the file is bridged: the inbox unless `[dav] inbox = false`,
+    /// a list when `[dav] lists` names it (or is absent), never the archive.
+    public func isBridged(_ file: TaskFile) -> Bool {
+        switch file.kind {
+        case .inbox: return settings.inbox
+        case .list: return settings.bridges(listNamed: file.displayName)
+        case .archive: return false
         }
     }
 
