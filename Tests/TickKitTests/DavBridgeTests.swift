@@ -329,6 +329,28 @@ import Testing
         #expect(f.items("inbox") == ["server-name.ics"])
     }
 
+    @Test func aTasksOrgSubtaskWithANumericUIDIsAddedAndKeepsItsParentLink() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        try f.put(.inbox, name: nil, [])
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:+//IDN tasks.org//android-130000//EN", "BEGIN:VTODO",
+            "UID:4117845839154402358", "DTSTAMP:20261121T091000Z", "CREATED:20261121T091000Z", "LAST-MODIFIED:20261121T091000Z",
+            "SUMMARY:Oat milk\\, not soy", "PRIORITY:9", "STATUS:NEEDS-ACTION", "X-APPLE-SORT-ORDER:5",
+            "RELATED-TO;RELTYPE=PARENT:7D1B5C3E-0F4A-4C1B-9E63-1A2B3C4D5E6F", "END:VTODO", "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+        try f.putItem("inbox", "4117845839154402358.ics", text)
+        let report = try f.bridge(at: Self.at(12)).reconcile()
+        #expect(report.added == 1, "\(report)")
+        let task = try #require(try f.tasks(.inbox).first)
+        #expect(task.title == "Oat milk, not soy" && task.priority == .flexible && task.depends.isEmpty)
+        try f.edit(.inbox, at: Self.at(13)) { $0.tasks[0].due = .day(LocalDate(year: 2026, month: 11, day: 23)!) }
+        _ = try f.bridge(at: Self.at(14)).reconcile()
+        let item = try #require(f.item("inbox", "4117845839154402358.ics"))
+        #expect(item.contains("UID:4117845839154402358\r\n") && item.contains("RELATED-TO;RELTYPE=PARENT:7D1B5C3E"))
+        #expect(item.contains("PRIORITY:9\r\n") && item.contains("DUE;VALUE=DATE:20261123\r\n"))
+    }
+
     @Test func anUnreadableItemIsReportedAndNeverTakenForADeletion() throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }

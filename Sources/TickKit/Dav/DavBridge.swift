@@ -65,6 +65,7 @@ public struct DavBridge {
 
     public var vdirPath: String { root + "/vdir" }
     var basePath: String { root + "/base" }
+    var sentPath: String { root + "/sent" }
 
     /// The collection of a store file.
     public static func collection(of kind: FileKind) -> String {
@@ -133,6 +134,24 @@ public struct DavBridge {
         var ignored = Set<String>()
         var ignoredProblems: [String] = []
         let base = scan(basePath, problems: &ignoredProblems, unreadable: &ignored)
+        // What tick wrote in earlier passes and vdirsyncer may not have sent yet.
+        let sent = scan(sentPath, problems: &ignoredProblems, unreadable: &ignored)
+        // Items written or removed by this pass ("collection/name"): their base
+        // copy stays the version both ends last agreed on, so a change the
+        // server makes to them before the next pass is still merged against it.
+        var touched = Set<String>()
+        // Items that are still as tick wrote them: the new agreed version.
+        var confirmed = Set<String>()
+        func write(_ bytes: [UInt8], collection: String, name: String) throws {
+            try self.write(bytes, to: vdirPath, collection: collection, name: name)
+            try self.write(bytes, to: sentPath, collection: collection, name: name)
+            touched.insert(collection + "/" + name)
+        }
+        func delete(collection: String, name: String) throws {
+            try AtomicFile.remove(path: vdirPath + "/" + collection + "/" + name)
+            try? FileManager.default.removeItem(atPath: sentPath + "/" + collection + "/" + name)
+            touched.insert(collection + "/" + name)
+        }
 
         // The store's changes, collected per file.
         var replace: [FileKind: [UUID: TaskItem]] = [:]
@@ -146,7 +165,16 @@ public struct DavBridge {
         for id in ids {
             let s = storeTasks[id]
             let v = phone[id]
-            let b = base[id]
+            var b = base[id]
+            if let st = sent[id] {
+                if let v, v.bytes == st.bytes, v.collection == st.collection {
+                    // Unchanged since tick wrote it: that is what both ends have now.
+                    b = st
+                    confirmed.insert(st.collection + "/" + st.name)
+                } else if b == nil {
+                    b = st
+                }
+            }
             if let b, v == nil, unreadable.contains(b.collection + "/" + b.name) { continue }
             if let v, kinds[v.collection] == nil, b == nil || b?.collection != v.collection {
                 // A collection that is no bridged list (made on the phone, or not in [dav] lists).
@@ -311,7 +339,10 @@ public struct DavBridge {
             report.sent += 1
         }
 
-        try updateBase(collections: Set(kinds.keys))
+        try updateBase(collections: Set(kinds.keys), touched: touched)
+        for path in confirmed where !touched.contains(path) {
+            try? FileManager.default.removeItem(atPath: sentPath + "/" + path)
+        }
         return report
     }
 
@@ -354,14 +385,10 @@ public struct DavBridge {
         return result
     }
 
-    private func write(_ bytes: [UInt8], collection: String, name: String) throws {
-        let dir = vdirPath + "/" + collection
+    private func write(_ bytes: [UInt8], to root: String, collection: String, name: String) throws {
+        let dir = root + "/" + collection
         try makeDirectory(dir)
         try AtomicFile.write(bytes, to: dir + "/" + name, mode: nil, durable: false)
-    }
-
-    private func delete(collection: String, name: String) throws {
-        try AtomicFile.remove(path: vdirPath + "/" + collection + "/" + name)
     }
 
     private func makeDirectory(_ dir: String) throws {
@@ -377,8 +404,9 @@ public struct DavBridge {
         try AtomicFile.write(bytes, to: path, mode: nil, durable: false)
     }
 
-    /// Makes `base/` a copy of the bridged collections of the vdir.
-    private func updateBase(collections: Set<String>) throws {
+    /// Makes `base/` a copy of the bridged collections of the vdir, except for
+    /// the items this pass wrote or removed (`touched`), whose base copies stay.
+    private func updateBase(collections: Set<String>, touched: Set<String>) throws {
         let fm = FileManager.default
         try makeDirectory(basePath)
         for old in (try? fm.contentsOfDirectory(atPath: basePath)) ?? [] where !collections.contains(old) {
@@ -389,11 +417,11 @@ public struct DavBridge {
             let to = basePath + "/" + collection
             try makeDirectory(to)
             let names = Set(((try? fm.contentsOfDirectory(atPath: from)) ?? []).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") })
-            for name in names {
+            for name in names where !touched.contains(collection + "/" + name) {
                 guard let data = fm.contents(atPath: from + "/" + name) else { continue }
                 try writeIfChanged([UInt8](data), to: to + "/" + name)
             }
-            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where !names.contains(name) {
+            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where !names.contains(name) && !touched.contains(collection + "/" + name) {
                 try? fm.removeItem(atPath: to + "/" + name)
             }
         }
