@@ -325,6 +325,21 @@ struct DavTests {
         #expect(server.item("work", containing: "Trip (phone)") != nil)
     }
 
+    @Test("tick watch syncs at start and after a store change")
+    func watchSyncs() throws {
+        let (s, server) = try Self.setUp()
+        let config = s.home + "/.config/tick/config.toml"
+        try "[dav]\ndebounce = \"1s\"\ninterval = \"1h\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let w = try s.startWatcher(["--no-reminders"])
+        defer { _ = w.stop() }
+        #expect(w.waitForMessage(timeout: 60, where: { $0.hasPrefix("CalDAV: ") }) != nil, "\(w.log)")
+        let mark = w.mark
+        try s.add("Made while watching")
+        #expect(w.waitForMessage(after: mark, timeout: 60, where: { $0.hasPrefix("CalDAV: 1 sent") }) != nil, "\(w.log)")
+        #expect(server.item("inbox", containing: "Made while watching") != nil)
+        #expect(!w.log.contains("Made while watching"), "no titles in the log")
+    }
+
     @Test("server down: a clear error, tick works, tick status says why; an http URL that is not loopback is refused")
     func serverDown() throws {
         let (s, server) = try Self.setUp()

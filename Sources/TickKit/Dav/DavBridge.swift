@@ -44,7 +44,7 @@ public struct DavReport: Sendable, Equatable {
 /// LAST-MODIFIED against the task's `changed` time). An item is only ever
 /// rewritten when a mapped field of its task changed, and then only those
 /// properties are replaced: every other line is kept as it was.
-public struct DavBridge {
+public struct DavBridge: Sendable {
     public let store: Store
     public let settings: DavSettings
     /// The bridge's machine-local directory (``DavSettings/resolvedPath(environment:)``).

@@ -129,7 +129,7 @@ public enum DavSetup {
 
 /// `tick dav sync`: the vdir brought up to date from the store, `vdirsyncer
 /// sync`, what came back applied (and, when that changed items, sent).
-public struct DavSync {
+public struct DavSync: Sendable {
     public let bridge: DavBridge
     /// The vdirsyncer config (``DavSetup/configPath(environment:)``).
     public let configPath: String
