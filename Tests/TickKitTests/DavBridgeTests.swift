@@ -351,6 +351,81 @@ import Testing
         #expect(item.contains("PRIORITY:9\r\n") && item.contains("DUE;VALUE=DATE:20261123\r\n"))
     }
 
+    @Test func anItemWithLFLineEndsKeepsThemAndItsFolding() throws {
+        let text = Self.appleItem.replacingOccurrences(of: "\r\n", with: "\n")
+        let item = try DavItem(bytes: Array(text.utf8), path: "a.ics")
+        let old = try item.task(path: "a.ics", now: Self.t0, timeZone: utc)
+        var new = old
+        new.notes = "from tick"
+        let patched = String(decoding: DavMapping.patch(item, from: old, to: new, now: Self.at(5)), as: UTF8.self)
+        #expect(!patched.contains("\r"))
+        #expect(patched.contains("X-SOMETHING-LONG:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n bbbb"))
+        #expect(patched.contains("DESCRIPTION:from tick\nEND:VTODO\n"))
+    }
+
+    @Test func aLastModifiedInTheFutureCountsAsTheTimeTickSawTheChange() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let a = Self.task("A")
+        try f.put(.inbox, name: nil, [a])
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        let name = a.id.lowercased + ".ics"
+        var text = try #require(f.item("inbox", name))
+        text = text.replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A2")
+            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20301121T090100Z")
+        try f.putItem("inbox", name, text)
+        _ = try f.bridge(at: Self.at(5)).reconcile()
+        #expect(try f.tasks(.inbox).first?.changed["title"] == Self.at(5))
+    }
+
+    @Test func deletedOnThePhoneButChangedInTickIsKeptAndSentAgainWithItsOtherLines() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        try f.put(.list(slug: "shopping"), name: "Shopping", [])
+        try f.putItem("shopping", "apple-1.ics", Self.appleItem)
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        try f.removeItem("shopping", "apple-1.ics")
+        try f.edit(.list(slug: "shopping"), at: Self.at(2)) { $0.tasks[0].notes = "still needed" }
+        let report = try f.bridge(at: Self.at(3)).reconcile()
+        #expect(report.deleted == 0 && report.sent == 1)
+        #expect(try f.tasks(.list(slug: "shopping")).count == 1)
+        let text = try #require(f.item("shopping", "apple-1.ics"))
+        #expect(text.contains("X-APPLE-SORT-ORDER:744891234") && text.contains("DESCRIPTION:still needed"))
+    }
+
+    @Test func deletedInTickAndChangedOnThePhoneLaterComesBackEarlierIsDeleted() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let a = Self.task("A"), b = Self.task("B")
+        try f.put(.inbox, name: nil, [a, b])
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        try f.edit(.inbox, at: Self.at(10)) { file in
+            file.tasks.removeAll()
+            file.recordDeletion(of: [a.id, b.id], at: Self.at(10))
+        }
+        // The phone changed a after the deletion and b before it (both before tick's next pass).
+        for (task, minute) in [(a, "15"), (b, "05")] {
+            let name = task.id.lowercased + ".ics"
+            let text = try #require(f.item("inbox", name)).replacingOccurrences(of: "SUMMARY:\(task.title)", with: "SUMMARY:\(task.title) edited")
+                .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T09\(minute)00Z")
+            try f.putItem("inbox", name, text)
+        }
+        _ = try f.bridge(at: Self.at(20)).reconcile()
+        #expect(try f.tasks(.inbox).map(\.title) == ["A edited"])
+        #expect(f.items("inbox") == [a.id.lowercased + ".ics"])
+    }
+
+    @Test func aCancelledItemIsDoneAndItsStatusLineIsKept() throws {
+        let text = Self.appleItem.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:CANCELLED")
+        let item = try DavItem(bytes: Array(text.utf8), path: "a.ics")
+        let old = try item.task(path: "a.ics", now: Self.t0, timeZone: utc)
+        #expect(old.state == .done)
+        var new = old
+        new.title = "Renamed"
+        let patched = String(decoding: DavMapping.patch(item, from: old, to: new, now: Self.at(5)), as: UTF8.self)
+        #expect(patched.contains("STATUS:CANCELLED\r\n") && !patched.contains("COMPLETED:"))
+    }
+
     @Test func anUnreadableItemIsReportedAndNeverTakenForADeletion() throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
