@@ -325,6 +325,44 @@ struct DavTests {
         #expect(server.item("work", containing: "Trip (phone)") != nil)
     }
 
+    /// Copies machine `a`'s store files over machine `b`'s (what git or Syncthing would do).
+    static func carry(_ a: Sandbox, to b: Sandbox) throws {
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: b.store)
+        try fm.copyItem(atPath: a.store, toPath: b.store)
+    }
+
+    @Test("two machines that sync the store and bridge the same account converge and never duplicate a task")
+    func twoMachines() throws {
+        let (a, server) = try Self.setUp()
+        try a.add("Call the bank")
+        try a.add("Report", "list:Work")
+        _ = try Self.sync(a)
+        let b = try Sandbox()
+        try Self.carry(a, to: b)
+        try b.ok("dav", "setup", server.url, "--user", "me", "--password-command", "echo x")
+        _ = try Self.sync(b, now: "2026-11-21T09:05:00Z")
+        #expect(server.items("inbox").count == 1 && server.items("work").count == 1)
+        #expect(try b.json("list", "--all").count == 2)
+        // The phone retitles Report; both machines sync; then b adds a task and a syncs.
+        let report = try #require(server.item("work", containing: "SUMMARY:Report"))
+        let lastModified = icsLines(report.text).first { $0.hasPrefix("LAST-MODIFIED:") } ?? ""
+        try server.put("work", report.name, report.text.replacingOccurrences(of: "SUMMARY:Report", with: "SUMMARY:Report v2")
+            .replacingOccurrences(of: lastModified, with: "LAST-MODIFIED:20261121T091000Z"))
+        _ = try Self.sync(a, now: "2026-11-21T09:15:00Z")
+        _ = try Self.sync(b, now: "2026-11-21T09:16:00Z")
+        try b.add("From b", now: "2026-11-21T09:17:00Z")
+        _ = try Self.sync(b, now: "2026-11-21T09:18:00Z")
+        try Self.carry(b, to: a)
+        _ = try Self.sync(a, now: "2026-11-21T09:20:00Z")
+        _ = try Self.sync(b, now: "2026-11-21T09:21:00Z")
+        for machine in [a, b] {
+            let titles = try machine.json("list", "--all").compactMap { $0.string("title") }.sorted()
+            #expect(titles == ["Call the bank", "From b", "Report v2"])
+        }
+        #expect(server.items("inbox").count == 2 && server.items("work").count == 1)
+    }
+
     @Test("tick watch syncs at start and after a store change")
     func watchSyncs() throws {
         let (s, server) = try Self.setUp()
