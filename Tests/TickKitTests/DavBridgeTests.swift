@@ -438,3 +438,45 @@ import Testing
         #expect(try f.tasks(.inbox).map(\.id) == [a.id])
     }
 }
+
+/// `[dav]` settings and `tick dav setup`'s vdirsyncer config.
+@Suite struct DavSetupTests {
+    @Test func theDavSectionIsRead() throws {
+        let config = try TickConfig.parse("""
+        [dav]
+        path = "~/dav"
+        lists = ["Work", "home"]
+        inbox = false
+        inbox-name = "Eingang"
+        vdirsyncer = "/opt/vdirsyncer"
+        watch = false
+        interval = "5m"
+        debounce = "10s"
+        """, path: "config.toml")
+        #expect(config.unknownKeys.isEmpty)
+        #expect(config.dav.resolvedPath(environment: ["HOME": "/h"]) == "/h/dav")
+        #expect(config.dav.bridges(listNamed: "HOME") && !config.dav.bridges(listNamed: "Errands"))
+        #expect(!config.dav.inbox && config.dav.inboxName == "Eingang" && config.dav.vdirsyncer == "/opt/vdirsyncer")
+        #expect(!config.dav.watch && config.dav.interval == 300 && config.dav.debounce == 10)
+        #expect(DavSettings().resolvedPath(environment: ["XDG_DATA_HOME": "/x"]) == "/x/tick-dav")
+        #expect(throws: ConfigError.self) { try TickConfig.parse("[dav]\nlists = \"Work\"\n", path: "c") }
+    }
+
+    @Test func onlyHTTPSOrLoopbackHTTPIsAccepted() throws {
+        for ok in ["https://dav.example.com/", "http://127.0.0.1:5232/me/", "http://localhost/", "http://[::1]:8000/"] {
+            #expect(throws: Never.self) { _ = try DavSetup.checkURL(ok) }
+        }
+        for bad in ["http://dav.example.com/", "ftp://127.0.0.1/", "dav.example.com", "http://127.0.0.2.example.com/"] {
+            #expect(throws: DavError.self) { _ = try DavSetup.checkURL(bad) }
+        }
+    }
+
+    @Test func theConfigFetchesThePasswordByCommandAndNeverHoldsOne() {
+        #expect(DavSetup.splitCommand("secret-tool lookup service 'my dav' user \"me x\"") == ["secret-tool", "lookup", "service", "my dav", "user", "me x"])
+        let text = DavSetup.config(url: "https://dav.example.com/", user: "me", passwordCommand: ["pass", "show", "dav \"x\""], root: "/r")
+        #expect(text.contains("password.fetch = [\"command\", \"pass\", \"show\", \"dav \\\"x\\\"\"]"))
+        #expect(!text.contains("password ="))
+        #expect(text.contains("path = \"/r/vdir/\"") && text.contains("status_path = \"/r/status/\""))
+        #expect(text.contains("collections = [\"from a\"]") && text.contains("conflict_resolution = \"b wins\""))
+    }
+}
