@@ -393,6 +393,12 @@ struct DavTests {
         #expect(status.contains("caldav    last sync") && status.contains("last failure"), "\(status)")
         let refused = try s.tick("dav", "setup", "http://dav.example.com/", "--user", "me")
         #expect(refused.status == 2 && refused.stderr.contains("https"), "\(refused)")
+        // Without vdirsyncer: what to install.
+        let config = s.home + "/.config/tick/config.toml"
+        try "[dav]\nvdirsyncer = \"/nonexistent/vdirsyncer\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let missing = try s.tick("dav", "sync")
+        #expect(missing.status == 1 && missing.stderr.contains("vdirsyncer is not installed") && missing.stderr.contains("apt-get install vdirsyncer"), "\(missing)")
+        try FileManager.default.removeItem(atPath: config)
         // Back up: the task made offline arrives.
         try server.start()
         _ = try Self.sync(s, now: "2026-11-21T09:30:00Z")
