@@ -104,7 +104,7 @@ import Testing
     // MARK: - Mapping and preservation
 
     @Test func aNewItemDescribesItsTaskExactly() throws {
-        var task = Self.task("Report, final; v2\nsecond line", due: .time(Self.at(60)))
+        var task = Self.task("Report, final; v2 \\ done", due: .time(Self.at(60)))
         task.notes = "notes\nmore"
         task.tags = ["work", "q4"]
         task.priority = .must
@@ -424,6 +424,16 @@ import Testing
         new.title = "Renamed"
         let patched = String(decoding: DavMapping.patch(item, from: old, to: new, now: Self.at(5)), as: UTF8.self)
         #expect(patched.contains("STATUS:CANCELLED\r\n") && !patched.contains("COMPLETED:"))
+    }
+
+    @Test func anItemWhoseTitleTickCannotHoldIsReportedNotAdded() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        try f.put(.inbox, name: nil, [])
+        try f.putItem("inbox", "x.ics", Self.appleItem.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:two\\nlines"))
+        let report = try f.bridge(at: Self.at(1)).reconcile()
+        #expect(report.added == 0 && report.problems.count == 1 && report.problems[0].contains("newline"), "\(report)")
+        #expect(try f.tasks(.inbox).isEmpty)
     }
 
     @Test func anUnreadableItemIsReportedAndNeverTakenForADeletion() throws {

@@ -141,9 +141,18 @@ public struct DavItem: Sendable, Equatable {
             // Only the UID's spelling is kept among the unknown keys: the
             // item's own text keeps everything else.
             task.extra = task.extra.filter { $0.key == ICalendarCodec.uidKey }
+            // What import refuses (control characters, dates out of range) never reaches the store.
+            if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: nil) {
+                throw DavError.badItem(path: path, reason: problem)
+            }
+            try ImportDateCheck.check(task, path: path, line: nil)
             return task
-        } catch {
+        } catch let error as DavError {
+            throw error
+        } catch let error as ImportError {
             throw .badItem(path: path, reason: error.message)
+        } catch {
+            throw .badItem(path: path, reason: "\(error)")
         }
     }
 }
