@@ -391,6 +391,8 @@ struct DavTests {
         #expect(try s.ok("list").contains("Offline task"))
         let status = try s.ok("status")
         #expect(status.contains("caldav    last sync") && status.contains("last failure"), "\(status)")
+        let dav = try #require(try s.statusJSON()["dav"] as? [String: Any])
+        #expect(dav["lastSuccess"] is String && dav["lastFailure"] is String && (dav["lastError"] as? String)?.contains("Cannot connect") == true, "\(dav)")
         let refused = try s.tick("dav", "setup", "http://dav.example.com/", "--user", "me")
         #expect(refused.status == 2 && refused.stderr.contains("https"), "\(refused)")
         // Without vdirsyncer: what to install.
