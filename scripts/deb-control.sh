@@ -52,7 +52,7 @@ Architecture: $arch
 Maintainer: tick developers <dev@tick.invalid>
 Installed-Size: $size
 Depends: $depends
-Recommends: libnotify-bin, git, bash-completion
+Recommends: libnotify-bin, git, bash-completion, vdirsyncer
 Section: utils
 Priority: optional
 Homepage: https://tick.invalid/

@@ -10,8 +10,9 @@
 #                                   can, Chromium for the SVG render check,
 #                                   the notification test's programs and
 #                                   Syncthing (with curl) for the real-Syncthing
-#                                   test
-# Benchmark-only tools (hyperfine, todoman, topydo) are not installed here:
+#                                   test, and Radicale, vdirsyncer and todoman
+#                                   for the CalDAV bridge tests
+# Benchmark-only tools (hyperfine, topydo) are not installed here:
 # Benchmarks/run.sh and Benchmarks/scaling.sh install what they need.
 set -eu
 missing=""
@@ -78,4 +79,13 @@ if [ "${1:-}" = "--test" ] && ! { command -v syncthing && command -v curl; } >/d
         || { $SUDO apt-get update -qq >/dev/null 2>&1 \
              && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq syncthing curl >/dev/null 2>&1; }; } \
         || echo "warning: could not install them; the real-Syncthing test will be skipped" >&2
+fi
+# The CalDAV bridge tests (a real Radicale on 127.0.0.1, vdirsyncer, todoman
+# reading the server through its own vdir) skip themselves when one is missing.
+if [ "${1:-}" = "--test" ] && ! { command -v radicale && command -v vdirsyncer && command -v todoman && command -v curl; } >/dev/null 2>&1; then
+    echo "installing: radicale vdirsyncer todoman curl (for the CalDAV bridge tests)" >&2
+    { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq radicale vdirsyncer todoman curl >/dev/null 2>&1 \
+        || { $SUDO apt-get update -qq >/dev/null 2>&1 \
+             && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq radicale vdirsyncer todoman curl >/dev/null 2>&1; }; } \
+        || echo "warning: could not install them; the CalDAV bridge tests will be skipped" >&2
 fi

@@ -67,7 +67,7 @@ struct Tick: ParsableCommand {
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,
             Block.self, Blocks.self, Plan.self, Suggest.self, Review.self, Stats.self, ContextCommand.self, Report.self,
-            Archive.self, UI.self,
+            Archive.self, UI.self, Dav.self,
         ]
     )
 

@@ -50,6 +50,8 @@ public struct TickConfig: Sendable, Equatable {
     public var contexts: [String: String] = [:]
     /// `[reports.NAME]`: saved listings, runnable as `tick NAME`.
     public var reports: [String: ReportSettings] = [:]
+    /// `[dav]`: the CalDAV bridge.
+    public var dav = DavSettings()
     /// Keys tick does not know (`section.key`), for a warning: likely typos.
     public var unknownKeys: [String] = []
     /// The file the settings came from, or nil for the defaults.
@@ -99,7 +101,7 @@ public struct TickConfig: Sendable, Equatable {
         config.path = path
         let reader = Reader(path: path)
         for key in table.keys {
-            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync", "bulk", "contexts", "reports"].contains(key) else {
+            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync", "bulk", "contexts", "reports", "dav"].contains(key) else {
                 config.unknownKeys.append(key)
                 continue
             }
@@ -134,6 +136,22 @@ public struct TickConfig: Sendable, Equatable {
                 case "capture.notify": config.captureNotify = try reader.command(value, full)
                 case "plan.hours": config.workHours = try reader.string(value, full)
                 case "sync.auto-resolve": config.autoResolve = try reader.bool(value, full)
+                case "dav.path": config.dav.path = try reader.string(value, full)
+                case "dav.lists":
+                    let expected = "an array of list names, like [\"Work\", \"Home\"]"
+                    guard let array = value.array else { throw .badValue(path: path, key: full, found: value.debugDescription, expected: expected) }
+                    var names: [String] = []
+                    for element in array {
+                        guard let name = element.string else { throw .badValue(path: path, key: full, found: value.debugDescription, expected: expected) }
+                        names.append(name)
+                    }
+                    config.dav.lists = names
+                case "dav.inbox": config.dav.inbox = try reader.bool(value, full)
+                case "dav.inbox-name": config.dav.inboxName = try reader.string(value, full)
+                case "dav.vdirsyncer": config.dav.vdirsyncer = try reader.string(value, full)
+                case "dav.watch": config.dav.watch = try reader.bool(value, full)
+                case "dav.interval": config.dav.interval = try reader.duration(value, full)
+                case "dav.debounce": config.dav.debounce = try reader.duration(value, full)
                 case "bulk.confirm":
                     guard let n = value.int, n >= 0 else {
                         throw .badValue(path: path, key: full, found: value.debugDescription, expected: "a whole number of tasks, 0 or more")

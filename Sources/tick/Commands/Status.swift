@@ -46,6 +46,9 @@ extension Tick {
             // Tasks in more than one file: shown as one (the newer copy) until joined.
             let split = try context.index.tasksInSeveralFiles()
             let exchange = context.store.exchangeSupport()
+            // The CalDAV bridge's machine-local record, when it was ever run.
+            let davRoot = ((try? TickConfig.load(environment: context.environment))?.dav ?? DavSettings()).resolvedPath(environment: context.environment)
+            let dav = DavState.load(root: davRoot)
             let t = context.terminal
             if output.json {
                 var members: [JSONMember] = [
@@ -64,6 +67,13 @@ extension Tick {
                     JSONMember("inSeveralLists", .array(split.map { .string($0.lowercased) })),
                     JSONMember("atomicExchange", exchange.jsonValue),
                 ]
+                if let dav {
+                    members.append(JSONMember("dav", .object([
+                        JSONMember("lastSuccess", dav.lastSuccess.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
+                        JSONMember("lastFailure", dav.lastFailure.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
+                        JSONMember("lastError", dav.lastError.map { .string($0) } ?? JSONNode(.null)),
+                    ])))
+                }
                 do {
                     members.append(JSONMember("conflicts", .array(conflicts.map { c in
                         switch c {
@@ -91,6 +101,13 @@ extension Tick {
             if let nextReminder {
                 let when = context.dates.label(.time(nextReminder))
                 t.out("reminders next \(when)" + (watcher == nil ? t.yellow(" (fires only while `tick watch` runs)") : ""))
+            }
+            if let dav {
+                let success = dav.lastSuccess.map { "last sync \(context.dates.label(.time($0)))" } ?? "never synced"
+                t.out("caldav    " + success)
+                if let error = dav.lastError, let failed = dav.lastFailure {
+                    t.out("          " + t.yellow("last failure \(context.dates.label(.time(failed))): ") + (error.split(separator: "\n").first.map(String.init) ?? error))
+                }
             }
             let unreadable = broken + brokenArchive
             if unreadable.isEmpty {

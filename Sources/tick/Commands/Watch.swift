@@ -30,6 +30,13 @@ extension Tick {
             terminal bell. Settings ([reminders] snooze, late-window, command,
             fallback) live in ~/.config/tick/config.toml; set-up in Docs/DESKTOP.md.
 
+            CALDAV
+            When the CalDAV bridge is set up (`tick dav setup`), the watcher runs
+            `tick dav sync`'s work at start, after store changes (once quiet for
+            [dav] debounce, default 30s) and every [dav] interval (default 15m);
+            [dav] watch = false turns it off. One line per sync (counts, overridden
+            fields by task id) or failure. See Docs/DAV.md.
+
             Logs one line per reindex to stderr (file, task count, milliseconds; never
             a title). Only one watcher runs per store. SIGINT and SIGTERM stop it
             cleanly. See Docs/tick-watch.service for a systemd user unit.
@@ -71,7 +78,32 @@ extension Tick {
             let zone = context.timeZone
             var options = StoreWatcher.Options()
             options.autoResolve = config.autoResolve
+            // The CalDAV bridge, when it is set up: at start, after changes, on an interval.
+            var davScheduler: DavScheduler?
+            let davConfig = DavSetup.configPath(environment: context.environment)
+            if config.dav.watch, FileManager.default.fileExists(atPath: davConfig) {
+                let root = config.dav.resolvedPath(environment: context.environment)
+                let settings = config.dav
+                let environment = context.environment
+                davScheduler = DavScheduler(interval: settings.interval, debounce: settings.debounce) {
+                    let bridge = DavBridge(store: store, settings: settings, root: root, now: clock(), timeZone: zone)
+                    let sync = DavSync(bridge: bridge, configPath: davConfig, environment: environment, clock: clock)
+                    let stamp = ISO8601DateFormatter().string(from: Date())
+                    do {
+                        let report = try sync.run()
+                        t.errLine("\(stamp) " + DavReportText.lines(report).joined(separator: ";"))
+                    } catch {
+                        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+                        t.errLine("\(stamp) CalDAV sync failed: " + (message.split(separator: "\n").first.map(String.init) ?? message))
+                    }
+                }
+            }
+            let dav = davScheduler
             let watcher = StoreWatcher(store: store, index: context.index, options: options, reminders: reminders) { event in
+                switch event {
+                case .reindexed, .removed, .rescanned: dav?.noteChange()
+                default: break
+                }
                 if case let .reminderFallback(reminder, reason) = event {
                     guard fallback else { return }
                     // The fallback *is* the notification: the title, then a
@@ -89,6 +121,10 @@ extension Tick {
             }
             let signals = StopSignals(watcher.stopper)
             defer { signals.cancel() }
+            if let dav {
+                Thread { dav.run() }.start()
+            }
+            defer { dav?.stop() }
             t.errLine("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
             try watcher.run()
         }

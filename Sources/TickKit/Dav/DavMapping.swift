@@ -1,0 +1,176 @@
+import Foundation
+
+/// The task fields the CalDAV bridge carries, each with the iCalendar
+/// properties that hold it (Docs/DAV.md's mapping table), how to compare two
+/// tasks' values, copy one side's value, and write its properties.
+public struct DavField: Sendable {
+    /// The `changed` key (``TaskChange``); `tags` and `depends` stand for their per-item keys.
+    public let key: String
+    /// The VTODO properties (names) that hold it; `VALARM` for the reminder.
+    let properties: [String]
+    let equal: @Sendable (TaskItem, TaskItem) -> Bool
+    let copy: @Sendable (inout TaskItem, TaskItem) -> Void
+    let lines: @Sendable (TaskItem) -> [String]
+
+    /// The `changed` keys a change of this field from `old` to `new` stamps.
+    func changeKeys(from old: TaskItem, to new: TaskItem) -> [String] {
+        switch key {
+        case "tags": return Set(old.tags).symmetricDifference(new.tags).map(TaskChange.tagKey).sorted()
+        case "depends": return Set(old.depends).symmetricDifference(new.depends).map(TaskChange.dependencyKey).sorted()
+        default: return [key]
+        }
+    }
+
+    /// When `task` last changed this field (for tags and dependencies: the
+    /// latest change of the items that differ from `other`).
+    func changeTime(of task: TaskItem, against other: TaskItem) -> Date {
+        let keys = changeKeys(from: other, to: task)
+        return keys.map(task.changeTime).max() ?? task.changeTime(key)
+    }
+
+    /// True when `entry` (a VTODO property) belongs to this field.
+    func owns(_ name: String, params: [String: String]) -> Bool {
+        guard properties.contains(name) else { return false }
+        if name == "RELATED-TO" { return params["RELTYPE"]?.uppercased() == "DEPENDS-ON" }
+        return true
+    }
+}
+
+public enum DavMapping {
+    private static func text(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Every mapped field, in the order a new item writes them.
+    public static let fields: [DavField] = [
+        DavField(key: "title", properties: ["SUMMARY"], equal: { $0.title == $1.title }, copy: { $0.title = $1.title },
+                 lines: { ["SUMMARY:" + ICalendarCodec.escape($0.title)] }),
+        DavField(key: "notes", properties: ["DESCRIPTION"], equal: { text($0.notes) == text($1.notes) }, copy: { $0.notes = text($1.notes) },
+                 lines: { t in text(t.notes).map { ["DESCRIPTION:" + ICalendarCodec.escape($0)] } ?? [] }),
+        DavField(key: "scheduled", properties: ["DTSTART"], equal: { $0.scheduled == $1.scheduled }, copy: { $0.scheduled = $1.scheduled },
+                 lines: { t in t.scheduled.map { ["DTSTART;VALUE=DATE:" + ICalendarCodec.basic($0)] } ?? [] }),
+        DavField(key: "due", properties: ["DUE"], equal: { $0.due == $1.due }, copy: { $0.due = $1.due },
+                 lines: { t in
+                     switch t.due {
+                     case .day(let d): return ["DUE;VALUE=DATE:" + ICalendarCodec.basic(d)]
+                     case .time(let d): return ["DUE:" + ICalendarCodec.stamp(d)]
+                     case nil: return []
+                     }
+                 }),
+        DavField(key: "state", properties: ["STATUS", "COMPLETED"],
+                 equal: { a, b in a.state == b.state && (a.state != .done || a.completedAt == nil || b.completedAt == nil || a.completedAt == b.completedAt) },
+                 copy: { $0.state = $1.state; $0.completedAt = $1.state == .done ? $1.completedAt : nil },
+                 lines: { t in
+                     switch t.state {
+                     case .open: return ["STATUS:NEEDS-ACTION"]
+                     case .active: return ["STATUS:IN-PROCESS"]
+                     case .done: return ["STATUS:COMPLETED", "COMPLETED:" + ICalendarCodec.stamp(t.completedAt ?? t.modifiedAt)]
+                     }
+                 }),
+        DavField(key: "priority", properties: ["PRIORITY"], equal: { $0.priority == $1.priority }, copy: { $0.priority = $1.priority },
+                 lines: { t in t.priority.map { ["PRIORITY:\($0 == .must ? 1 : 5)"] } ?? [] }),
+        DavField(key: "tags", properties: ["CATEGORIES"], equal: { Set($0.tags) == Set($1.tags) }, copy: { $0.tags = $1.tags },
+                 lines: { t in t.tags.isEmpty ? [] : ["CATEGORIES:" + t.tags.map(ICalendarCodec.escape).joined(separator: ",")] }),
+        DavField(key: "repeat", properties: ["RRULE", "X-TICK-REPEAT"], equal: { $0.repeatRule == $1.repeatRule }, copy: { $0.repeatRule = $1.repeatRule },
+                 lines: { t in
+                     guard let rule = t.repeatRule else { return [] }
+                     return rule.uppercased().hasPrefix("FREQ=") ? ["RRULE:" + rule] : ["X-TICK-REPEAT:" + ICalendarCodec.escape(rule)]
+                 }),
+        DavField(key: "depends", properties: ["RELATED-TO"], equal: { Set($0.depends) == Set($1.depends) }, copy: { $0.depends = $1.depends },
+                 lines: { $0.depends.map { "RELATED-TO;RELTYPE=DEPENDS-ON:" + $0.lowercased } }),
+        DavField(key: "energy", properties: ["X-TICK-ENERGY"], equal: { $0.energy == $1.energy }, copy: { $0.energy = $1.energy },
+                 lines: { t in t.energy.map { ["X-TICK-ENERGY:" + $0.rawValue] } ?? [] }),
+        DavField(key: "estimate", properties: ["X-TICK-ESTIMATE"], equal: { $0.estimate == $1.estimate }, copy: { $0.estimate = $1.estimate },
+                 lines: { t in t.estimate.map { ["X-TICK-ESTIMATE:\($0)"] } ?? [] }),
+        DavField(key: "slot", properties: ["X-TICK-SLOT"], equal: { $0.slot == $1.slot }, copy: { $0.slot = $1.slot },
+                 lines: { t in t.slot.map { ["X-TICK-SLOT:\($0.startString)/\($0.minutes)"] } ?? [] }),
+        DavField(key: "wait", properties: ["X-TICK-WAIT"], equal: { $0.wait == $1.wait }, copy: { $0.wait = $1.wait },
+                 lines: { t in t.wait.map { ["X-TICK-WAIT:" + $0.fileString] } ?? [] }),
+        DavField(key: "remind", properties: ["VALARM"], equal: { $0.remind == $1.remind }, copy: { $0.remind = $1.remind },
+                 lines: { t in
+                     guard let r = t.remind else { return [] }
+                     return ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;VALUE=DATE-TIME:" + ICalendarCodec.stamp(r), "END:VALARM"]
+                 }),
+    ]
+
+    /// The fields whose values differ between `a` and `b`.
+    public static func differences(_ a: TaskItem, _ b: TaskItem) -> [DavField] {
+        fields.filter { !$0.equal(a, b) }
+    }
+
+    /// True when every mapped field is equal.
+    public static func same(_ a: TaskItem, _ b: TaskItem) -> Bool { differences(a, b).isEmpty }
+
+    /// The UID an item for `task` has: the one it came with, else its id.
+    static func uid(of task: TaskItem) -> String {
+        for m in task.extra where m.key == ICalendarCodec.uidKey {
+            if case .string(let s) = m.value.kind, UUID(fastString: s) == task.id || UUID(name: "ical:" + s) == task.id { return s }
+        }
+        return task.id.lowercased
+    }
+
+    /// A new item for `task`.
+    public static func newItem(for task: TaskItem, now: Date) -> [UInt8] {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tick//tick//EN", "BEGIN:VTODO", "UID:" + uid(of: task),
+                     "DTSTAMP:" + ICalendarCodec.stamp(now), "CREATED:" + ICalendarCodec.stamp(task.createdAt),
+                     "LAST-MODIFIED:" + ICalendarCodec.stamp(now)]
+        for field in fields { lines += field.lines(task) }
+        lines += ["END:VTODO", "END:VCALENDAR"]
+        return Array(lines.map(ICalendarCodec.fold).joined().utf8)
+    }
+
+    /// `item` changed to describe `task`: the properties of the fields that
+    /// differ from `old` (the task the item describes now) are replaced in
+    /// place (new ones go before `END:VTODO`), LAST-MODIFIED and DTSTAMP are
+    /// set to `now`, and every other line is kept as it was, folding included.
+    /// Returns the item's bytes unchanged when no mapped field differs.
+    public static func patch(_ item: DavItem, from old: TaskItem, to task: TaskItem, now: Date) -> [UInt8] {
+        let changed = differences(old, task)
+        guard !changed.isEmpty else { return item.bytes }
+        let entries = item.entries
+        func raw(_ lines: [String]) -> String {
+            let text = lines.map(ICalendarCodec.fold).joined()
+            return item.lineEnd == "\r\n" ? text : text.replacingOccurrences(of: "\r\n", with: item.lineEnd)
+        }
+        func entry(_ raw: String) -> DavItem.Entry {
+            DavItem.Entry(raw: raw, name: "", params: [:], value: "", path: ["VCALENDAR", "VTODO"], line: 0)
+        }
+        let todo = ["VCALENDAR", "VTODO"]
+        // Marks: entries to drop, and text to put at an index.
+        var drop = Set<Int>()
+        var insert: [Int: String] = [:]
+        guard let end = entries.lastIndex(where: { $0.name == "END" && $0.path == ["VCALENDAR"] && $0.value.uppercased() == "VTODO" }) else { return item.bytes }
+        var atEnd = ""
+        for field in changed {
+            var first: Int?
+            if field.key == "remind" {
+                // The first alarm with a trigger is the one tick reads; others are kept.
+                let alarm = item.alarmRanges.first { range in entries[range].contains { $0.name == "TRIGGER" } }
+                if let alarm {
+                    first = alarm.lowerBound
+                    for i in alarm { drop.insert(i) }
+                }
+            } else {
+                for (i, e) in entries.enumerated() where e.path == todo && e.name != "BEGIN" && e.name != "END" && field.owns(e.name, params: e.params) {
+                    if first == nil { first = i }
+                    drop.insert(i)
+                }
+            }
+            let text = raw(field.lines(task))
+            guard !text.isEmpty else { continue }
+            if let first { insert[first, default: ""] += text } else { atEnd += text }
+        }
+        for (i, e) in entries.enumerated() where e.path == todo && (e.name == "LAST-MODIFIED" || e.name == "DTSTAMP") {
+            drop.insert(i)
+            insert[i, default: ""] += raw([e.name + ":" + ICalendarCodec.stamp(now)])
+        }
+        if !entries.contains(where: { $0.path == todo && $0.name == "LAST-MODIFIED" }) {
+            atEnd = raw(["LAST-MODIFIED:" + ICalendarCodec.stamp(now)]) + atEnd
+        }
+        var out: [DavItem.Entry] = []
+        for (i, e) in entries.enumerated() {
+            if i == end, !atEnd.isEmpty { out.append(entry(atEnd)) }
+            if let text = insert[i] { out.append(entry(text)) }
+            if !drop.contains(i) { out.append(e) }
+        }
+        return Array(out.map(\.raw).joined().utf8)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// `[dav]` in config.toml: the CalDAV bridge (Docs/DAV.md).
+///
+/// ```toml
+/// [dav]
+/// path = "~/.local/share/tick-dav"   # the vdir, its base copy, vdirsyncer's status
+/// lists = ["Work", "Home"]           # bridged lists (absent: all)
+/// inbox = true                       # bridge the inbox
+/// inbox-name = "Inbox"               # the inbox collection's display name
+/// vdirsyncer = "vdirsyncer"          # the program
+/// watch = true                       # `tick watch` syncs
+/// interval = "15m"                   # ... this often, and after store changes
+/// debounce = "30s"
+/// ```
+public struct DavSettings: Sendable, Equatable {
+    /// The bridge's machine-local directory; nil: ``defaultPath(environment:)``.
+    public var path: String?
+    /// The lists bridged, by name (case-insensitive); nil: every list.
+    public var lists: [String]?
+    public var inbox = true
+    public var inboxName = "Inbox"
+    public var vdirsyncer = "vdirsyncer"
+    public var watch = true
+    public var interval: TimeInterval = 15 * 60
+    public var debounce: TimeInterval = 30
+
+    public init() {}
+
+    /// `$XDG_DATA_HOME/tick-dav` (`~/.local/share/tick-dav`): next to the
+    /// default store, never inside it.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/") + "/.local/share"
+        }
+        return base + "/tick-dav"
+    }
+
+    /// The directory, `~` expanded.
+    public func resolvedPath(environment: [String: String]) -> String {
+        guard let path else { return Self.defaultPath(environment: environment) }
+        if path == "~" || path.hasPrefix("~/") { return (environment["HOME"] ?? "") + path.dropFirst() }
+        return path
+    }
+
+    /// True when the list named `name` is bridged.
+    public func bridges(listNamed name: String) -> Bool {
+        guard let lists else { return true }
+        return lists.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}

@@ -1,0 +1,409 @@
+import Foundation
+import Testing
+
+// MARK: - A real Radicale on loopback, a "phone", todoman
+
+/// Why the CalDAV tests cannot run here, or nil when they can.
+enum DavTools {
+    static let missing: String? = {
+        for tool in ["radicale", "vdirsyncer", "todoman", "curl"] where Syncthing.executable(tool) == nil {
+            return "\(tool) is not installed (scripts/ensure-deps.sh --test installs radicale, vdirsyncer and todoman); the CalDAV bridge tests need it"
+        }
+        return nil
+    }()
+    static var available: Bool { missing == nil }
+    static var skipComment: Comment { Comment(rawValue: missing ?? "radicale, vdirsyncer and todoman are available") }
+}
+
+/// A Radicale server on 127.0.0.1 (a free port), no authentication, its
+/// storage in the sandbox; stopped on deinit.
+final class RadicaleServer {
+    let sandbox: Sandbox
+    let port: Int
+    let storage: String
+    private var running: Sandbox.Running?
+    var url: String { "http://127.0.0.1:\(port)/me/" }
+
+    init(_ sandbox: Sandbox) throws {
+        self.sandbox = sandbox
+        port = try Syncthing.freePorts(1)[0]
+        storage = sandbox.root + "/radicale"
+        try start()
+    }
+
+    func start() throws {
+        let config = sandbox.root + "/radicale.conf"
+        try """
+        [server]
+        hosts = 127.0.0.1:\(port)
+        [auth]
+        type = none
+        [storage]
+        filesystem_folder = \(storage)
+        [logging]
+        level = warning
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        running = try sandbox.start(Syncthing.executable("radicale") ?? "radicale", ["--config", config])
+        let up = try eventually(timeout: 30) { try self.phone(["-o", "/dev/null", "-w", "%{http_code}", "-X", "PROPFIND", "-H", "Depth: 0", url]).stdout == "207" }
+        guard up else { throw HarnessError("radicale did not answer on 127.0.0.1:\(port)") }
+    }
+
+    func stop() {
+        guard let running else { return }
+        // Radicale does not stop promptly on SIGTERM.
+        kill(running.process.processIdentifier, SIGKILL)
+        running.process.waitUntilExit()
+        self.running = nil
+    }
+
+    deinit { stop() }
+
+    /// curl against the server, as the phone (user `me`).
+    @discardableResult
+    func phone(_ args: [String], stdin: String? = nil) throws -> RunResult {
+        try sandbox.run(Syncthing.executable("curl") ?? "/usr/bin/curl", ["-s", "--noproxy", "*", "-u", "me:x"] + args, stdin: stdin)
+    }
+
+    func put(_ collection: String, _ name: String, _ text: String) throws {
+        let r = try phone(["-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "Content-Type: text/calendar; charset=utf-8",
+                           "--data-binary", "@-", url + collection + "/" + name], stdin: text)
+        #expect(["201", "204"].contains(r.stdout), "PUT \(collection)/\(name): \(r)")
+    }
+
+    func get(_ collection: String, _ name: String) throws -> String {
+        try phone([url + collection + "/" + name]).stdout
+    }
+
+    func delete(_ collection: String, _ name: String) throws {
+        let r = try phone(["-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", url + collection + "/" + name])
+        #expect(["200", "204"].contains(r.stdout), "DELETE \(collection)/\(name): \(r)")
+    }
+
+    /// The items of a collection on the server, by file name.
+    func items(_ collection: String) -> [String: Data] {
+        let dir = storage + "/collection-root/me/" + collection
+        var out: [String: Data] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasSuffix(".ics") {
+            out[name] = FileManager.default.contents(atPath: dir + "/" + name)
+        }
+        return out
+    }
+
+    /// The item whose text contains `needle`.
+    func item(_ collection: String, containing needle: String) -> (name: String, text: String)? {
+        for (name, data) in items(collection) {
+            let text = String(decoding: data, as: UTF8.self)
+            if text.contains(needle) { return (name, text) }
+        }
+        return nil
+    }
+}
+
+/// Unfolded content lines of an .ics text.
+func icsLines(_ text: String) -> [String] {
+    var out: [String] = []
+    for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: true) {
+        if raw.hasPrefix(" ") || raw.hasPrefix("\t"), !out.isEmpty { out[out.count - 1] += raw.dropFirst() } else { out.append(String(raw)) }
+    }
+    return out
+}
+
+/// Issue 26: the two-way CalDAV bridge against a real Radicale, real
+/// vdirsyncer and todoman, with a "phone" (curl) writing to the server.
+@Suite("CalDAV bridge: real Radicale, vdirsyncer and todoman on loopback", .serialized,
+       .enabled(if: DavTools.available, DavTools.skipComment))
+struct DavTests {
+    static let appleUID = "7D1B5C3E-0F4A-4C1B-9E63-1A2B3C4D5E6F"
+
+    static func appleItem(lastModified: String) -> String {
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Apple Inc.//iOS 17.0//EN", "BEGIN:VTODO",
+            "UID:\(appleUID)", "CREATED:20261121T090500Z", "DTSTAMP:20261121T090500Z", "LAST-MODIFIED:\(lastModified)",
+            "SUMMARY:Buy milk", "X-APPLE-SORT-ORDER:744891234", "LOCATION:Corner shop", "URL;VALUE=URI:https://example.com/list",
+            "PERCENT-COMPLETE:0",
+            "X-SOMETHING-LONG:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            " bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+            "DUE;VALUE=DATE:20261124", "STATUS:NEEDS-ACTION",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER;VALUE=DATE-TIME:20261124T080000Z", "END:VALARM",
+            "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT1H", "END:VALARM",
+            "END:VTODO", "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+    }
+
+    static let subtaskItem = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:+//IDN tasks.org//android-130000//EN", "BEGIN:VTODO",
+        "UID:4117845839154402358", "DTSTAMP:20261121T091000Z", "CREATED:20261121T091000Z", "LAST-MODIFIED:20261121T091000Z",
+        "SUMMARY:Oat milk\\, not soy", "PRIORITY:9", "STATUS:NEEDS-ACTION", "X-APPLE-SORT-ORDER:5",
+        "RELATED-TO;RELTYPE=PARENT:\(appleUID)",
+        "END:VTODO", "END:VCALENDAR",
+    ].joined(separator: "\r\n") + "\r\n"
+
+    /// A sandbox with the bridge set up against a fresh server, inbox and Work bridged.
+    static func setUp() throws -> (Sandbox, RadicaleServer) {
+        let s = try Sandbox()
+        let server = try RadicaleServer(s)
+        try s.ok("lists", "add", "Work")
+        try s.ok("dav", "setup", server.url, "--user", "me", "--password-command", "echo x")
+        return (s, server)
+    }
+
+    static func sync(_ s: Sandbox, now: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let r = try s.tick(["dav", "sync"], now: now)
+        #expect(r.status == 0, "tick dav sync: \(r)", sourceLocation: sourceLocation)
+        return r.stdout
+    }
+
+    static func titles(_ s: Sandbox) throws -> [String: [String: Any]] {
+        Dictionary(try s.json("list", "--all").map { ($0.string("title") ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test("tick's tasks reach the server and todoman; phone items come back with every unknown line kept; nothing changed uploads nothing")
+    func roundTrip() throws {
+        let (s, server) = try Self.setUp()
+        let mode = try FileManager.default.attributesOfItem(atPath: s.home + "/.config/tick/vdirsyncer.conf")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try !String(contentsOfFile: s.home + "/.config/tick/vdirsyncer.conf", encoding: .utf8).contains("password ="))
+        try s.add("Call the bank", "due:2026-11-27")
+        try s.add("Report", "list:Work", "pri:must", "due:2026-11-24")
+        let first = try Self.sync(s)
+        #expect(first.contains("2 sent"), "\(first)")
+        #expect(server.items("inbox").count == 1 && server.items("work").count == 1)
+        #expect(server.item("work", containing: "SUMMARY:Report")?.text.contains("DUE;VALUE=DATE:20261124") == true)
+
+        // The phone adds an Apple-style task to Work and a Tasks.org subtask to the inbox.
+        try server.put("work", "apple-1.ics", Self.appleItem(lastModified: "20261121T090500Z"))
+        try server.put("inbox", "tasksorg-1.ics", Self.subtaskItem)
+        let back = try Self.sync(s, now: "2026-11-21T09:20:00Z")
+        #expect(back.contains("2 received"), "\(back)")
+        var tasks = try Self.titles(s)
+        #expect(tasks["Buy milk"]?.string("list") == "Work")
+        #expect(tasks["Buy milk"]?.string("due") == "2026-11-24")
+        #expect(tasks["Oat milk, not soy"]?.isNull("list") == true)
+        #expect(tasks["Oat milk, not soy"]?.string("priority") == "flexible")
+        let onServer = server.item("work", containing: "Buy milk")?.text ?? ""
+
+        // Nothing changed: nothing is sent and the server's items stay as they are.
+        let serverBefore = server.items("work").merging(server.items("inbox")) { a, _ in a }
+        let idle = try Self.sync(s, now: "2026-11-21T09:21:00Z")
+        #expect(idle.hasPrefix("CalDAV: 0 sent, 0 received, 0 merged, 0 overridden"), "\(idle)")
+        #expect(server.items("work").merging(server.items("inbox")) { a, _ in a } == serverBefore)
+
+        // Retitled in tick: on the server only SUMMARY, LAST-MODIFIED and DTSTAMP changed.
+        try s.ok("edit", try s.uuidPrefix("Buy milk"), "--title", "Buy oat milk", now: "2026-11-21T09:30:00Z")
+        try s.ok("edit", try s.uuidPrefix("Oat milk, not soy"), "due:2026-11-23", now: "2026-11-21T09:30:00Z")
+        _ = try Self.sync(s, now: "2026-11-21T09:31:00Z")
+        let after = try #require(server.item("work", containing: "Buy oat milk")?.text)
+        let volatile = ["SUMMARY", "LAST-MODIFIED", "DTSTAMP"]
+        func kept(_ text: String) -> [String] { icsLines(text).filter { line in !volatile.contains { line.hasPrefix($0 + ":") } } }
+        #expect(kept(after) == kept(onServer), "unknown lines kept in place:\n\(after)")
+        for line in ["X-APPLE-SORT-ORDER:744891234", "LOCATION:Corner shop", "PERCENT-COMPLETE:0", "ACTION:AUDIO", "TRIGGER:-PT1H"] {
+            #expect(after.contains(line), "\(line) kept")
+        }
+        let subtask = try #require(server.item("inbox", containing: "Oat milk")?.text)
+        #expect(subtask.contains("RELATED-TO;RELTYPE=PARENT:\(Self.appleUID)") && subtask.contains("X-APPLE-SORT-ORDER:5"))
+        #expect(subtask.contains("DUE;VALUE=DATE:20261123") && subtask.contains("PRIORITY:9"))
+
+        // todoman, reading the server through its own vdirsyncer vdir, sees tick's tasks.
+        try s.ok("done", try s.uuidPrefix("Call the bank"), now: "2026-11-21T09:40:00Z")
+        _ = try Self.sync(s, now: "2026-11-21T09:41:00Z")
+        let todo = try Self.todoman(s, server)
+        let bySummary = Dictionary(todo.map { ($0["summary"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(Set(bySummary.keys) == ["Call the bank", "Report", "Buy oat milk", "Oat milk, not soy"], "\(todo)")
+        #expect(bySummary["Call the bank"]?["completed"] as? Bool == true)
+        #expect(bySummary["Report"]?["completed"] as? Bool == false)
+        #expect(bySummary["Report"]?["list"] as? String == "Work")
+        #expect(bySummary["Call the bank"]?["list"] as? String == "Inbox")
+        // DUE 2026-11-24 (a date: local midnight, Europe/Berlin).
+        #expect((bySummary["Report"]?["due"] as? NSNumber)?.intValue == 1_795_474_800, "\(String(describing: bySummary["Report"]))")
+        tasks = try Self.titles(s)
+        #expect(tasks.count == 4)
+    }
+
+    /// Runs todoman against its own vdir, synced from the server by its own vdirsyncer.
+    static func todoman(_ s: Sandbox, _ server: RadicaleServer) throws -> [[String: Any]] {
+        let dir = s.root + "/todoman"
+        try FileManager.default.createDirectory(atPath: dir + "/vdir", withIntermediateDirectories: true)
+        try """
+        [general]
+        status_path = "\(dir)/status/"
+        [pair todo]
+        a = "todo_local"
+        b = "todo_remote"
+        collections = ["from b"]
+        metadata = ["displayname"]
+        [storage todo_local]
+        type = "filesystem"
+        path = "\(dir)/vdir/"
+        fileext = ".ics"
+        [storage todo_remote]
+        type = "caldav"
+        url = "\(server.url)"
+        username = "me"
+        password = "x"
+        """.write(toFile: dir + "/vdirsyncer.conf", atomically: true, encoding: .utf8)
+        let vs = Syncthing.executable("vdirsyncer") ?? "vdirsyncer"
+        let d = try s.run(vs, ["-c", dir + "/vdirsyncer.conf", "discover"], stdin: "y\ny\ny\ny\n")
+        #expect(d.status == 0, "\(d)")
+        let m = try s.run(vs, ["-c", dir + "/vdirsyncer.conf", "metasync"])
+        #expect(m.status == 0, "\(m)")
+        let r = try s.run(vs, ["-c", dir + "/vdirsyncer.conf", "sync"])
+        #expect(r.status == 0, "\(r)")
+        try """
+        path = "\(dir)/vdir/*"
+        date_format = "%Y-%m-%d"
+        time_format = "%H:%M"
+        default_list = "inbox"
+        """.write(toFile: dir + "/config.py", atomically: true, encoding: .utf8)
+        let list = try s.run(Syncthing.executable("todoman") ?? "todoman", ["-c", dir + "/config.py", "--porcelain", "list", "--status", "ANY"])
+        #expect(list.status == 0, "\(list)")
+        return (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]) ?? []
+    }
+
+    @Test("completed, deleted and moved on the phone: done with its time, deleted (undo brings it back), moved; tick's deletes reach the server")
+    func phoneChanges() throws {
+        let (s, server) = try Self.setUp()
+        try s.add("Call the bank")
+        try s.add("Report", "list:Work")
+        try s.add("Water plants", "list:Work")
+        try s.add("Old idea")
+        _ = try Self.sync(s)
+        let report = try #require(server.item("work", containing: "SUMMARY:Report"))
+        let completed = report.text.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261121T091500Z")
+            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090000Z", with: "LAST-MODIFIED:20261121T091500Z")
+        try server.put("work", report.name, completed)
+        let bank = try #require(server.item("inbox", containing: "Call the bank"))
+        try server.delete("inbox", bank.name)
+        let plants = try #require(server.item("work", containing: "Water plants"))
+        try server.delete("work", plants.name)
+        try server.put("inbox", plants.name, plants.text)
+        // tick deletes one.
+        try s.ok("rm", try s.uuidPrefix("Old idea"))
+        let out = try Self.sync(s, now: "2026-11-21T09:20:00Z")
+        #expect(out.contains("(0 added, 1 deleted, 1 moved)"), "\(out)")
+        let tasks = try Self.titles(s)
+        #expect(tasks["Report"]?.string("state") == "done")
+        #expect(tasks["Report"]?.string("completedAt") == "2026-11-21T09:15:00Z")
+        #expect(tasks["Call the bank"] == nil)
+        #expect(tasks["Water plants"]?.isNull("list") == true)
+        #expect(server.item("inbox", containing: "Old idea") == nil)
+        #expect(server.items("inbox").count == 1 && server.items("work").count == 1)
+        // The deletion came through the normal path: undo brings the task back, and the next sync sends it.
+        try s.ok("undo", now: "2026-11-21T09:21:00Z")
+        #expect(try Self.titles(s)["Call the bank"] != nil)
+        _ = try Self.sync(s, now: "2026-11-21T09:22:00Z")
+        #expect(server.item("inbox", containing: "Call the bank") != nil)
+    }
+
+    @Test("both sides edit one task: different fields both survive; the same field goes to the later change, reported by id and field")
+    func bothSidesEdit() throws {
+        let (s, server) = try Self.setUp()
+        try s.add("Plan trip", "list:Work")
+        _ = try Self.sync(s)
+        let id = try s.uuidPrefix("Plan trip")
+        // tick changes the due date at 09:10, the phone the title at 09:12.
+        try s.ok("edit", id, "due:2026-11-30", now: "2026-11-21T09:10:00Z")
+        var item = try #require(server.item("work", containing: "Plan trip"))
+        try server.put("work", item.name, item.text.replacingOccurrences(of: "SUMMARY:Plan trip", with: "SUMMARY:Plan the trip")
+            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090000Z", with: "LAST-MODIFIED:20261121T091200Z"))
+        let out = try Self.sync(s, now: "2026-11-21T09:15:00Z")
+        #expect(out.contains("0 overridden"), "\(out)")
+        var task = try s.showJSON(id)
+        #expect(task.string("title") == "Plan the trip" && task.string("due") == "2026-11-30")
+        item = try #require(server.item("work", containing: "Plan the trip"))
+        #expect(item.text.contains("DUE;VALUE=DATE:20261130"))
+
+        // The same field: tick at 09:20, the phone at 09:25 (later: the phone's wins).
+        try s.ok("edit", id, "--title", "Trip (tick)", now: "2026-11-21T09:20:00Z")
+        let lastModified = icsLines(item.text).first { $0.hasPrefix("LAST-MODIFIED:") } ?? ""
+        try server.put("work", item.name, item.text.replacingOccurrences(of: "SUMMARY:Plan the trip", with: "SUMMARY:Trip (phone)")
+            .replacingOccurrences(of: lastModified, with: "LAST-MODIFIED:20261121T092500Z"))
+        let later = try Self.sync(s, now: "2026-11-21T09:30:00Z")
+        #expect(later.contains("1 overridden") && later.contains("overridden: \(id.prefix(8)) title"), "\(later)")
+        #expect(!later.contains("Trip ("), "no titles in the report")
+        task = try s.showJSON(id)
+        #expect(task.string("title") == "Trip (phone)")
+        #expect(server.item("work", containing: "Trip (phone)") != nil)
+    }
+
+    /// Copies machine `a`'s store files over machine `b`'s (what git or Syncthing would do).
+    static func carry(_ a: Sandbox, to b: Sandbox) throws {
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: b.store)
+        try fm.copyItem(atPath: a.store, toPath: b.store)
+    }
+
+    @Test("two machines that sync the store and bridge the same account converge and never duplicate a task")
+    func twoMachines() throws {
+        let (a, server) = try Self.setUp()
+        try a.add("Call the bank")
+        try a.add("Report", "list:Work")
+        _ = try Self.sync(a)
+        let b = try Sandbox()
+        try Self.carry(a, to: b)
+        try b.ok("dav", "setup", server.url, "--user", "me", "--password-command", "echo x")
+        _ = try Self.sync(b, now: "2026-11-21T09:05:00Z")
+        #expect(server.items("inbox").count == 1 && server.items("work").count == 1)
+        #expect(try b.json("list", "--all").count == 2)
+        // The phone retitles Report; both machines sync; then b adds a task and a syncs.
+        let report = try #require(server.item("work", containing: "SUMMARY:Report"))
+        let lastModified = icsLines(report.text).first { $0.hasPrefix("LAST-MODIFIED:") } ?? ""
+        try server.put("work", report.name, report.text.replacingOccurrences(of: "SUMMARY:Report", with: "SUMMARY:Report v2")
+            .replacingOccurrences(of: lastModified, with: "LAST-MODIFIED:20261121T091000Z"))
+        _ = try Self.sync(a, now: "2026-11-21T09:15:00Z")
+        _ = try Self.sync(b, now: "2026-11-21T09:16:00Z")
+        try b.add("From b", now: "2026-11-21T09:17:00Z")
+        _ = try Self.sync(b, now: "2026-11-21T09:18:00Z")
+        try Self.carry(b, to: a)
+        _ = try Self.sync(a, now: "2026-11-21T09:20:00Z")
+        _ = try Self.sync(b, now: "2026-11-21T09:21:00Z")
+        for machine in [a, b] {
+            let titles = try machine.json("list", "--all").compactMap { $0.string("title") }.sorted()
+            #expect(titles == ["Call the bank", "From b", "Report v2"])
+        }
+        #expect(server.items("inbox").count == 2 && server.items("work").count == 1)
+    }
+
+    @Test("tick watch syncs at start and after a store change")
+    func watchSyncs() throws {
+        let (s, server) = try Self.setUp()
+        let config = s.home + "/.config/tick/config.toml"
+        try "[dav]\ndebounce = \"1s\"\ninterval = \"1h\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let w = try s.startWatcher(["--no-reminders"])
+        defer { _ = w.stop() }
+        #expect(w.waitForMessage(timeout: 60, where: { $0.hasPrefix("CalDAV: ") }) != nil, "\(w.log)")
+        let mark = w.mark
+        try s.add("Made while watching")
+        #expect(w.waitForMessage(after: mark, timeout: 60, where: { $0.hasPrefix("CalDAV: 1 sent") }) != nil, "\(w.log)")
+        #expect(server.item("inbox", containing: "Made while watching") != nil)
+        #expect(!w.log.contains("Made while watching"), "no titles in the log")
+    }
+
+    @Test("server down: a clear error, tick works, tick status says why; an http URL that is not loopback is refused")
+    func serverDown() throws {
+        let (s, server) = try Self.setUp()
+        try s.add("Call the bank")
+        _ = try Self.sync(s)
+        server.stop()
+        try s.add("Offline task")
+        let r = try s.tick("dav", "sync")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stderr.contains("failed") && r.stderr.contains("Cannot connect to host 127.0.0.1"), "\(r)")
+        #expect(try s.ok("list").contains("Offline task"))
+        let status = try s.ok("status")
+        #expect(status.contains("caldav    last sync") && status.contains("last failure"), "\(status)")
+        let dav = try #require(try s.statusJSON()["dav"] as? [String: Any])
+        #expect(dav["lastSuccess"] is String && dav["lastFailure"] is String && (dav["lastError"] as? String)?.contains("Cannot connect") == true, "\(dav)")
+        let refused = try s.tick("dav", "setup", "http://dav.example.com/", "--user", "me")
+        #expect(refused.status == 2 && refused.stderr.contains("https"), "\(refused)")
+        // Without vdirsyncer: what to install.
+        let config = s.home + "/.config/tick/config.toml"
+        try "[dav]\nvdirsyncer = \"/nonexistent/vdirsyncer\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let missing = try s.tick("dav", "sync")
+        #expect(missing.status == 1 && missing.stderr.contains("vdirsyncer is not installed") && missing.stderr.contains("apt-get install vdirsyncer"), "\(missing)")
+        try FileManager.default.removeItem(atPath: config)
+        // Back up: the task made offline arrives.
+        try server.start()
+        _ = try Self.sync(s, now: "2026-11-21T09:30:00Z")
+        #expect(server.item("inbox", containing: "Offline task") != nil)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// `tick watch`'s CalDAV timer on a clock the test moves: a sync at start,
+/// one per interval, and one a debounce after a store change.
+struct DavSchedulerTests {
+    /// Monotonic seconds that move only when the test says.
+    final class SteppedClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seconds = 1000.0
+        func advance(_ by: Double) { lock.withLock { seconds += by } }
+        var clock: MonotonicClock { MonotonicClock { [self] in lock.withLock { seconds } } }
+    }
+
+    func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return condition()
+    }
+
+    @Test func syncsAtStartEveryIntervalAndADebounceAfterAChange() {
+        let time = SteppedClock()
+        let syncs = Counter()
+        let scheduler = DavScheduler(interval: 3600, debounce: 0.5, clock: time.clock, maxSleep: 0.01) { _ = syncs.next() }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            scheduler.run()
+            done.signal()
+        }
+        #expect(waitUntil { syncs.value == 1 }, "a sync at start")
+        time.advance(3600)
+        #expect(waitUntil { syncs.value == 2 }, "a sync when the interval has passed")
+        scheduler.noteChange()
+        time.advance(0.5)
+        #expect(waitUntil { syncs.value == 3 }, "a sync a debounce after a change, long before the next interval")
+        scheduler.stop()
+        #expect(done.wait(timeout: .now() + 5) == .success, "stop ends the loop")
+        #expect(syncs.value == 3)
+    }
+}
