@@ -41,3 +41,23 @@ struct DavSchedulerTests {
         #expect(syncs.value == 3)
     }
 }
+
+/// vdirsyncer's failures in one line.
+struct DavErrorTests {
+    @Test func aRefusedLoginAndAnUnreachableServerAreSaidInOneLine() {
+        let login = DavError.vdirsyncerFailed(step: "discover", message: """
+            Discovering collections for pair tick
+            warning: Failed to discover collections for tick_remote, use `-vdebug` to see the full traceback.
+            error: Unknown error occurred: 401, message='Unauthorized', url=URL('http://127.0.0.1:5239/')
+            error: Use `-vdebug` to see the full traceback.
+            """)
+        #expect(login.report.contains("refused the login (401 Unauthorized)"))
+        #expect(!login.report.contains("\n"))
+        let down = DavError.vdirsyncerFailed(step: "sync", message: """
+            Syncing tick/home
+            error: Unknown error occurred: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]
+            error: Use `-vdebug` to see the full traceback.
+            """)
+        #expect(down.report == "vdirsyncer sync failed: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]; the store is unchanged by the server's side and tick works as before")
+    }
+}

@@ -26,10 +26,25 @@ extension DavError: LocalizedError {
         case .vdirsyncerMissing:
             return "vdirsyncer is not installed; install it (Debian/Ubuntu: `sudo apt-get install vdirsyncer`, or `pipx install vdirsyncer`) and run the command again"
         case .vdirsyncerFailed(let step, let message):
-            return "vdirsyncer \(step) failed; the store is unchanged by the server's side and tick works as before. vdirsyncer said:\n\(message)"
+            return "vdirsyncer \(step) failed: \(Self.reason(message)); the store is unchanged by the server's side and tick works as before"
         case .notSetUp(let path):
             return "the CalDAV bridge is not set up (no \(path)); run `tick dav setup URL --user NAME --password-command CMD` first"
         }
+    }
+}
+
+extension DavError {
+    /// One line saying why vdirsyncer failed, from what it printed: a refused
+    /// login and an unreachable server in words, else its last `error:` line.
+    static func reason(_ output: String) -> String {
+        let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if lines.contains(where: { $0.contains("401") || $0.contains("Unauthorized") }) {
+            return "the server refused the login (401 Unauthorized); check --user and --password-command and run `tick dav setup` again"
+        }
+        let errors = lines.filter { $0.hasPrefix("error:") && !$0.contains("-vdebug") }
+            .map { String($0.dropFirst("error:".count)).trimmingCharacters(in: .whitespaces) }
+            .map { $0.hasPrefix("Unknown error occurred: ") ? String($0.dropFirst("Unknown error occurred: ".count)) : $0 }
+        return errors.last ?? lines.last ?? "no message (run vdirsyncer with -vdebug to see why)"
     }
 }
 
