@@ -192,6 +192,31 @@ import Testing
         #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
     }
 
+    @Test func aColdReindexBuildsTheIndexOnce() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // No index yet: opening builds it, and that build is the reindex.
+        let cold = try index(store)
+        #expect(cold.builds == 1)
+        let report = try cold.reindexFromScratch()
+        #expect(cold.builds == 1, "a cold reindex builds the index once, not twice")
+        #expect(report.files.count == 5)
+        #expect(report.files.allSatisfy { $0.error == nil && !$0.removed })
+        #expect(report.files.map(\.taskCount).reduce(0, +) == 43)
+        #expect(try cold.totals().tasks == 43)
+        // Asked again, it rebuilds.
+        let again = try cold.reindexFromScratch()
+        #expect(cold.builds == 2)
+        #expect(again.files.count == 5)
+        cold.close()
+        // A usable index is opened as it is; reindexing it rebuilds once.
+        let warm = try index(store)
+        #expect(warm.builds == 0)
+        #expect(try warm.reindexFromScratch().files.count == 5)
+        #expect(warm.builds == 1)
+        #expect(try warm.totals().tasks == 43)
+    }
+
     @Test func shortIDsStayPutAcrossIncrementalChanges() throws {
         let (store, dir) = try sampleStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -26,7 +26,9 @@ struct Context {
         init(_ index: TaskIndex) { self.index = index }
     }
 
-    init(_ options: GlobalOptions) throws {
+    /// `indexProgress` hears about building the index from scratch, when
+    /// opening it does that (no usable index yet).
+    init(_ options: GlobalOptions, indexProgress: ((Int, Int) -> Void)? = nil) throws {
         let process = try ProcessEnvironment.current()
         self.process = process
         let env = process.variables
@@ -45,7 +47,7 @@ struct Context {
         let plain = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
                           clock: { start })
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
-        let index = try TaskIndex.open(store: plain, now: Date.init)
+        let index = try TaskIndex.open(store: plain, now: Date.init, progress: indexProgress)
         let indexBox = IndexBox(index)
         self.indexBox = indexBox
         let terminal = Terminal(noColorFlag: options.noColor, environment: env)
