@@ -351,15 +351,18 @@ extension TaskIndex {
         for (position, task) in file.tasks.enumerated() {
             let id = task.id.lowercased
             // Derived values of hand-made tasks depend on the file's mtime: always rewrite them.
-            let hash = task.needsFill ? Int64.random(in: .min ... .max) : RowWriter.contentHash(task)
+            var hash = task.needsFill ? Int64.random(in: .min ... .max) : nil
             if let old = existing.removeValue(forKey: id) {
-                if old.hash == hash {
+                let new = hash ?? RowWriter.contentHash(task, id: id)
+                if old.hash == new {
                     if old.position != position { try move.execute(arguments: [position, old.rowid]) }
                     continue
                 }
                 try delete.execute(arguments: [old.rowid])
+                hash = new
             }
-            try writer.write(task, hash: hash, path: path, position: position, db: db)
+            // A new row (every row of a rebuild) is hashed while it is bound.
+            try writer.write(task, id: id, hash: hash, path: path, position: position, db: db)
             touched?.insert(id)
         }
         for (id, old) in existing {
