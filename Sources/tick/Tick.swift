@@ -77,6 +77,7 @@ struct Tick: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     static func main() {
+        _ = CommandClock.start
         // A Tab in a shell (`tick ---completion …`, see ShellCompletion):
         // ArgumentParser answers it; tick's rewrites of typed words do not apply.
         if CommandLine.arguments.dropFirst().first == "---completion" {

@@ -219,6 +219,18 @@ struct IndexTests {
         #expect(e.stderr == "")
     }
 
+    @Test("a cold tick reindex (no index yet) reports every task and file, like a warm one, and leaves a usable index")
+    func coldReindexReport() throws {
+        let s = try Self.fixture()
+        try FileManager.default.removeItem(atPath: s.cacheHome + "/tick")
+        let r = try s.tick("reindex")
+        #expect(r.status == 0)
+        #expect(r.stdout.range(of: #"^Indexed 5 tasks in 2 lists \(3 files\) in [0-9]+ ms\n$"#, options: .regularExpression) != nil, "\(r.stdout)")
+        #expect(r.stderr == "")
+        #expect(try Self.sqlite(s, "SELECT count(*) FROM tasks") == "5\n")
+        #expect(try s.statusJSON()["indexWasFresh"] as? Bool == true)
+    }
+
     #if os(Linux)
     @Test("tick reindex shows a progress bar when it runs on a terminal", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func reindexProgressOnTTY() throws {
@@ -229,6 +241,12 @@ struct IndexTests {
         #expect(r.stdout.contains("] 3/3 files"), "\(r.stdout)")
         #expect(r.stdout.contains("[" + String(repeating: "#", count: 30) + "]"), "\(r.stdout)")
         #expect(r.stdout.contains("Indexed 5 tasks in 2 lists (3 files) in "))
+        // Cold: the build that opening the index does shows the same bar.
+        try FileManager.default.removeItem(atPath: s.cacheHome + "/tick")
+        let cold = try s.run("/usr/bin/script", ["-qec", "\"$TICK\" reindex", "/dev/null"])
+        #expect(cold.status == 0, "\(cold)")
+        #expect(cold.stdout.contains("] 3/3 files"), "\(cold.stdout)")
+        #expect(cold.stdout.contains("Indexed 5 tasks in 2 lists (3 files) in "))
     }
     #endif
 

@@ -192,6 +192,63 @@ import Testing
         #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
     }
 
+    @Test func aColdReindexBuildsTheIndexOnce() throws {
+        let (store, dir) = try sampleStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // No index yet: opening builds it, and that build is the reindex.
+        let cold = try index(store)
+        #expect(cold.builds == 1)
+        let report = try cold.reindexFromScratch()
+        #expect(cold.builds == 1, "a cold reindex builds the index once, not twice")
+        #expect(report.files.count == 5)
+        #expect(report.files.allSatisfy { $0.error == nil && !$0.removed })
+        #expect(report.files.map(\.taskCount).reduce(0, +) == 43)
+        #expect(try cold.totals().tasks == 43)
+        // Asked again, it rebuilds.
+        let again = try cold.reindexFromScratch()
+        #expect(cold.builds == 2)
+        #expect(again.files.count == 5)
+        cold.close()
+        // A usable index is opened as it is; reindexing it rebuilds once.
+        let warm = try index(store)
+        #expect(warm.builds == 0)
+        #expect(try warm.reindexFromScratch().files.count == 5)
+        #expect(warm.builds == 1)
+        #expect(try warm.totals().tasks == 43)
+    }
+
+    @Test func aRowsContentHashChangesWithEveryValueTheIndexStores() throws {
+        let day = try #require(LocalDate(iso: "2026-11-24"))
+        let start = try #require(ClockTime(minutes: 600))
+        let base = TaskItem(
+            id: UUID(), title: "Draft the plan", due: .day(day), scheduled: day, remind: now, repeatRule: "every week",
+            priority: .must, energy: .low, estimate: 30, slot: TaskSlot(day: day, start: start, minutes: 45),
+            tags: ["a", "b"], wait: .day(day), depends: [UUID()], notes: "n", createdAt: now, modifiedAt: now,
+            completedAt: nil, extra: [JSONMember("x-mine", .string("1"))])
+        func hash(_ t: TaskItem) -> Int64 { RowWriter.contentHash(t, id: t.id.lowercased) }
+        // The same values always hash alike; `changed` is not stored, so it does not count.
+        var same = base
+        same.changed = ["title": now]
+        #expect(hash(same) == hash(base))
+        let later = now.addingTimeInterval(1)
+        let changes: [(String, (inout TaskItem) -> Void)] = [
+            ("id", { $0.id = UUID() }), ("title", { $0.title += "!" }), ("state", { $0.state = .done }),
+            ("due", { $0.due = .time(later) }), ("due absent", { $0.due = nil }), ("scheduled", { $0.scheduled = nil }),
+            ("remind", { $0.remind = later }), ("repeat", { $0.repeatRule = "every day" }), ("priority", { $0.priority = .flexible }),
+            ("energy", { $0.energy = nil }), ("estimate", { $0.estimate = 31 }),
+            ("slot", { $0.slot?.minutes = 46 }), ("slot extra", { $0.slot?.extra = [JSONMember("k", .string("v"))] }),
+            ("tags", { $0.tags = ["a b"] }), ("tag order", { $0.tags = ["b", "a"] }), ("wait", { $0.wait = .time(later) }),
+            ("depends", { $0.depends = [] }), ("notes", { $0.notes = "m" }), ("notes to title", { $0.notes = nil; $0.title += "n" }),
+            ("created", { $0.createdAt = later }), ("modified", { $0.modifiedAt = later }), ("completed", { $0.completedAt = later }),
+            ("extra", { $0.extra = [JSONMember("x-mine", .string("2"))] }),
+        ]
+        for (what, change) in changes {
+            var t = base
+            change(&t)
+            #expect(hash(t) != hash(base), "\(what)")
+        }
+    }
+
     @Test func shortIDsStayPutAcrossIncrementalChanges() throws {
         let (store, dir) = try sampleStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -41,6 +41,16 @@ import Testing
         #expect(UUID(name: "www.example.com", namespace: dns).lowercased == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
     }
 
+    @Test func lowercasedUUIDIsFoundationsFormLowercased() {
+        var ids = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                   UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        for _ in 0..<1000 { ids.append(UUID()) }
+        for id in ids {
+            #expect(id.lowercased == id.uuidString.lowercased())
+            #expect(UUID(fastString: id.lowercased) == id)
+        }
+    }
+
     @Test func sha1KnownAnswer() {
         let hex = SHA1.digest(Array("abc".utf8)).map { String(format: "%02x", $0) }.joined()
         #expect(hex == "a9993e364706816aba3e25717850c26c9cd0d89d")

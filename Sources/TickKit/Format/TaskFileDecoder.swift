@@ -65,8 +65,7 @@ public struct TaskFileDecoder {
         } catch {
             throw FormatError(path: path, location: SourceLocation(offset: error.offset, in: bytes), message: error.message)
         }
-        var counts: [String: Int] = [:]
-        return try decodeTask(root, slug: kind.idSeed, titleCounts: &counts)
+        return try decodeTask(root, slug: kind.idSeed, occurrence: { _ in 0 })
     }
 
     private func decodeRoot(_ root: JSONNode) throws(FormatError) -> TaskFile {
@@ -128,10 +127,19 @@ public struct TaskFileDecoder {
         }
         var tasks: [TaskItem] = []
         tasks.reserveCapacity(taskNodes.count)
-        var titleCounts: [String: Int] = [:]
+        // How many earlier tasks have each title: counted only once a task
+        // without an id needs it (hand-made files), not for every file.
+        var titleCounts: [String: Int]?
         var idOffsets: [UUID: Int] = [:]
+        idOffsets.reserveCapacity(taskNodes.count)
         for node in taskNodes {
-            let task = try decodeTask(node, slug: slugForIDs, titleCounts: &titleCounts)
+            let task = try decodeTask(node, slug: slugForIDs, occurrence: { title in
+                if titleCounts == nil {
+                    titleCounts = Dictionary(tasks.lazy.map { ($0.title, 1) }, uniquingKeysWith: +)
+                }
+                return titleCounts?[title] ?? 0
+            })
+            titleCounts?[task.title, default: 0] += 1
             if let previous = idOffsets[task.id] {
                 let line = SourceLocation(offset: previous, in: bytes).line
                 throw fields.error(at: node.offset, "duplicate task id \(task.id.lowercased) (also used by the task at line \(line))")
@@ -173,7 +181,9 @@ public struct TaskFileDecoder {
         return out
     }
 
-    private func decodeTask(_ node: JSONNode, slug: String, titleCounts: inout [String: Int]) throws(FormatError) -> TaskItem {
+    /// `occurrence` tells how many earlier tasks of the file have a title
+    /// (what a task without an id derives its id from).
+    private func decodeTask(_ node: JSONNode, slug: String, occurrence: (String) -> Int) throws(FormatError) -> TaskItem {
         let members = try fields.members(of: node, what: "a task")
         var id: UUID?
         var title: String?
@@ -267,12 +277,10 @@ public struct TaskFileDecoder {
         guard let title else {
             throw fields.error(at: node.offset, "a task needs a \"title\"")
         }
-        let occurrence = titleCounts[title, default: 0]
-        titleCounts[title] = occurrence + 1
         let needsFill = id == nil || createdAt == nil || modifiedAt == nil
         let created = createdAt ?? fallbackDate
         return TaskItem(
-            id: id ?? UUID(name: "tick-task:\(slug)\n\(title)\n\(occurrence)"),
+            id: id ?? UUID(name: "tick-task:\(slug)\n\(title)\n\(occurrence(title))"),
             title: title,
             state: state,
             due: due,

@@ -24,60 +24,27 @@ struct RowWriter {
         dependsInsert = try db.cachedStatement(sql: "INSERT INTO depends (task_rowid, dep_id) VALUES (?, ?)")
     }
 
-    /// A hash of everything the index stores of a task (its canonical JSON).
-    static func contentHash(_ task: TaskItem) -> Int64 {
-        Int64(bitPattern: FNV1a.hash64(JSONWriter.write(TaskFileEncoder.node(for: task))))
+    /// A hash of everything the index stores of a task: FNV-1a 64 over the
+    /// very column values ``write(_:hash:path:position:db:)`` binds (each
+    /// tagged with its column number and length), so a row is rewritten
+    /// exactly when one of its stored values would change.
+    static func contentHash(_ task: TaskItem, id: String) -> Int64 {
+        var hasher = ColumnHasher()
+        visitColumns(of: task, id: id, into: &hasher)
+        return Int64(bitPattern: hasher.hash)
     }
 
-    /// Inserts one task (and its tags and dependencies).
-    func write(_ task: TaskItem, hash: Int64, path: String, position: Int, db: Database) throws {
+    /// Inserts one task (and its tags and dependencies). `hash` is the
+    /// row's `chash`: nil to compute ``contentHash(_:id:)`` while binding.
+    func write(_ task: TaskItem, id: String, hash: Int64?, path: String, position: Int, db: Database) throws {
         let s = insert.sqliteStatement
         sqlite3_reset(s)
         sqlite3_clear_bindings(s)
-        let id = task.id.lowercased
-        bind(s, 1, id)
-        sqlite3_bind_int64(s, 2, hash)
-        bind(s, 3, path)
+        var binder = ColumnBinder(statement: s)
+        Self.visitColumns(of: task, id: id, into: &binder)
+        sqlite3_bind_int64(s, 2, hash ?? Int64(bitPattern: binder.hasher.hash))
+        Self.bind(s, 3, path)
         sqlite3_bind_int64(s, 4, Int64(position))
-        bind(s, 5, task.title)
-        bind(s, 6, task.state.rawValue)
-        if let due = task.due {
-            bind(s, 7, due.fileString)
-            switch due {
-            case .day(let d): sqlite3_bind_int64(s, 8, Int64(d.daysSinceEpoch))
-            case .time(let t): sqlite3_bind_double(s, 9, t.timeIntervalSinceReferenceDate)
-            }
-        }
-        if let d = task.scheduled { sqlite3_bind_int64(s, 10, Int64(d.daysSinceEpoch)) }
-        if let r = task.remind { sqlite3_bind_double(s, 11, r.timeIntervalSinceReferenceDate) }
-        if let r = task.repeatRule { bind(s, 12, r) }
-        if let p = task.priority { bind(s, 13, p.rawValue) }
-        if let e = task.energy { bind(s, 14, e.rawValue) }
-        bind(s, 15, task.tags.joined(separator: " "))
-        if let n = task.notes { bind(s, 16, n) }
-        sqlite3_bind_double(s, 17, task.createdAt.timeIntervalSinceReferenceDate)
-        sqlite3_bind_double(s, 18, task.modifiedAt.timeIntervalSinceReferenceDate)
-        if let c = task.completedAt { sqlite3_bind_double(s, 19, c.timeIntervalSinceReferenceDate) }
-        if !task.extra.isEmpty {
-            bind(s, 20, String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self))
-        }
-        if let e = task.estimate { sqlite3_bind_int64(s, 21, Int64(e)) }
-        if let slot = task.slot {
-            sqlite3_bind_int64(s, 22, Int64(slot.day.daysSinceEpoch))
-            sqlite3_bind_int64(s, 23, Int64(slot.start.minutes))
-            sqlite3_bind_int64(s, 24, Int64(slot.minutes))
-            if !slot.extra.isEmpty {
-                bind(s, 25, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
-            }
-        }
-        if let wait = task.wait {
-            bind(s, 26, wait.fileString)
-            switch wait {
-            case .day(let d): sqlite3_bind_int64(s, 27, Int64(d.daysSinceEpoch))
-            case .time(let t): sqlite3_bind_double(s, 28, t.timeIntervalSinceReferenceDate)
-            }
-        }
-        if !task.depends.isEmpty { bind(s, 29, task.depends.map(\.lowercased).joined(separator: " ")) }
         try step(s, db)
         guard !task.tags.isEmpty || !task.depends.isEmpty else { return }
         let rowid = sqlite3_last_insert_rowid(sqlite3_db_handle(s))
@@ -85,24 +52,75 @@ struct RowWriter {
         for dep in task.depends {
             sqlite3_reset(d)
             sqlite3_bind_int64(d, 1, rowid)
-            bind(d, 2, dep.lowercased)
+            Self.bind(d, 2, dep.lowercased)
             try step(d, db)
         }
         let t = tagInsert.sqliteStatement
         for tag in task.tags {
             sqlite3_reset(t)
             sqlite3_bind_int64(t, 1, rowid)
-            bind(t, 2, tag)
+            Self.bind(t, 2, tag)
             try step(t, db)
         }
     }
 
-    private func bind(_ s: SQLiteStatement, _ i: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buf in
-            _ = buf.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(s, i, chars.baseAddress, Int32(chars.count), Self.transient)
+    /// Hands every column value that comes from the task to `visitor`, by
+    /// its parameter number in ``insertSQL`` (a NULL column is not visited).
+    /// `id` is `task.id.lowercased`. Binding and hashing both walk this, so
+    /// the hash covers what is stored by construction.
+    static func visitColumns<V: ColumnVisitor>(of task: TaskItem, id: String, into v: inout V) {
+        v.text(1, id)
+        v.text(5, task.title)
+        v.text(6, task.state.rawValue)
+        if let due = task.due {
+            v.text(7, due.fileString)
+            switch due {
+            case .day(let d): v.int(8, Int64(d.daysSinceEpoch))
+            case .time(let t): v.double(9, t.timeIntervalSinceReferenceDate)
             }
+        }
+        if let d = task.scheduled { v.int(10, Int64(d.daysSinceEpoch)) }
+        if let r = task.remind { v.double(11, r.timeIntervalSinceReferenceDate) }
+        if let r = task.repeatRule { v.text(12, r) }
+        if let p = task.priority { v.text(13, p.rawValue) }
+        if let e = task.energy { v.text(14, e.rawValue) }
+        v.text(15, task.tags.count == 1 ? task.tags[0] : task.tags.joined(separator: " "))
+        // The tags table has one row per tag: the hash sees where each ends.
+        if task.tags.count > 1 { v.parts(15, task.tags) }
+        if let n = task.notes { v.text(16, n) }
+        v.double(17, task.createdAt.timeIntervalSinceReferenceDate)
+        v.double(18, task.modifiedAt.timeIntervalSinceReferenceDate)
+        if let c = task.completedAt { v.double(19, c.timeIntervalSinceReferenceDate) }
+        if !task.extra.isEmpty {
+            v.text(20, String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self))
+        }
+        if let e = task.estimate { v.int(21, Int64(e)) }
+        if let slot = task.slot {
+            v.int(22, Int64(slot.day.daysSinceEpoch))
+            v.int(23, Int64(slot.start.minutes))
+            v.int(24, Int64(slot.minutes))
+            if !slot.extra.isEmpty {
+                v.text(25, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
+            }
+        }
+        if let wait = task.wait {
+            v.text(26, wait.fileString)
+            switch wait {
+            case .day(let d): v.int(27, Int64(d.daysSinceEpoch))
+            case .time(let t): v.double(28, t.timeIntervalSinceReferenceDate)
+            }
+        }
+        if !task.depends.isEmpty { v.text(29, task.depends.map(\.lowercased).joined(separator: " ")) }
+    }
+
+    fileprivate static func bind(_ s: SQLiteStatement, _ i: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buf in bind(s, i, buf) }
+    }
+
+    fileprivate static func bind(_ s: SQLiteStatement, _ i: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
+        _ = buf.withMemoryRebound(to: CChar.self) { chars in
+            sqlite3_bind_text(s, i, chars.baseAddress, Int32(chars.count), transient)
         }
     }
 
@@ -111,5 +129,91 @@ struct RowWriter {
         guard rc == SQLITE_DONE else {
             throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(s))))
         }
+    }
+}
+
+/// What ``RowWriter/visitColumns(of:id:into:)`` hands a task row's values to.
+protocol ColumnVisitor {
+    mutating func text(_ column: Int32, _ value: String)
+    mutating func int(_ column: Int32, _ value: Int64)
+    mutating func double(_ column: Int32, _ value: Double)
+    /// The pieces a column's text was joined from (hashed, not bound).
+    mutating func parts(_ column: Int32, _ values: [String])
+}
+
+/// FNV-1a 64 of a row's values: each is its column number, a type byte
+/// and its bytes (text: its length first), so no two rows share a stream.
+struct ColumnHasher: ColumnVisitor {
+    private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private mutating func byte(_ b: UInt8) {
+        hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+    }
+
+    private mutating func word(_ w: UInt64) {
+        var w = w
+        for _ in 0..<8 {
+            byte(UInt8(truncatingIfNeeded: w))
+            w >>= 8
+        }
+    }
+
+    mutating func bytes(_ column: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
+        byte(UInt8(truncatingIfNeeded: column))
+        byte(0x74)
+        word(UInt64(buf.count))
+        for b in buf { byte(b) }
+    }
+
+    mutating func text(_ column: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { bytes(column, $0) }
+    }
+
+    mutating func int(_ column: Int32, _ value: Int64) {
+        byte(UInt8(truncatingIfNeeded: column))
+        byte(0x69)
+        word(UInt64(bitPattern: value))
+    }
+
+    mutating func double(_ column: Int32, _ value: Double) {
+        byte(UInt8(truncatingIfNeeded: column))
+        byte(0x64)
+        word(value.bitPattern)
+    }
+
+    mutating func parts(_ column: Int32, _ values: [String]) {
+        byte(UInt8(truncatingIfNeeded: column))
+        byte(0x70)
+        word(UInt64(values.count))
+        for value in values { text(column, value) }
+    }
+}
+
+/// Binds a row's values to the insert statement, hashing them on the way.
+private struct ColumnBinder: ColumnVisitor {
+    let statement: SQLiteStatement
+    var hasher = ColumnHasher()
+
+    mutating func text(_ column: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { buf in
+            hasher.bytes(column, buf)
+            RowWriter.bind(statement, column, buf)
+        }
+    }
+
+    mutating func int(_ column: Int32, _ value: Int64) {
+        hasher.int(column, value)
+        sqlite3_bind_int64(statement, column, value)
+    }
+
+    mutating func double(_ column: Int32, _ value: Double) {
+        hasher.double(column, value)
+        sqlite3_bind_double(statement, column, value)
+    }
+
+    mutating func parts(_ column: Int32, _ values: [String]) {
+        hasher.parts(column, values)
     }
 }

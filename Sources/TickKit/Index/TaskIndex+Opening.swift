@@ -13,11 +13,13 @@ extension TaskIndex {
     /// Opens the store's index, rebuilding it when it is missing, outdated or
     /// damaged, and falling back to an in-memory index when the cache
     /// directory cannot be used. Throws only if SQLite cannot work at all.
-    public static func open(store: Store, now: @escaping () -> Date = Date.init) throws -> TaskIndex {
+    /// `progress` hears about a build from scratch, when opening does one.
+    public static func open(store: Store, now: @escaping () -> Date = Date.init,
+                            progress: ((Int, Int) -> Void)? = nil) throws -> TaskIndex {
         var reason: String?
         for path in candidatePaths(for: store) {
             do {
-                return try TaskIndex(store: store, path: path, now: now)
+                return try TaskIndex(store: store, path: path, now: now, progress: progress)
             } catch IndexError.busy(let why) {
                 // Another process holds it too long: do not start a second index elsewhere.
                 reason = why

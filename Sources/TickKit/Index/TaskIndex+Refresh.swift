@@ -151,6 +151,18 @@ extension TaskIndex {
         try db.read { db in try String.fetchOne(db, sql: "SELECT hash FROM files WHERE path = ?", arguments: [kind.relativePath]) }
     }
 
+    /// Indexes the store from scratch (`tick reindex`), unless opening this
+    /// index has just done so because it had no usable file: then that
+    /// build's report, so a cold reindex builds once. Every later call
+    /// rebuilds.
+    public func reindexFromScratch(progress: ((Int, Int) -> Void)? = nil) throws -> RefreshReport {
+        if let report = builtAtOpen {
+            builtAtOpen = nil
+            return report
+        }
+        return try rebuild(progress: progress)
+    }
+
     /// Deletes everything and indexes the store from scratch.
     ///
     /// On disk, the new index is built in a separate file without a journal,
@@ -182,6 +194,7 @@ extension TaskIndex {
     /// Builds a new database next to `path` and renames it over `path`.
     /// Only under the exclusive lock: nobody else has the file open.
     private func replaceFile(at path: String, progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
+        builds += 1
         cachedListRows = nil
         defer { cachedListRows = nil }
         let tmp = path + ".rebuild-\(getpid())"
@@ -237,6 +250,7 @@ extension TaskIndex {
     }
 
     func rebuildInPlace(progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
+        builds += 1
         try db.inTransaction(.immediate) { db in
             try db.execute(sql: "DELETE FROM tasks")
             try db.execute(sql: "DELETE FROM files")
@@ -337,15 +351,18 @@ extension TaskIndex {
         for (position, task) in file.tasks.enumerated() {
             let id = task.id.lowercased
             // Derived values of hand-made tasks depend on the file's mtime: always rewrite them.
-            let hash = task.needsFill ? Int64.random(in: .min ... .max) : RowWriter.contentHash(task)
+            var hash = task.needsFill ? Int64.random(in: .min ... .max) : nil
             if let old = existing.removeValue(forKey: id) {
-                if old.hash == hash {
+                let new = hash ?? RowWriter.contentHash(task, id: id)
+                if old.hash == new {
                     if old.position != position { try move.execute(arguments: [position, old.rowid]) }
                     continue
                 }
                 try delete.execute(arguments: [old.rowid])
+                hash = new
             }
-            try writer.write(task, hash: hash, path: path, position: position, db: db)
+            // A new row (every row of a rebuild) is hashed while it is bound.
+            try writer.write(task, id: id, hash: hash, path: path, position: position, db: db)
             touched?.insert(id)
         }
         for (id, old) in existing {

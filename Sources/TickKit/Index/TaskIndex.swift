@@ -32,7 +32,10 @@ public final class TaskIndex {
     ///
     /// Creating, migrating or deleting the file happens under an exclusive
     /// lock (see ``IndexLock``), so any number of processes may do this at once.
-    public convenience init(store: Store, path: String?, now: @escaping () -> Date = Date.init) throws {
+    /// A new (or outdated, or damaged) file is built from the store at once;
+    /// `progress` hears about that build (files done, files in all).
+    public convenience init(store: Store, path: String?, now: @escaping () -> Date = Date.init,
+                            progress: ((Int, Int) -> Void)? = nil) throws {
         guard let path else {
             try self.init(store: store, path: nil, db: Self.connect(nil), lock: nil, now: now, fallbackWarning: nil)
             try migrate()
@@ -53,7 +56,7 @@ public final class TaskIndex {
         self.init(store: store, path: path, db: opened.db, lock: opened.lock, now: now, fallbackWarning: nil)
         if opened.fresh {
             // Still under the exclusive lock: fill it in bulk, then let others in.
-            _ = try? rebuild()
+            builtAtOpen = try? rebuild(progress: progress)
             lock?.acquire(.shared, timeout: Self.sharedWait)
         }
     }
@@ -76,4 +79,13 @@ public final class TaskIndex {
 
     /// The lists in display order, cached until the next change to `files`.
     var cachedListRows: [ListInfo]?
+
+    /// The report of the build from scratch that opening this index did
+    /// (the file was missing, outdated or damaged), until
+    /// ``reindexFromScratch(progress:)`` takes it: a cold `tick reindex`
+    /// builds the index once, not twice.
+    var builtAtOpen: RefreshReport?
+
+    /// How many times this index was built from scratch (tests count them).
+    var builds = 0
 }

@@ -43,6 +43,26 @@ extension UUID {
         self.init(uuid: u)
     }
 
-    /// The lowercase form tick writes to files.
-    public var lowercased: String { uuidString.lowercased() }
+    /// The lowercase form tick writes to files (8-4-4-4-12 hex digits),
+    /// written directly: `uuidString` formats with `snprintf` and then
+    /// needs lowercasing, and the index writes 100,000s of these.
+    public var lowercased: String {
+        withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { out in
+                let hex: StaticString = "0123456789abcdef"
+                let digits = hex.utf8Start
+                var o = 0
+                for i in 0..<16 {
+                    if i == 4 || i == 6 || i == 8 || i == 10 {
+                        out[o] = 0x2D
+                        o += 1
+                    }
+                    out[o] = digits[Int(raw[i] >> 4)]
+                    out[o + 1] = digits[Int(raw[i] & 0x0F)]
+                    o += 2
+                }
+                return o
+            }
+        }
+    }
 }

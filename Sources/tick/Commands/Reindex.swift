@@ -18,15 +18,18 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let context = try Context(global)
-            let t = context.terminal
-            let started = Date()
-            let showProgress = t.stderrIsTTY
-            let report = try context.index.rebuild { done, total in
+            // Opening a missing (or outdated) index builds it, so a cold
+            // reindex is that build (shown with the same progress bar), not a
+            // second one; the time reported is the whole command's.
+            let showProgress = isatty(STDERR_FILENO) == 1
+            let progress: (Int, Int) -> Void = { done, total in
                 if showProgress { ProgressBar.draw(done: done, total: total, unit: "files") }
             }
+            let context = try Context(global, indexProgress: progress)
+            let t = context.terminal
+            let report = try context.index.reindexFromScratch(progress: progress)
             let (tasks, lists) = try context.index.totals()
-            let ms = Int(Date().timeIntervalSince(started) * 1000)
+            let ms = CommandClock.elapsedMilliseconds
             t.out("Indexed \(tasks) tasks in \(lists) lists (\(report.files.count) files) in \(ms) ms")
             for file in report.files {
                 if let error = file.error { t.err("tick: warning: \(error.summary)") }

@@ -19,7 +19,9 @@ struct Context {
     /// The index (outside the store); refreshed by ``load()``.
     var index: TaskIndex { indexSession.index }
 
-    init(_ options: GlobalOptions) throws {
+    /// `indexProgress` hears about building the index from scratch, when
+    /// opening it does that (no usable index yet).
+    init(_ options: GlobalOptions, indexProgress: ((Int, Int) -> Void)? = nil) throws {
         let process = try ProcessEnvironment.current()
         self.process = process
         let env = process.variables
@@ -38,7 +40,7 @@ struct Context {
         let plain = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
                           clock: { start })
         // The index judges "recently modified" files by the real clock, not TICK_NOW.
-        let index = try TaskIndex.open(store: plain, now: Date.init)
+        let index = try TaskIndex.open(store: plain, now: Date.init, progress: indexProgress)
         let terminal = Terminal(noColorFlag: options.noColor, environment: env)
         self.terminal = terminal
         // Its warning (a fallback index) is printed once, at once.
