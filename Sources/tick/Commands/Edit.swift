@@ -197,7 +197,7 @@ extension Tick {
             let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Edit", yes: yes)
             let mutation = TaskMutation(context: context)
             let results = try mutation.apply(refs) { task, now in edit.apply(to: &task, now: now) }
-            mutation.report(results, verb: "Edited", unchanged: "unchanged", ids: try context.resyncIDs())
+            TaskMutation.report(to: context.terminal, results, verb: "Edited", unchanged: "unchanged", ids: try context.resyncIDs())
         }
     }
 }

@@ -59,7 +59,7 @@ extension Tick {
             for d in dropped {
                 if let line = DependencyInput.droppedWarning(task: d.task, shortID: d.shortID, dropped: d.ids) { context.terminal.err(line) }
             }
-            mutation.report(items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
+            TaskMutation.report(to: context.terminal, items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
             _ = try context.resyncIDs()
         }
     }

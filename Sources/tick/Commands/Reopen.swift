@@ -31,7 +31,7 @@ extension Tick {
                 try file.reopen(taskID: id, at: now)
             }
             let ids = try context.resyncIDs()
-            mutation.report(results.map(\.outcome), verb: "Reopened", unchanged: "was already open", ids: ids)
+            TaskMutation.report(to: context.terminal, results.map(\.outcome), verb: "Reopened", unchanged: "was already open", ids: ids)
             let t = context.terminal
             for (_, next) in results {
                 switch next {

@@ -59,7 +59,7 @@ extension Tick {
                 }
                 return (item, try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) })
             }
-            TaskMutation(context: context).report([.init(item: item, changed: changed)], verb: "Reordered", unchanged: "is already there",
+            TaskMutation.report(to: context.terminal, [.init(item: item, changed: changed)], verb: "Reordered", unchanged: "is already there",
                                                    place: { "in " + $0.listName })
         }
     }

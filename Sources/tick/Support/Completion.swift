@@ -48,7 +48,7 @@ struct Completion {
     /// `Next: 14 (ab12cd34) due Mon 23 Nov`. `ids` gives current short ids.
     func report(_ results: [Result], ids: any ShortIDLookup) {
         let t = context.terminal
-        TaskMutation(context: context).report(
+        TaskMutation.report(to: context.terminal, 
             results.map { .init(item: $0.item, changed: $0.outcome.changed) },
             verb: "Completed", unchanged: "was already done")
         for result in results {

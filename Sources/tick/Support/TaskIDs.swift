@@ -42,6 +42,6 @@ struct TaskIDs: ParsableArguments {
             return true
         }
         let current = try context.resyncIDs()
-        mutation.report(results, verb: verb, unchanged: unchanged, ids: state == .done ? nil : current)
+        TaskMutation.report(to: context.terminal, results, verb: verb, unchanged: unchanged, ids: state == .done ? nil : current)
     }
 }

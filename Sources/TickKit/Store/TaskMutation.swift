@@ -1,0 +1,84 @@
+import Foundation
+
+/// Changes tasks named by id in their files, all under the store lock: ids
+/// are resolved under the lock, so a task another tick process moved
+/// meanwhile is found where it is now, and a task found in two files (an
+/// interrupted move) is joined first (Docs/MERGE.md §14). The workflow behind
+/// done, start, edit, reopen, reorder and rm.
+public struct TaskMutation {
+    let store: Store
+    let session: IndexSession
+    let now: Date
+
+    public init(store: Store, session: IndexSession, now: Date) {
+        self.store = store
+        self.session = session
+        self.now = now
+    }
+
+    /// One task's outcome: as it is now, and whether it changed.
+    public struct Outcome {
+        public var item: ListedTask
+        public var changed: Bool
+
+        public init(item: ListedTask, changed: Bool) {
+            self.item = item
+            self.changed = changed
+        }
+    }
+
+    /// Applies `change` to every task named in `refs`. `change` returns true
+    /// when it changed the task.
+    public func apply(_ refs: [String], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [Outcome] {
+        try applyInFile(refs) { file, id, now -> (Bool, TaskItem, Void) in
+            try file.updateTask(id) { task in (try change(&task, now), task, ()) }
+        }.map(\.outcome)
+    }
+
+    /// Like ``apply(_:_:)``, for changes that touch more of the task's file than
+    /// the task (reopening a repeating task takes back its next occurrence):
+    /// `change` gets the file, the task's id and the time, and returns whether
+    /// the task changed, the task as it is now, and a detail for the report.
+    public func applyInFile<Detail>(_ refs: [String], _ change: @escaping (inout TaskFile, UUID, Date) throws -> (Bool, TaskItem, Detail))
+        throws -> [(outcome: Outcome, detail: Detail)] {
+        let now = self.now
+        var results: [(outcome: Outcome, detail: Detail)] = []
+        try store.withLock { writer in
+            // Resolved under the lock: outside it, a concurrent `tick mv` can be half
+            // done (the task in both lists, or the index having seen it in neither).
+            let items = try resolveUnderLock(refs, writer: writer)
+            for item in items {
+                let (changed, after, detail) = try writer.update(item.kind) { file in
+                    try change(&file, item.task.id, now)
+                }
+                var updated = item
+                updated.task = after
+                results.append((Outcome(item: updated, changed: changed), detail))
+            }
+        }
+        return results
+    }
+
+    /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
+    /// half done). A task found in two files (an interrupted `tick mv`, a move
+    /// merged file by file) is joined first, so the change lands on the one
+    /// copy left (Docs/MERGE.md §14).
+    public func resolveUnderLock(_ refs: [String], writer: StoreWriter) throws -> [ListedTask] {
+        let items = Self.unique(try session.load().tasks.resolve(refs))
+        var healed = false
+        for item in items {
+            let kinds = try session.index.files(containing: item.task.id)
+            if kinds.count > 1 {
+                _ = try StoreReconciler.run(writer: writer, only: kinds)
+                healed = true
+            }
+        }
+        return healed ? Self.unique(try session.load().tasks.resolve(refs)) : items
+    }
+
+    /// The same task named twice is handled once.
+    public static func unique(_ items: [ListedTask]) -> [ListedTask] {
+        var seen = Set<UUID>()
+        return items.filter { seen.insert($0.task.id).inserted }
+    }
+}

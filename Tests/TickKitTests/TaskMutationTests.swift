@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// The workflow behind done, edit, reopen and rm, in process (issue 28).
+@Suite struct TaskMutationTests {
+    let setup = TaskAddingTests()
+
+    @Test func changesEachNamedTaskOnceUnderTheLockAndSaysWhichChanged() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["one"]), (nil, ["two", "list:Work"]), (nil, ["three"])]).added
+        let ids = try added.map { String(try #require($0.shortID)) }
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let calls = Counter()
+        let outcomes = try mutation.apply([ids[0], ids[1], ids[0], added[2].task.id.lowercased]) { task, now in
+            _ = calls.next()
+            guard task.title != "three" else { return false }
+            task.title += "!"
+            task.modifiedAt = now
+            return true
+        }
+        #expect(calls.value == 3, "the task named twice is changed once")
+        #expect(outcomes.map(\.item.task.title) == ["one!", "two!", "three"])
+        #expect(outcomes.map(\.changed) == [true, true, false])
+        #expect(try setup.titles(f.store, .inbox) == ["one!", "three"])
+        #expect(try setup.titles(f.store, .list(slug: "work")) == ["two!"])
+    }
+
+    @Test func anUnknownIDChangesNothing() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["one"])]).added
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now)
+        #expect(throws: LookupError.self) {
+            _ = try mutation.apply([String(try #require(added[0].shortID)), "99"]) { task, _ in
+                task.title = "changed"
+                return true
+            }
+        }
+        #expect(try setup.titles(f.store, .inbox) == ["one"])
+    }
+
+    @Test func aTaskInTwoFilesIsJoinedBeforeTheChange() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["moving"])]).added
+        // An interrupted move: the same task in the inbox and in Work.
+        let copy = try #require(try f.store.read(.inbox)?.file.tasks.first)
+        try f.store.withLock { writer in
+            try writer.update(.list(slug: "work")) { file in file.tasks.append(copy) }
+        }
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let outcomes = try mutation.apply([added[0].task.id.lowercased]) { task, now in
+            task.title = "moved"
+            task.modifiedAt = now
+            return true
+        }
+        #expect(outcomes.count == 1)
+        let inbox = try setup.titles(f.store, .inbox), work = try setup.titles(f.store, .list(slug: "work"))
+        #expect((inbox + work) == ["moved"], "one copy left, changed: inbox \(inbox), work \(work)")
+    }
+}
