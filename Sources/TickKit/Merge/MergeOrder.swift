@@ -13,8 +13,10 @@ struct MergeOrderRules<ID: Hashable> {
     /// Both sides have the same content for the element (used when it has no
     /// base and ``laterPlacement`` is nil).
     var sameOnBothSides: (ID) -> Bool
-    /// Whose position wins when both sides moved the element, or both added it:
-    /// true for ours (the side with the later `modifiedAt`).
+    /// Whose position wins when both sides moved the element, or both added it
+    /// (or, without a base, neither placed it later but the sides disagree):
+    /// true for ours (tasks: the later placement, then the later `order`
+    /// change time or `modifiedAt`).
     var oursWins: (ID) -> Bool
     /// When both sides put new or moved elements right after the same anchor:
     /// true when our run (starting with the first id) goes before theirs
