@@ -110,8 +110,10 @@ struct SyncHistory {
         }
     }
 
-    /// `file`: the task's file on that side just before the step.
-    struct Step { var side: Side; var task: String; var op: Op; var time: String; var file: String }
+    /// `file`: the task's file on that side just before the step; `moves`:
+    /// false for a reorder to the top of a task already there (tick writes
+    /// nothing, so it places nothing).
+    struct Step { var side: Side; var task: String; var op: Op; var time: String; var file: String; var moves = true }
 
     /// One side's view of a task.
     struct View: Equatable {
@@ -135,6 +137,10 @@ struct SyncHistory {
                                  state: "open", file: t.file)
         }
         var views = [initial, initial]
+        // Each side's manual order of each file (tick mv appends, rm removes).
+        var start: [String: [String]] = [:]
+        for t in template.tasks { start[t.file, default: []].append(t.id) }
+        var orders = [start, start]
         let count = 2 + rng.int(5)
         let ids = template.tasks.map(\.id)
         // Two or three tasks per history, so that ops often collide on one task.
@@ -160,10 +166,23 @@ struct SyncHistory {
             default: op = .reorder
             }
             let file = v.file
+            var moves = true
+            switch op {
+            case .reorder:
+                moves = orders[side.rawValue][file]?.first != id
+                orders[side.rawValue][file]?.removeAll { $0 == id }
+                orders[side.rawValue][file]?.insert(id, at: 0)
+            case .move(let to):
+                orders[side.rawValue][file]?.removeAll { $0 == id }
+                orders[side.rawValue][to, default: []].append(id)
+            case .remove:
+                orders[side.rawValue][file]?.removeAll { $0 == id }
+            default: break
+            }
             Self.apply(op, to: &v)
             if case .remove = op { v.removed = true }
             views[side.rawValue][id] = v
-            steps.append(Step(side: side, task: id, op: op, time: time, file: file))
+            steps.append(Step(side: side, task: id, op: op, time: time, file: file, moves: moves))
         }
     }
 
@@ -208,7 +227,8 @@ struct SyncHistory {
 
     /// Where a task's place in its final list comes from: nowhere (it kept
     /// its place from the start), its latest reorder to the top of that list
-    /// made after it last moved, else that move (which appends it).
+    /// made after it last moved (one that moved it), else that move (which
+    /// appends it).
     enum Placement: Equatable {
         case initial(index: Int)
         case top(time: String, side: Side)
@@ -218,7 +238,7 @@ struct SyncHistory {
     static func placement(of steps: [Step], in file: String, initialIndex: Int) -> Placement {
         let lastMove = steps.last { if case .move = $0.op { return true } else { return false } }
         let reorder = steps.last { step in
-            guard case .reorder = step.op, step.file == file else { return false }
+            guard case .reorder = step.op, step.moves, step.file == file else { return false }
             return lastMove.map { step.time > $0.time } ?? true
         }
         if let reorder { return .top(time: reorder.time, side: reorder.side) }
