@@ -248,4 +248,58 @@ struct ResolveTests {
         #expect(r.stderr.contains("(in the second (theirs) version of the conflict)"), "\(r.stderr)")
         #expect(try a.text("inbox.json") == text)
     }
+
+    // MARK: A reorder against a later edit (issue 25)
+
+    /// Two machines from the same Work list (T1, T2, T3): `a` moved T3 to the
+    /// top at atA; `b`, not having seen that, renamed T3 at atB (later).
+    static func reorderedAndRenamed() throws -> (a: Sandbox, b: Sandbox, id: String) {
+        let (a, others) = try Self.devices()
+        let b = others[0]
+        let id = try a.uuidPrefix("T3")
+        try a.ok("reorder", id, "--top", now: Self.atA)
+        try b.ok("edit", id, "--title", "T3 renamed", now: Self.atB)
+        #expect(try a.tasks("lists/work.json").titles == ["T3", "T1", "T2"])
+        #expect(try b.tasks("lists/work.json").titles == ["T1", "T2", "T3 renamed"])
+        return (a, b, id)
+    }
+
+    @Test("a reorder on one machine and a later rename of the task on the other both survive a conflict copy, whichever machine resolves it")
+    func reorderAndLaterRename() throws {
+        let (a, b, id) = try Self.reorderedAndRenamed()
+        let versions = [try a.text("lists/work.json"), try b.text("lists/work.json")]
+        // Each machine receives the other's version as a conflict copy.
+        for (me, theirs) in [(a, versions[1]), (b, versions[0])] {
+            try me.write(Self.copyB, theirs)
+            let r = try me.tick("resolve")
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stdout.hasPrefix("Merged the Syncthing conflict copy"), "\(r.stdout)")
+            #expect(!r.stdout.contains("later change was kept"), "nothing was overridden: \(r.stdout)")
+            #expect(!me.exists(Self.copyB))
+            #expect(try me.tasks("lists/work.json").titles == ["T3 renamed", "T1", "T2"])
+            #expect(try me.showJSON(id).string("title") == "T3 renamed")
+            #expect(try me.json("list", "list:Work").map { $0.string("title") ?? "" } == ["T3 renamed", "T1", "T2"])
+        }
+        #expect(try a.text("lists/work.json") == b.text("lists/work.json"), "both machines end with the same file")
+    }
+
+    #if os(Linux)
+    @Test("tick watch merges the conflict copy of a reordered task renamed later elsewhere: both the order and the title survive, on either machine")
+    func reorderAndLaterRenameWithWatch() throws {
+        let (a, b, id) = try Self.reorderedAndRenamed()
+        let versions = [try a.text("lists/work.json"), try b.text("lists/work.json")]
+        for (me, theirs) in [(a, versions[1]), (b, versions[0])] {
+            let w = try me.startWatcher()
+            defer { _ = w.stop() }
+            let mark = w.messages.count
+            try me.write(Self.copyB, theirs)
+            let line = w.waitForMessage(after: mark, timeout: 10) { $0.contains("merged \(Self.copyB)") }
+            #expect(line != nil, "\(w.messages)")
+            #expect(!me.exists(Self.copyB))
+            #expect(try me.tasks("lists/work.json").titles == ["T3 renamed", "T1", "T2"])
+            #expect(try me.showJSON(id).string("title") == "T3 renamed")
+        }
+        #expect(try a.text("lists/work.json") == b.text("lists/work.json"), "both machines end with the same file")
+    }
+    #endif
 }

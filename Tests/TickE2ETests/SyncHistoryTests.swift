@@ -8,8 +8,10 @@ import Testing
 /// through Syncthing-style conflict copies (no base, `tick resolve`), both
 /// ways round. Checked: no conflict markers, every file parses, the two git
 /// clones are byte-identical, no task is in two files, git and the conflict
-/// copies give the same tasks, and every change either machine made is there
-/// unless a later change of the same field (or a later deletion) replaced it.
+/// copies give the same tasks, every change either machine made is there
+/// unless a later change of the same field (or a later deletion) replaced it,
+/// and each list's order keeps every task's latest placement (a reorder or a
+/// move into the list) however the other machine edited the task meanwhile.
 ///
 /// `TICK_SYNC_HISTORIES` sets how many histories run (default 1000; the
 /// longer run is `scripts/sync-histories.sh`, 10,000).
@@ -108,7 +110,10 @@ struct SyncHistory {
         }
     }
 
-    struct Step { var side: Side; var task: String; var op: Op; var time: String }
+    /// `file`: the task's file on that side just before the step; `moves`:
+    /// false for a reorder to the top of a task already there (tick writes
+    /// nothing, so it places nothing).
+    struct Step { var side: Side; var task: String; var op: Op; var time: String; var file: String; var moves = true }
 
     /// One side's view of a task.
     struct View: Equatable {
@@ -132,6 +137,10 @@ struct SyncHistory {
                                  state: "open", file: t.file)
         }
         var views = [initial, initial]
+        // Each side's manual order of each file (tick mv appends, rm removes).
+        var start: [String: [String]] = [:]
+        for t in template.tasks { start[t.file, default: []].append(t.id) }
+        var orders = [start, start]
         let count = 2 + rng.int(5)
         let ids = template.tasks.map(\.id)
         // Two or three tasks per history, so that ops often collide on one task.
@@ -156,10 +165,24 @@ struct SyncHistory {
             case 8: op = .remove
             default: op = .reorder
             }
+            let file = v.file
+            var moves = true
+            switch op {
+            case .reorder:
+                moves = orders[side.rawValue][file]?.first != id
+                orders[side.rawValue][file]?.removeAll { $0 == id }
+                orders[side.rawValue][file]?.insert(id, at: 0)
+            case .move(let to):
+                orders[side.rawValue][file]?.removeAll { $0 == id }
+                orders[side.rawValue][to, default: []].append(id)
+            case .remove:
+                orders[side.rawValue][file]?.removeAll { $0 == id }
+            default: break
+            }
             Self.apply(op, to: &v)
             if case .remove = op { v.removed = true }
             views[side.rawValue][id] = v
-            steps.append(Step(side: side, task: id, op: op, time: time))
+            steps.append(Step(side: side, task: id, op: op, time: time, file: file, moves: moves))
         }
     }
 
@@ -171,7 +194,13 @@ struct SyncHistory {
 
     /// What each task must be after syncing (nil: deleted).
     func expected() -> [String: View] {
-        var out: [String: View] = [:]
+        expectedWithSteps().mapValues(\.view)
+    }
+
+    /// Each task that must be there, and the steps its result comes from
+    /// (those of the side that kept it, when the other side removed it).
+    func expectedWithSteps() -> [String: (view: View, steps: [Step])] {
+        var out: [String: (view: View, steps: [Step])] = [:]
         for (id, start) in initial {
             let mine = steps.filter { $0.task == id }
             // Deleted on one side: kept only when the other side changed it later.
@@ -183,16 +212,81 @@ struct SyncHistory {
                 if !laterByOther { continue }
                 // Kept as the other side has it.
                 var v = start
-                for step in mine where step.side != rm.side { Self.apply(step.op, to: &v) }
-                out[id] = v
+                let kept = mine.filter { $0.side != rm.side }
+                for step in kept { Self.apply(step.op, to: &v) }
+                out[id] = (v, kept)
                 continue
             }
             // Every field: the latest change of it (ops are already in time order).
             var v = start
             for step in mine { Self.apply(step.op, to: &v) }
-            out[id] = v
+            out[id] = (v, mine)
         }
         return out
+    }
+
+    /// Where a task's place in its final list comes from: nowhere (it kept
+    /// its place from the start), its latest reorder to the top of that list
+    /// made after it last moved (one that moved it), else that move (which
+    /// appends it).
+    enum Placement: Equatable {
+        case initial(index: Int)
+        case top(time: String, side: Side)
+        case appended(time: String, side: Side)
+    }
+
+    static func placement(of steps: [Step], in file: String, initialIndex: Int) -> Placement {
+        let lastMove = steps.last { if case .move = $0.op { return true } else { return false } }
+        let reorder = steps.last { step in
+            guard case .reorder = step.op, step.moves, step.file == file else { return false }
+            return lastMove.map { step.time > $0.time } ?? true
+        }
+        if let reorder { return .top(time: reorder.time, side: reorder.side) }
+        if let lastMove { return .appended(time: lastMove.time, side: lastMove.side) }
+        return .initial(index: initialIndex)
+    }
+
+    /// Whether `x` must come before `y` in their list (nil: either order).
+    /// Reorders go to the top, moves to the bottom, and the tasks nobody
+    /// placed keep their order between them. Two placements on one machine
+    /// keep that machine's order (the later top first, the earlier move
+    /// first); placements on different machines at the same end were
+    /// concurrent, and either order is right.
+    static func mustPrecede(_ x: Placement, _ y: Placement) -> Bool? {
+        func rank(_ p: Placement) -> Int {
+            switch p {
+            case .top: return 0
+            case .initial: return 1
+            case .appended: return 2
+            }
+        }
+        if rank(x) != rank(y) { return rank(x) < rank(y) }
+        switch (x, y) {
+        case let (.initial(i), .initial(j)): return i < j
+        case let (.top(t, s), .top(u, r)): return s == r ? t > u : nil
+        case let (.appended(t, s), .appended(u, r)): return s == r ? t < u : nil
+        default: return nil
+        }
+    }
+
+    /// Checks each list's order against the placements of its tasks.
+    func checkOrder(_ result: Found, _ what: String) {
+        let want = expectedWithSteps()
+        let initialIndex = Dictionary(uniqueKeysWithValues: template.tasks.enumerated().map { ($1.id, $0) })
+        var byFile: [String: [(id: String, index: Int, placement: Placement)]] = [:]
+        for (id, got) in result {
+            guard let w = want[id], w.view.file == got.file else { continue }
+            let p = Self.placement(of: w.steps, in: got.file, initialIndex: initialIndex[id] ?? 0)
+            byFile[got.file, default: []].append((id, got.index, p))
+        }
+        for (file, tasks) in byFile {
+            let ordered = tasks.sorted { $0.index < $1.index }
+            for (i, x) in ordered.enumerated() {
+                for y in ordered[(i + 1)...] where Self.mustPrecede(y.placement, x.placement) == true {
+                    #expect(Bool(false), "\(label): \(what): in \(file), \(y.id.prefix(4)) (\(y.placement)) should come before \(x.id.prefix(4)) (\(x.placement)); order \(ordered.map { $0.id.prefix(4) })")
+                }
+            }
+        }
     }
 
     static func apply(_ op: Op, to v: inout View) {
@@ -227,16 +321,19 @@ struct SyncHistory {
         #expect(r.status == 0, "\(label): tick \(args.joined(separator: " ")) failed: \(r.stderr)")
     }
 
-    /// id → (file, task JSON) of a whole store; fails on a task in two files or a file that does not parse.
-    func tasks(of s: Sandbox, _ what: String) throws -> [String: (file: String, task: [String: Any])] {
-        var out: [String: (String, [String: Any])] = [:]
+    /// id → (file, task JSON, position in the file) of a whole store.
+    typealias Found = [String: (file: String, task: [String: Any], index: Int)]
+
+    /// The tasks of a whole store; fails on a task in two files or a file that does not parse.
+    func tasks(of s: Sandbox, _ what: String) throws -> Found {
+        var out: Found = [:]
         for file in Self.lists.keys.sorted() where s.exists(file) {
             let text = try s.text(file)
             #expect(!text.contains("<<<<<<<"), "\(label): \(what): markers in \(file)")
-            for t in try s.tasks(file) {
+            for (i, t) in try s.tasks(file).enumerated() {
                 let id = t.string("id") ?? ""
                 #expect(out[id] == nil, "\(label): \(what): \(id.prefix(8)) is in two files")
-                out[id] = (file, t)
+                out[id] = (file, t, i)
             }
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.store + "/lists").filter { $0.contains("sync-conflict") }
@@ -244,7 +341,7 @@ struct SyncHistory {
         return out
     }
 
-    func checkOracle(_ result: [String: (file: String, task: [String: Any])], _ what: String) {
+    func checkOracle(_ result: Found, _ what: String) {
         let want = expected()
         #expect(Set(result.keys) == Set(want.keys), "\(label): \(what): tasks \(result.keys.sorted().map { $0.prefix(4) }) expected \(want.keys.sorted().map { $0.prefix(4) })")
         for (id, v) in want {
@@ -254,6 +351,7 @@ struct SyncHistory {
                               tags: Set(t.tagList ?? []), state: t.string("state") ?? "", file: got.file)
             #expect(actual == v, "\(label): \(what): \(id.prefix(8)) is \(actual), expected \(v)")
         }
+        checkOrder(result, what)
     }
 
     func check() throws {
@@ -279,7 +377,7 @@ struct SyncHistory {
     /// Two clones; each commits its steps; one pushes, the other pulls (merge or
     /// rebase, through the merge driver), runs `tick resolve` as the hook does,
     /// commits and pushes; the first pulls and resolves.
-    func throughGit() throws -> (result: [String: (file: String, task: [String: Any])], before: Versions) {
+    func throughGit() throws -> (result: Found, before: Versions) {
         let a = try Sandbox(), b = try Sandbox()
         // A remote of its own, at the template's base commit, and two copies of a set-up clone.
         let remote = a.root + "/remote.git"
@@ -319,7 +417,7 @@ struct SyncHistory {
     /// The receiver's files after its steps, with the other machine's version
     /// of every file that machine changed (a conflict copy where both changed
     /// it, as Syncthing makes), then `tick resolve`.
-    func throughConflictCopies(_ before: Versions, receiver: Side) throws -> [String: (file: String, task: [String: Any])] {
+    func throughConflictCopies(_ before: Versions, receiver: Side) throws -> Found {
         let me = try Sandbox()
         let (mineAll, theirsAll) = receiver == .a ? (before[0], before[1]) : (before[1], before[0])
         for file in Self.lists.keys.sorted() {

@@ -140,4 +140,54 @@ struct SyncthingTests {
         #expect(try a.bytes("lists/work.json") == b.bytes("lists/work.json"), "lists/work.json differs between the machines")
         #expect(pair.treeDifference() == nil)
     }
+
+    // MARK: - Scenario D (issue 25)
+
+    /// Machine a's tasks, created before either machine's edits.
+    static let atStart = "2026-11-21T09:00:00Z"
+
+    /// D: while paused, machine a moves T3 to the top (atA) and machine b,
+    /// not having seen that, renames T3 later (atB). Without `watch`, `tick
+    /// resolve` merges the conflict copy; with it, a `tick watch` on each
+    /// machine does, as the copy arrives.
+    @Test("D: a reorder on one machine and a later rename of the task on the other, while paused, both survive",
+          arguments: [false, true])
+    func reorderAndLaterRename(watch: Bool) throws {
+        let pair = try SyncthingPair()
+        let (a, b) = (pair.a, pair.b)
+        try a.ok("lists", "add", "Work", now: Self.atStart)
+        for t in ["T1", "T2", "T3"] { try a.add(t, "list:Work", now: Self.atStart) }
+        try pair.waitUntilInSync("after machine a created T1..T3")
+        let id = try a.uuidPrefix("T3")
+        let watchers = watch ? try [a, b].map { try $0.startWatcher() } : []
+        defer { for w in watchers { _ = w.stop() } }
+        try pair.pause()
+        try a.ok("reorder", id, "--top", now: Self.atA)
+        try b.ok("edit", id, "--title", "T3 renamed", now: Self.atB)
+
+        if watch {
+            let marks = watchers.map(\.messages.count)
+            try pair.resume()
+            // A watcher merged the copy Syncthing made ...
+            let merged = eventually(timeout: 60) {
+                zip(watchers, marks).contains { w, mark in w.messages(after: mark).contains { $0.contains("merged lists/work.sync-conflict-") } }
+            }
+            #expect(merged, "no watcher merged a conflict copy: \(watchers.map(\.messages))")
+            // ... and no copy is left once Syncthing has carried the result across.
+            let settled = try eventually(timeout: 60) {
+                try pair.waitUntilInSync("after a watcher merged the copy")
+                return SyncthingPair.conflictCopies(a).isEmpty && SyncthingPair.conflictCopies(b).isEmpty
+            }
+            #expect(settled, "conflict copies left: \(a.storeFiles()) \(b.storeFiles())")
+        } else {
+            try Self.resumeAndResolve(pair)
+        }
+
+        for s in [a, b] {
+            #expect(try s.tasks("lists/work.json").titles == ["T3 renamed", "T1", "T2"], "order on \(s.root)")
+            #expect(try Self.task(s, id).string("title") == "T3 renamed", "title on \(s.root)")
+        }
+        #expect(try a.bytes("lists/work.json") == b.bytes("lists/work.json"), "lists/work.json differs between the machines")
+        #expect(pair.treeDifference() == nil)
+    }
 }

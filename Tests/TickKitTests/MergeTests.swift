@@ -370,6 +370,79 @@ enum MergeFixture {
         #expect(out.file.deleted == [F.tomb("x", "09:00"), F.tomb("y", "08:30")])
     }
 
+    // MARK: Two-way order (issue 25): placed by the later `order` stamp
+
+    @Test func aReorderSurvivesALaterEditOfTheTaskOnTheOtherSide() {
+        // A moved d to the top at 09:10; B, not having seen it, renamed d at 09:20.
+        let a = F.task("a", "A"), b = F.task("b", "B"), c = F.task("c", "C")
+        let base = F.list([a, b, c, F.task("d", "D")])
+        let reordered = F.list([F.task("d", "D", changed: ["order": "09:10"]), a, b, c])
+        let renamed = F.list([a, b, c, F.task("d", "D2", "09:20", changed: ["title": "09:20"])])
+        for bs in [nil, base] {
+            let out = F.merge(bs, reordered, renamed)
+            #expect(out.file.tasks.map(\.title) == ["D2", "A", "B", "C"], "base: \(bs != nil)")
+            #expect(out.file.tasks.first?.changed == ["order": F.at("09:10"), "title": F.at("09:20")])
+            #expect(out.report.overrides.isEmpty)
+        }
+        // The other way round: one side moved c up after a at 09:10, the other
+        // renamed c at 09:20.
+        let cUp = F.list([a, F.task("c", "C", changed: ["order": "09:10"]), b, F.task("d", "D")])
+        let cRenamed = F.list([a, b, F.task("c", "C2", "09:20", changed: ["title": "09:20"]), F.task("d", "D")])
+        for bs in [nil, base] {
+            #expect(F.merge(bs, cRenamed, cUp).file.tasks.map(\.title) == ["A", "C2", "B", "D"], "base: \(bs != nil)")
+        }
+    }
+
+    @Test func aReorderSurvivesWhenEveryTaskWasEditedOnTheOtherSide() {
+        // Nothing is identical on both sides, so only the stamps tell who moved what.
+        let reordered = F.list([F.task("x", "X", changed: ["order": "09:10"]), F.task("y", "Y")])
+        let edited = F.list([F.task("y", "Y2", "09:20", changed: ["title": "09:20"]),
+                             F.task("x", "X2", "09:30", changed: ["title": "09:30"])])
+        let out = F.merge(nil, reordered, edited)
+        #expect(out.file.tasks.map(\.title) == ["X2", "Y2"])
+    }
+
+    @Test func whenBothSidesReorderedTheLaterStampWinsWhateverTheEdits() {
+        let a = F.task("a", "A"), b = F.task("b", "B"), c = F.task("c", "C")
+        let base = F.list([a, b, c, F.task("d", "D")])
+        // d to the top at 09:10 on one side, then renamed there at 09:30;
+        // after a at 09:20 on the other: the later reorder (09:20) places it.
+        let toTop = F.list([F.task("d", "D2", "09:30", changed: ["order": "09:10", "title": "09:30"]), a, b, c])
+        let afterA = F.list([a, F.task("d", "D", changed: ["order": "09:20"]), b, c])
+        for bs in [nil, base] {
+            let out = F.merge(bs, toTop, afterA)
+            #expect(out.file.tasks.map(\.title) == ["A", "D2", "B", "C"], "base: \(bs != nil)")
+            #expect(out.file.tasks[1].changed == ["order": F.at("09:20"), "title": F.at("09:30")])
+        }
+        // With the move to the top at 09:25 instead, it wins.
+        let toTopLater = F.list([F.task("d", "D2", "09:30", changed: ["order": "09:25", "title": "09:30"]), a, b, c])
+        for bs in [nil, base] {
+            #expect(F.merge(bs, toTopLater, afterA).file.tasks.map(\.title) == ["D2", "A", "B", "C"], "base: \(bs != nil)")
+        }
+    }
+
+    @Test func newTasksOnBothSidesAreKeptAroundAReorder() {
+        let a = F.task("a", "A"), b = F.task("b", "B"), c = F.task("c", "C")
+        // A: d to the top at 09:10, n added at the end at 09:15.
+        let ours = F.list([F.task("d", "D", changed: ["order": "09:10"]), a, b, c, F.task("n", "N", "09:15")])
+        // B: m added after a at 09:25, d renamed at 09:20.
+        let theirs = F.list([a, F.task("m", "M", "09:25"), b, c, F.task("d", "D2", "09:20", changed: ["title": "09:20"])])
+        let out = F.merge(nil, ours, theirs)
+        #expect(out.file.tasks.map(\.title) == ["D2", "A", "M", "B", "C", "N"])
+        #expect(out.report.counts == MergeReport(added: 1, updated: 1, deleted: 0, conflicts: 1))
+    }
+
+    @Test func aMoveIntoTheListPlacesATaskLikeAReorder() {
+        // d came back into this list at 09:10 on one side (appended); the other
+        // side reordered it to the top at 09:05, before that move.
+        let a = F.task("a", "A"), b = F.task("b", "B")
+        let movedBack = F.list([a, b, F.task("d", "D", "09:10", changed: ["list": "09:10"])])
+        let toTop = F.list([F.task("d", "D", changed: ["order": "09:05"]), a, b])
+        #expect(F.merge(nil, movedBack, toTop).file.tasks.map(\.title) == ["A", "B", "D"])
+        let toTopLater = F.list([F.task("d", "D", changed: ["order": "09:15"]), a, b])
+        #expect(F.merge(nil, movedBack, toTopLater).file.tasks.map(\.title) == ["D", "A", "B"])
+    }
+
     // MARK: Report, identity, duplicates, moves between lists
 
     @Test func theReportCountsRelativeToOurs() {

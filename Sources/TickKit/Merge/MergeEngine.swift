@@ -134,11 +134,19 @@ public enum MergeEngine {
                 sameOnBothSides: { id in unchanged(ourTasks[id], theirTasks[id]) },
                 oursWins: { id in
                     guard let o = ourTasks[id], let t = theirTasks[id] else { return ourTasks[id] != nil }
+                    // The later placement (reorder or move into this list); on
+                    // a tie (neither side placed it since, or a hand reorder)
+                    // the later order-or-edit time, then ours.
+                    if let side = MergeSide.later(ours: o.placedAt, theirs: t.placedAt) { return side == .ours }
                     return MergeSide.later(ours: o.orderTime, theirs: t.orderTime) != .theirs
                 },
                 oursRunFirst: { a, b in
                     guard let o = ourTasks[a], let t = theirTasks[b] else { return true }
                     return olderFirst((o.modifiedAt, o.id), (t.modifiedAt, t.id))
+                },
+                laterPlacement: { id in
+                    guard let o = ourTasks[id], let t = theirTasks[id] else { return nil }
+                    return MergeSide.later(ours: o.placedAt, theirs: t.placedAt)
                 }))
         file.tasks = order.compactMap { merged[$0] }
         file.deleted = mergeTombstones(base: base, ours: ours, theirs: theirs, live: keep)

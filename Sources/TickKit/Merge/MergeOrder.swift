@@ -10,15 +10,24 @@ struct MergeOrderRules<ID: Hashable> {
     var unchangedInOurs: (ID) -> Bool
     /// The element's content on their side equals its content in the base.
     var unchangedInTheirs: (ID) -> Bool
-    /// Both sides have the same content for the element (used when it has no base).
+    /// Both sides have the same content for the element (used when it has no
+    /// base and ``laterPlacement`` is nil).
     var sameOnBothSides: (ID) -> Bool
-    /// Whose position wins when both sides moved the element, or both added it:
-    /// true for ours (the side with the later `modifiedAt`).
+    /// Whose position wins when both sides moved the element, or both added it
+    /// (or, without a base, neither placed it later but the sides disagree):
+    /// true for ours (tasks: the later placement, then the later `order`
+    /// change time or `modifiedAt`).
     var oursWins: (ID) -> Bool
     /// When both sides put new or moved elements right after the same anchor:
     /// true when our run (starting with the first id) goes before theirs
     /// (starting with the second id).
     var oursRunFirst: (_ oursFirst: ID, _ theirsFirst: ID) -> Bool
+    /// Without a base: the side that placed an element both sides have later
+    /// (tasks: the later `order` or `list` change time), nil when neither did.
+    /// That side counts as having moved it, as a move since the base does in
+    /// a three-way merge. Nil for sequences without placement times: their
+    /// skeleton then prefers elements that are the same on both sides.
+    var laterPlacement: ((ID) -> MergeSide?)? = nil
 }
 
 /// Merges a manual order (a sequence of unique ids) as a sequence, not by
@@ -28,11 +37,14 @@ struct MergeOrderRules<ID: Hashable> {
 ///    (`keep`), keeping the first occurrence of a duplicated id.
 /// 2. With a base, each side's *stable* elements are a heaviest common
 ///    subsequence of the base and that side (elements whose content did not
-///    change weigh more, so a task bumped by `tick` moving it is the one seen
-///    as moved). The other elements the side shares with the base are *moved*.
+///    change weigh more, so a task a reorder stamped is the one seen as
+///    moved). The other elements the side shares with the base are *moved*.
+///    Without a base, an element both sides have was moved by the side that
+///    placed it later (``MergeOrderRules/laterPlacement``), if any.
 /// 3. The *skeleton* is a heaviest common subsequence of the two sides; an
-///    element weighs more when it is stable on both sides (or, without a
-///    base, identical on both sides). All sides agree on the skeleton's order.
+///    element weighs more when neither side moved it (or, without a base and
+///    without placement times, when it is identical on both sides). All sides
+///    agree on the skeleton's order.
 /// 4. Every other element is *placed by* one side: the side that has it, the
 ///    side that moved it, or, when both moved (or both added) it, the side
 ///    given by ``MergeOrderRules/oursWins``.
@@ -58,14 +70,29 @@ enum MergeOrder {
         let inA = Set(a), inB = Set(b)
         let inBase = Set(baseSeq ?? [])
         var movedA = Set<ID>(), movedB = Set<ID>()
+        // Whether movedA and movedB say which side moved an element both sides have.
+        let tracksMoves: (ID) -> Bool
         if let baseSeq {
             let stableA = Set(heaviestCommonSubsequence(ref: baseSeq, seq: a) { rules.unchangedInOurs($0) })
             let stableB = Set(heaviestCommonSubsequence(ref: baseSeq, seq: b) { rules.unchangedInTheirs($0) })
             movedA = Set(a.filter { inBase.contains($0) && !stableA.contains($0) })
             movedB = Set(b.filter { inBase.contains($0) && !stableB.contains($0) })
+            tracksMoves = { inBase.contains($0) }
+        } else if let later = rules.laterPlacement {
+            // No base: the side that placed the element later moved it.
+            for x in a where inB.contains(x) {
+                switch later(x) {
+                case .ours: movedA.insert(x)
+                case .theirs: movedB.insert(x)
+                case nil: break
+                }
+            }
+            tracksMoves = { _ in true }
+        } else {
+            tracksMoves = { _ in false }
         }
         let skeleton = heaviestCommonSubsequence(ref: a, seq: b) { x in
-            inBase.contains(x) ? !movedA.contains(x) && !movedB.contains(x) : rules.sameOnBothSides(x)
+            tracksMoves(x) ? !movedA.contains(x) && !movedB.contains(x) : rules.sameOnBothSides(x)
         }
         var slotOf: [ID: Int] = [:]
         for (i, x) in skeleton.enumerated() { slotOf[x] = i + 1 }
@@ -75,7 +102,7 @@ enum MergeOrder {
         for x in a where slotOf[x] == nil {
             if !inB.contains(x) {
                 placedByA.insert(x)
-            } else if inBase.contains(x), movedA.contains(x) != movedB.contains(x) {
+            } else if tracksMoves(x), movedA.contains(x) != movedB.contains(x) {
                 if movedA.contains(x) { placedByA.insert(x) }
             } else if rules.oursWins(x) {
                 placedByA.insert(x)

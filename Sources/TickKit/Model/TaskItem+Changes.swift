@@ -80,8 +80,16 @@ extension TaskItem {
     /// When the task was last placed in its list (created there or moved).
     public var listTime: Date { changeTime("list") }
 
-    /// When its manual position was last changed (a reorder), else its last edit.
+    /// When its manual position was last changed (a reorder), else its last
+    /// edit: the order merge's tie-break when ``placedAt`` ties.
     public var orderTime: Date { max(changed["order"] ?? modifiedAt, modifiedAt) }
+
+    /// When the task was last placed where it is in its list: the later of its
+    /// last reorder (`order`) and its move into the list (`list`), else its
+    /// creation (in a task without change times, its `modifiedAt`). An edit
+    /// does not place a task, so a later title edit on one machine does not
+    /// undo a reorder on another (Docs/MERGE.md §7).
+    public var placedAt: Date { max(changeTime("order"), changeTime("list")) }
 
     /// Records that `key` changed at `now` (or just after its previous change:
     /// see ``TaskChange/stamp(now:after:)``).
