@@ -171,6 +171,11 @@ public struct DavBridge: Sendable {
                     // Unchanged since tick wrote it: that is what both ends have now.
                     b = st
                     confirmed.insert(st.collection + "/" + st.name)
+                } else if v == nil {
+                    // Gone from the vdir: vdirsyncer only removes an item it has
+                    // uploaded as tick wrote it, so that is what the other end deleted.
+                    b = st
+                    confirmed.insert(st.collection + "/" + st.name)
                 } else if b == nil {
                     b = st
                 }
