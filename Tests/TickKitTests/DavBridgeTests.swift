@@ -413,6 +413,30 @@ import Testing
         #expect(try f.bridge(at: Self.at(5)).reconcile() == DavReport())
     }
 
+    @Test func aTaskMovedOnThePhoneAndEditedInTickLeavesNoStaleSentCopyAndADeleteLaterIsADelete() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let a = Self.task("A")
+        try f.put(.list(slug: "home"), name: "Home", [a])
+        try f.put(.list(slug: "work"), name: "Work", [])
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        let name = a.id.lowercased + ".ics"
+        // The phone moves a to Work (same file name); tick retitles it.
+        let text = try #require(f.item("home", name))
+        try f.removeItem("home", name)
+        try f.putItem("work", name, text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090200Z"))
+        try f.edit(.list(slug: "home"), at: Self.at(3)) { $0.tasks[0].title = "A2" }
+        let report = try f.bridge(at: Self.at(4)).reconcile()
+        #expect(report.moved == 1 && report.sent == 1, "\(report)")
+        #expect(!FileManager.default.fileExists(atPath: f.dav + "/sent/home/" + name), "no stale sent copy in the old collection")
+        #expect(try f.bridge(at: Self.at(5)).reconcile() == DavReport())
+        // Deleted on the phone now: deleted in tick (nothing changed there since).
+        try f.removeItem("work", name)
+        let deleted = try f.bridge(at: Self.at(6)).reconcile()
+        #expect(deleted.deleted == 1, "\(deleted)")
+        #expect(try f.tasks(.list(slug: "work")).isEmpty)
+    }
+
     @Test func deletedInTickAndChangedOnThePhoneLaterComesBackEarlierIsDeleted() throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
