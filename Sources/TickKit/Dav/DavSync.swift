@@ -127,8 +127,9 @@ public enum DavSetup {
     }
 }
 
-/// `tick dav sync`: the vdir brought up to date from the store, `vdirsyncer
-/// sync`, what came back applied (and, when that changed items, sent).
+/// `tick dav sync`: `vdirsyncer sync` (the server's changes come down), one
+/// pass of the bridge (merged both ways), and, when that changed items,
+/// `vdirsyncer sync` again (they go up).
 public struct DavSync: Sendable {
     public let bridge: DavBridge
     /// The vdirsyncer config (``DavSetup/configPath(environment:)``).
