@@ -393,6 +393,50 @@ import Testing
         #expect(text.contains("X-APPLE-SORT-ORDER:744891234") && text.contains("DESCRIPTION:still needed"))
     }
 
+    @Test func deletedOnThePhoneRightAfterTickSentAChangeIsDeletedNotKept() throws {
+        // Found by DavHistoryTests (seed 3): tick's change was sent by the last
+        // pass (its base copy still the older version, not confirmed yet), then
+        // the phone deleted the item: tick did not change the task since.
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        try f.put(.inbox, name: nil, [])
+        try f.putItem("inbox", "apple-1.ics", Self.appleItem)
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        try f.edit(.inbox, at: Self.at(2)) { $0.tasks[0].title = "Buy oat milk" }
+        #expect(try f.bridge(at: Self.at(3)).reconcile().sent == 1)
+        try f.removeItem("inbox", "apple-1.ics")
+        let report = try f.bridge(at: Self.at(4)).reconcile()
+        #expect(report.deleted == 1 && report.sent == 0, "\(report)")
+        #expect(try f.tasks(.inbox).isEmpty)
+        #expect(try f.file(.inbox)?.deleted.map(\.id) == [Self.appleID])
+        #expect(!FileManager.default.fileExists(atPath: f.dav + "/sent/inbox/apple-1.ics"), "\((try? FileManager.default.subpathsOfDirectory(atPath: f.dav)) ?? [])")
+        #expect(try f.bridge(at: Self.at(5)).reconcile() == DavReport())
+    }
+
+    @Test func aTaskMovedOnThePhoneAndEditedInTickLeavesNoStaleSentCopyAndADeleteLaterIsADelete() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let a = Self.task("A")
+        try f.put(.list(slug: "home"), name: "Home", [a])
+        try f.put(.list(slug: "work"), name: "Work", [])
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        let name = a.id.lowercased + ".ics"
+        // The phone moves a to Work (same file name); tick retitles it.
+        let text = try #require(f.item("home", name))
+        try f.removeItem("home", name)
+        try f.putItem("work", name, text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090200Z"))
+        try f.edit(.list(slug: "home"), at: Self.at(3)) { $0.tasks[0].title = "A2" }
+        let report = try f.bridge(at: Self.at(4)).reconcile()
+        #expect(report.moved == 1 && report.sent == 1, "\(report)")
+        #expect(!FileManager.default.fileExists(atPath: f.dav + "/sent/home/" + name), "no stale sent copy in the old collection")
+        #expect(try f.bridge(at: Self.at(5)).reconcile() == DavReport())
+        // Deleted on the phone now: deleted in tick (nothing changed there since).
+        try f.removeItem("work", name)
+        let deleted = try f.bridge(at: Self.at(6)).reconcile()
+        #expect(deleted.deleted == 1, "\(deleted)")
+        #expect(try f.tasks(.list(slug: "work")).isEmpty)
+    }
+
     @Test func deletedInTickAndChangedOnThePhoneLaterComesBackEarlierIsDeleted() throws {
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }

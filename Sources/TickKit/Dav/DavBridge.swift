@@ -120,14 +120,7 @@ public struct DavBridge: Sendable {
             for t in file.deleted { tombstones[t.id] = max(tombstones[t.id] ?? .distantPast, t.at) }
         }
 
-        // Collections: a directory per bridged file, with its display name.
-        for file in bridged {
-            let dir = vdirPath + "/" + Self.collection(of: file.kind)
-            try makeDirectory(dir)
-            let name = file.kind == .inbox ? settings.inboxName : file.displayName
-            try writeIfChanged(Array(name.utf8), to: dir + "/displayname")
-            if let color = file.color { try writeIfChanged(Array(color.utf8), to: dir + "/color") }
-        }
+        try makeCollections(bridged)
 
         var unreadable = Set<String>()
         let phone = scan(vdirPath, problems: &report.problems, unreadable: &unreadable)
@@ -170,10 +163,17 @@ public struct DavBridge: Sendable {
                 if let v, v.bytes == st.bytes, v.collection == st.collection {
                     // Unchanged since tick wrote it: that is what both ends have now.
                     b = st
-                    confirmed.insert(st.collection + "/" + st.name)
+                } else if v == nil {
+                    // Gone from the vdir: vdirsyncer only removes an item it has
+                    // uploaded as tick wrote it, so that is what the other end deleted.
+                    b = st
                 } else if b == nil {
                     b = st
                 }
+                // Superseded after this pass: the vdir's item (or its absence) is
+                // merged now, and what this pass writes is the new sent copy (a
+                // stale copy in another collection would shadow it).
+                confirmed.insert(st.collection + "/" + st.name)
             }
             if let b, v == nil, unreadable.contains(b.collection + "/" + b.name) { continue }
             if let v, kinds[v.collection] == nil, b == nil || b?.collection != v.collection {
@@ -344,6 +344,23 @@ public struct DavBridge: Sendable {
             try? FileManager.default.removeItem(atPath: sentPath + "/" + path)
         }
         return report
+    }
+
+    /// Makes the vdir's collections of the bridged lists (what `vdirsyncer
+    /// discover` creates on the server), without touching any item.
+    public func prepareCollections() throws {
+        try makeCollections(bridgedFiles(try store.snapshot()))
+    }
+
+    /// Collections: a directory per bridged file, with its display name.
+    private func makeCollections(_ bridged: [TaskFile]) throws {
+        for file in bridged {
+            let dir = vdirPath + "/" + Self.collection(of: file.kind)
+            try makeDirectory(dir)
+            let name = file.kind == .inbox ? settings.inboxName : file.displayName
+            try writeIfChanged(Array(name.utf8), to: dir + "/displayname")
+            if let color = file.color { try writeIfChanged(Array(color.utf8), to: dir + "/color") }
+        }
     }
 
     /// The file name of a new item: the task's id.

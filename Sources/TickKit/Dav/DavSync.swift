@@ -127,8 +127,9 @@ public enum DavSetup {
     }
 }
 
-/// `tick dav sync`: the vdir brought up to date from the store, `vdirsyncer
-/// sync`, what came back applied (and, when that changed items, sent).
+/// `tick dav sync`: `vdirsyncer sync` (the server's changes come down), one
+/// pass of the bridge (merged both ways), and, when that changed items,
+/// `vdirsyncer sync` again (they go up).
 public struct DavSync: Sendable {
     public let bridge: DavBridge
     /// The vdirsyncer config (``DavSetup/configPath(environment:)``).
@@ -187,7 +188,11 @@ public struct DavSync: Sendable {
         var state = DavState.load(root: root) ?? DavState()
         do {
             guard vdirsyncerInstalled() else { throw DavError.vdirsyncerMissing }
-            var report = try bridge.reconcile()
+            // The server's changes come down first, into a vdir tick has not
+            // changed since its last pass: vdirsyncer has no conflict to resolve
+            // (its "b wins" would keep the hash of tick's copy in its status, and
+            // a merge equal to that copy would then never be uploaded).
+            try bridge.prepareCollections()
             let collections = try bridge.store.snapshot().files.filter(bridge.isBridged).map { DavBridge.collection(of: $0.kind) }.sorted()
             if collections != state.collections {
                 try discover(collections: collections)
@@ -196,9 +201,8 @@ public struct DavSync: Sendable {
                 try vdirsyncer(["metasync", "tick"], step: "metasync")
             }
             try vdirsyncer(["sync", "tick"], step: "sync")
-            let back = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
-            report.add(back)
-            if back.sent > 0 { try vdirsyncer(["sync", "tick"], step: "sync") }
+            let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
+            if report.sent > 0 { try vdirsyncer(["sync", "tick"], step: "sync") }
             state.lastSuccess = clock()
             state.lastError = nil
             try? state.save(root: root)

@@ -8,10 +8,10 @@ extension Tick {
             commandName: "sync",
             abstract: "Sync the store with the CalDAV account (vdir, vdirsyncer, merge).",
             discussion: """
-            Writes what changed in the store into the vdir, runs `vdirsyncer \
-            sync`, and applies what came back: fields changed on the phone are \
-            merged field by field with the store (the later change of a field \
-            wins), completions, deletions and moves included. Prints counts: \
+            Runs `vdirsyncer sync`, merges what came down with what changed \
+            in the store field by field (the later change of a field wins), \
+            completions, deletions and moves included, writes the result into \
+            the vdir and runs `vdirsyncer sync` again to send it. Prints counts: \
             items sent and received, tasks merged, fields overridden (with task \
             ids and field names). When the server cannot be reached the store is \
             unchanged by it and tick works as before; `tick status` shows the \
