@@ -39,7 +39,7 @@ extension TaskIndex {
             // A WAL database's header says so (bytes 18-19 = 2); an image in memory has no WAL.
             if bytes[18] == 2 { bytes[18] = 1 }
             if bytes[19] == 2 { bytes[19] = 1 }
-            let loaded: Bool = (try? memory.writeWithoutTransaction { db -> Bool in
+            let loaded: Bool = memory.writeWithoutTransaction { db -> Bool in
                 guard let buffer = sqlite3_malloc64(sqlite3_uint64(bytes.count)) else { return false }
                 bytes.withUnsafeBytes { raw in
                     if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
@@ -47,7 +47,7 @@ extension TaskIndex {
                 let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
                 let size = sqlite3_int64(bytes.count)
                 return sqlite3_deserialize(db.sqliteConnection, "main", buffer.assumingMemoryBound(to: UInt8.self), size, size, flags) == SQLITE_OK
-            }) ?? false
+            }
             if loaded, copy.isCurrent {
                 if let rows = ShortIDStore.rows(inFile: ShortIDStore.path(for: store)) { ShortIDStore.copy(rows, to: memory) }
                 return copy
