@@ -10,8 +10,8 @@ import Foundation
 /// inbox-name = "Inbox"               # the inbox collection's display name
 /// vdirsyncer = "vdirsyncer"          # the program
 /// watch = true                       # `tick watch` syncs
-/// interval = "15m"                   # ... this often, and after store changes
-/// debounce = "30s"
+/// interval = "45s"                   # ... this often (the phone's changes come in), and
+/// debounce = "2s"                    # ... this long after a store change (tick's go out)
 /// ```
 public struct DavSettings: Sendable, Equatable {
     /// The bridge's machine-local directory; nil: ``defaultPath(environment:)``.
@@ -22,8 +22,13 @@ public struct DavSettings: Sendable, Equatable {
     public var inboxName = "Inbox"
     public var vdirsyncer = "vdirsyncer"
     public var watch = true
-    public var interval: TimeInterval = 15 * 60
-    public var debounce: TimeInterval = 30
+    /// How often `tick watch` syncs: a change made on the phone (and synced
+    /// to the server) reaches the store within this plus one sync.
+    public var interval: TimeInterval = 45
+    /// Quiet time after a store change before `tick watch` syncs: a change
+    /// made in tick reaches the server within this plus one sync (issue 26:
+    /// 10 s).
+    public var debounce: TimeInterval = 2
 
     public init() {}
 

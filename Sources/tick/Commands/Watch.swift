@@ -33,7 +33,7 @@ extension Tick {
             CALDAV
             When the CalDAV bridge is set up (`tick dav setup`), the watcher runs
             `tick dav sync`'s work at start, after store changes (once quiet for
-            [dav] debounce, default 30s) and every [dav] interval (default 15m);
+            [dav] debounce, default 2s) and every [dav] interval (default 45s);
             [dav] watch = false turns it off. One line per sync (counts, overridden
             fields by task id) or failure. See Docs/DAV.md.
 
