@@ -75,20 +75,11 @@ public enum DavSetup {
         return words
     }
 
+    /// A JSON string literal (vdirsyncer's config values are JSON).
     static func json(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+        var out: [UInt8] = []
+        JSONWriter.writeString(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The vdirsyncer config: one pair, the vdir (`a`, tick's collections)

@@ -172,8 +172,7 @@ struct SwappingWrite {
                 var second: TaskFile?
                 if back?.bytes != ours.bytes {
                     guard let back, let decoded = try? decode(back, copy: copy) else { throw keep(pending + [tmp], written: false) }
-                    let held = AtomicFile.siblingPath(of: path, tag: "tick-swapped", suffix: "")
-                    pending.append(Glibc.rename(tmp, held) == 0 ? held : tmp)
+                    pending.append(hold(tmp))
                     second = decoded
                 } else {
                     unlink(tmp)
@@ -204,10 +203,7 @@ struct SwappingWrite {
             } catch {
                 throw withdraw(tmp, ours: ours, pending: pending, parseError: error)
             }
-            // Held under a name a later write's sweep of dead temps never matches
-            // (StaleTemps): it may be the only copy of that save until the merge is in place.
-            let held = AtomicFile.siblingPath(of: path, tag: "tick-swapped", suffix: "")
-            pending.append(Glibc.rename(tmp, held) == 0 ? held : tmp)
+            pending.append(hold(tmp))
             // A writer that also swaps and checks (a tool like this one) reacts to
             // this swap as this one reacts to its: a random pause lets one finish first.
             usleep(UInt32.random(in: 0...(500 << min(pending.count, 5))))
@@ -218,6 +214,15 @@ struct SwappingWrite {
         }
         if pending.isEmpty { throw StoreError.keptChanging(path: store.displayPath(kind)) }
         throw keep(pending, written: true)
+    }
+
+    /// Renames a swapped-out version (at `tmp`) to `.<file>.tick-swapped-<random>`,
+    /// a name a later write's sweep of dead temps never matches (StaleTemps): it
+    /// may be the only copy of that save until the merge is in place. Returns
+    /// where it is now (`tmp` when the rename failed).
+    private func hold(_ tmp: String) -> String {
+        let held = AtomicFile.siblingPath(of: path, tag: "tick-swapped", suffix: "")
+        return Glibc.rename(tmp, held) == 0 ? held : tmp
     }
 
     /// Decodes a version another program saved and stamps its hand edits
