@@ -109,6 +109,18 @@ extension TaskIndex {
     /// compiled filter, ``FilterSQL``), whose regexes the connection then knows.
     func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery, where extra: String, arguments extraArgs: StatementArguments,
              regexes: FilterRegexes?) throws -> [ListedTask] {
+        let (clause, args) = candidateClause(view, filter: filter, query: query, where: extra, arguments: extraArgs)
+        let candidates = try db.read { db in
+            if let regexes { Self.addRegexFunction(regexes, to: db) }
+            return try listed(db, where: clause, arguments: args)
+        }
+        return query.select(view, filter: filter, from: candidates)
+    }
+
+    /// The SQL condition (over `t` = tasks) of a view's candidates: a superset
+    /// of the view that ``TaskQuery/admits(_:to:filter:)`` then decides.
+    func candidateClause(_ view: TaskView, filter: TaskFilter, query: TaskQuery, where extra: String,
+                         arguments extraArgs: StatementArguments) -> (String, StatementArguments) {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
         var args: StatementArguments = []
@@ -145,11 +157,7 @@ extension TaskIndex {
             clause += " AND (\(extra))"
             args += extraArgs
         }
-        let candidates = try db.read { db in
-            if let regexes { Self.addRegexFunction(regexes, to: db) }
-            return try listed(db, where: clause, arguments: args)
-        }
-        return query.select(view, filter: filter, from: candidates)
+        return (clause, args)
     }
 
     /// Full-text search, ranked. See ``SearchQuery`` for the syntax. With a

@@ -118,11 +118,7 @@ public struct TaskQuery: Sendable {
     /// come after the unblocked ones (of the same list, in list views).
     public func select(_ view: TaskView, filter: TaskFilter, from candidates: [ListedTask]) -> [ListedTask] {
         var out: [ListedTask] = []
-        for item in candidates {
-            if case .list(let kind?) = view, item.kind != kind { continue }
-            if !filter.showWaiting, isWaiting(item.task) { continue }
-            if filter.matches(item.task) && include(item.task, in: view) { out.append(item) }
-        }
+        for item in candidates where admits(item, to: view, filter: filter) { out.append(item) }
         switch view {
         case .list:
             return Self.blockedLast(out, sameGroup: { $0.kind == $1.kind })
@@ -132,6 +128,14 @@ public struct TaskQuery: Sendable {
             let order = out.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
             return Self.blockedLast(order.map { out[$0] }, sameGroup: { _, _ in true })
         }
+    }
+
+    /// Whether one candidate belongs to the view (its order aside): the
+    /// membership half of ``select(_:filter:from:)``.
+    public func admits(_ item: ListedTask, to view: TaskView, filter: TaskFilter) -> Bool {
+        if case .list(let kind?) = view, item.kind != kind { return false }
+        if !filter.showWaiting, isWaiting(item.task) { return false }
+        return filter.matches(item.task) && include(item.task, in: view)
     }
 
     /// Moves blocked tasks after the unblocked ones of their run of one
@@ -180,7 +184,7 @@ public struct TaskQuery: Sendable {
     /// its end) and, in today's view, its reminder. So today reads as the day
     /// runs: unplaced overdue work, then placed tasks in slot order among timed
     /// ones, then the rest of the day; undated tasks (active ones, say) last.
-    private func sortKey(_ task: TaskItem, in view: TaskView) -> Double {
+    func sortKey(_ task: TaskItem, in view: TaskView) -> Double {
         if let slot = task.slot {
             return slot.day.at(hour: slot.start.hour, minute: slot.start.minute, timeZone: timeZone).timeIntervalSince1970
         }

@@ -40,6 +40,27 @@ struct TaskRenderer {
         return "\(marker) \(terminal.dim(idField)) \(box) "
     }
 
+    /// A whole row without its prefix (``prefix(_:idWidth:)``): the styled
+    /// title and the details, as ``rows(_:idWidth:showList:width:)`` writes
+    /// them without a width. What a streamed listing keeps per task.
+    func body(_ item: ListedTask, showList: Bool) -> String {
+        let t = item.task
+        let overdue = query.isOverdue(t)
+        let title = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
+        var text: String
+        switch t.state {
+        case .done: text = terminal.strike(title)
+        case .active: text = terminal.bold(title)
+        case .open: text = overdue ? terminal.bold(title) : title
+        }
+        let details = details(item, overdue: overdue, showList: showList)
+        for (i, d) in details.enumerated() {
+            text += i == 0 || !d.tight ? "  " : " "
+            text += d.text
+        }
+        return text
+    }
+
     /// The rows of one task. Without a width, one row. With one (stdout is a
     /// terminal `width` columns wide), a row never runs past it: the title is
     /// cut with `…` so the details fit (keeping at least ``minimumTitleCells``

@@ -25,15 +25,23 @@ struct ViewPrinter {
         // `is:waiting`, `wait.after:fri`: asking about waiting shows waiting tasks.
         if parsed.expression.choosesWaiting { filter.showWaiting = true }
         let sort = try order.taskSort()
+        let t = context.terminal
+        // A context never hides tasks silently: every listing says it is on.
+        let note = active.map { "\($0.label) is active (\($0.filter.line)); tick context none shows everything" }
+        if sort == nil, order.limit == nil, columns == nil, json || t.width == nil {
+            // Streamed: rows go from the index to stdout without a task array (PERFORMANCE.md, "Streaming").
+            let printer = StreamPrinter(terminal: t, renderer: TaskRenderer(terminal: t, dates: context.dates, query: context.query))
+            try printer.print(loaded.index, view, filter: filter, matching: parsed, query: context.query,
+                                            json: json, grouped: grouped, emptyMessage: emptyMessage)
+            if let note { json ? t.err("tick: " + note) : t.out(t.dim("(" + note + ")")) }
+            return
+        }
         var items = try loaded.index.run(view, filter: filter, matching: parsed, query: context.query)
         if let sort {
             let ranks = Dictionary(loaded.listInfos.enumerated().map { ($0.element.kind, $0.offset) }, uniquingKeysWith: { a, _ in a })
             items = sort.sorted(items, query: context.query, listRank: ranks)
         }
         if let limit = order.limit, items.count > limit { items = Array(items.prefix(limit)) }
-        let t = context.terminal
-        // A context never hides tasks silently: every listing says it is on.
-        let note = active.map { "\($0.label) is active (\($0.filter.line)); tick context none shows everything" }
         if json {
             t.outRaw(JSONOutput.tasks(items))
             if let note { t.err("tick: " + note) }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A view's answer without the view's tasks held in memory: each task the
+/// view admits is handed to a `render` closure as it is stepped from SQLite,
+/// and only what it returned (the printed bytes, say) is kept, with a small
+/// key that puts it in the view's order. Built by
+/// ``TaskIndex/stream(_:filter:matching:query:render:)``.
+///
+/// The order is ``TaskQuery/select(_:filter:from:)``'s, exactly: list views
+/// in display order (the inbox, lists by name, manual order; blocked tasks
+/// after the others of their list); date views by each task's moment, ties
+/// in display order, blocked tasks last. A task in two files (an interrupted
+/// move) appears once, as ``ListedTask/oneCopyEach(_:)`` keeps it.
+public struct StreamedView<Payload> {
+    /// One row of the answer.
+    public struct Row {
+        /// Index into ``lists`` of the task's list.
+        public var group: Int
+        /// The task's short id, if it has one.
+        public var shortID: Int?
+        /// What `render` returned for the task.
+        public var payload: Payload
+    }
+
+    /// The rows, in the view's order.
+    public internal(set) var rows: [Row]
+    /// Every list in display order (``Row/group`` indexes it); tasks in a
+    /// file the index does not list come after, under ``unlistedGroup``.
+    public internal(set) var lists: [ListInfo]
+
+    /// Rows per group, for headings such as `Work (3)`.
+    public func counts() -> [Int] {
+        var counts = [Int](repeating: 0, count: lists.count + 1)
+        for row in rows { counts[row.group] += 1 }
+        return counts
+    }
+
+    /// The group of a task whose file is not among ``lists``.
+    public var unlistedGroup: Int { lists.count }
+}
+
+/// What ordering a streamed row needs; a few words per admitted task.
+struct StreamKey {
+    var group: Int32
+    var position: Int32
+    var blocked: Bool
+    var moment: Double
+    var arrival: Int32
+}
+
+extension StreamKey {
+    /// ``TaskQuery/select(_:filter:from:)``'s order for list views: display
+    /// order, blocked tasks after the others of their list.
+    static func listOrder(_ a: StreamKey, _ b: StreamKey) -> Bool {
+        if a.group != b.group { return a.group < b.group }
+        if a.blocked != b.blocked { return !a.blocked }
+        if a.position != b.position { return a.position < b.position }
+        return a.arrival < b.arrival
+    }
+
+    /// The order of date views: blocked tasks last, then by moment, ties in display order.
+    static func dateOrder(_ a: StreamKey, _ b: StreamKey) -> Bool {
+        if a.blocked != b.blocked { return !a.blocked }
+        if a.moment != b.moment { return a.moment < b.moment }
+        if a.group != b.group { return a.group < b.group }
+        if a.position != b.position { return a.position < b.position }
+        return a.arrival < b.arrival
+    }
+}
