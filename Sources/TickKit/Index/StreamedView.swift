@@ -11,27 +11,33 @@ import Foundation
 /// after the others of their list); date views by each task's moment, ties
 /// in display order, blocked tasks last. A task in two files (an interrupted
 /// move) appears once, as ``ListedTask/oneCopyEach(_:)`` keeps it.
-public struct StreamedView<Payload> {
-    /// One row of the answer.
+public struct StreamedView<Payload>: RandomAccessCollection {
+    /// Every list in display order (``ListedTask/kind``'s group index is its
+    /// place here); tasks in a file the index does not list come after, under
+    /// ``unlistedGroup``.
+    public let lists: [ListInfo]
+    /// Ordering keys of the rows kept, in the view's order.
+    let keys: [StreamKey]
+    /// What `render` returned, in the order the rows were read.
+    let payloads: [Payload]
+
+    /// One row of the answer: its list's index in ``lists`` and what `render` returned.
     public struct Row {
-        /// Index into ``lists`` of the task's list.
         public var group: Int
-        /// The task's short id, if it has one.
-        public var shortID: Int?
-        /// What `render` returned for the task.
         public var payload: Payload
     }
 
-    /// The rows, in the view's order.
-    public internal(set) var rows: [Row]
-    /// Every list in display order (``Row/group`` indexes it); tasks in a
-    /// file the index does not list come after, under ``unlistedGroup``.
-    public internal(set) var lists: [ListInfo]
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { keys.count }
+    public subscript(i: Int) -> Row {
+        let key = keys[i]
+        return Row(group: Int(key.group), payload: payloads[Int(key.payload)])
+    }
 
     /// Rows per group, for headings such as `Work (3)`.
     public func counts() -> [Int] {
         var counts = [Int](repeating: 0, count: lists.count + 1)
-        for row in rows { counts[row.group] += 1 }
+        for key in keys { counts[Int(key.group)] += 1 }
         return counts
     }
 
@@ -45,7 +51,10 @@ struct StreamKey {
     var position: Int32
     var blocked: Bool
     var moment: Double
+    /// The row's place among the candidates read (ties keep it).
     var arrival: Int32
+    /// Index of the row's payload.
+    var payload: Int32
 }
 
 extension StreamKey {

@@ -166,8 +166,8 @@ extension TaskIndex {
         config.busyMode = .timeout(10)
         config.label = "tick-index"
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = 33554432")
-            try db.execute(sql: "PRAGMA cache_size = -16000")
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+            try db.execute(sql: "PRAGMA cache_size = -2048")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             try ShortIDStore.attach(db, path: shortIDs)
         }

@@ -163,6 +163,27 @@ extension TaskIndex {
     /// Full-text search, ranked. See ``SearchQuery`` for the syntax. With a
     /// `query`, waiting tasks are left out unless the filter shows them.
     public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil, query: TaskQuery? = nil) throws -> [ListedTask] {
+        let (clause, args) = searchClause(search, filter: filter, list: list, query: query)
+        if let limit {
+            return try db.read { db in try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
+        }
+        let candidates: [ListedTask] = try db.read { db in try listed(db, where: clause, arguments: args) }
+        // Exact matching and ranking: title matches first, then tags, then
+        // notes; ties keep display order.
+        // Scored once each, and sorted as (score, position) pairs: moving whole
+        // tasks through a sort was a fifth of a 16,000-match search.
+        var scored: [(score: Int, offset: Int)] = []
+        for (offset, item) in candidates.enumerated() {
+            let score = search.score(item.task)
+            if score > 0, filter.matches(item.task) { scored.append((score, offset)) }
+        }
+        scored.sort { ($1.score, $0.offset) < ($0.score, $1.offset) }
+        return scored.map { candidates[$0.offset] }
+    }
+
+    /// The SQL condition (over `t` = tasks) of a search's candidates: states,
+    /// waiting, list, tags and the trigram match; scoring decides the rest.
+    func searchClause(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, query: TaskQuery?) -> (String, StatementArguments) {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
         var args: StatementArguments = []
@@ -182,21 +203,7 @@ extension TaskIndex {
             clause += " AND t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
             args += [match]
         }
-        if let limit {
-            return try db.read { db in try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
-        }
-        let candidates: [ListedTask] = try db.read { db in try listed(db, where: clause, arguments: args) }
-        // Exact matching and ranking: title matches first, then tags, then
-        // notes; ties keep display order.
-        // Scored once each, and sorted as (score, position) pairs: moving whole
-        // tasks through a sort was a fifth of a 16,000-match search.
-        var scored: [(score: Int, offset: Int)] = []
-        for (offset, item) in candidates.enumerated() {
-            let score = search.score(item.task)
-            if score > 0, filter.matches(item.task) { scored.append((score, offset)) }
-        }
-        scored.sort { ($1.score, $0.offset) < ($0.score, $1.offset) }
-        return scored.map { candidates[$0.offset] }
+        return (clause, args)
     }
 
     /// The `limit` best matches of a search, ranked inside SQLite: the score

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Views streamed from SQLite: each admitted task is rendered as it is
-/// stepped and dropped, so a listing of 50,000 tasks never holds 50,000
-/// decoded tasks (Docs/PERFORMANCE.md, "Streaming").
+/// Views and searches streamed from SQLite: each admitted task is rendered
+/// as it is stepped and dropped, so a listing of 50,000 tasks never holds
+/// 50,000 decoded tasks (Docs/PERFORMANCE.md, "Streaming").
 extension TaskIndex {
     /// Runs a view narrowed by a filter, exactly as
     /// ``run(_:filter:matching:query:)`` does, handing each task it admits to
@@ -19,17 +19,41 @@ extension TaskIndex {
         if case .all = parsed.expression { filtered = false } else { filtered = true }
         let dated: Bool
         if case .list = view { dated = false } else { dated = true }
+        return try streamRows(where: clause, arguments: arguments, regexes: matcher.regexes,
+                              order: dated ? StreamKey.dateOrder : StreamKey.listOrder, render: render) { item in
+            guard query.admits(item, to: view, filter: filter), !filtered || matcher.matches(item) else { return nil }
+            return (item.blocked, dated ? query.sortKey(item.task, in: view) : 0)
+        }
+    }
 
+    /// Every match of a search, ranked as ``search(_:filter:list:limit:query:)``
+    /// ranks them without a limit (title matches first, then tags, then notes;
+    /// ties in display order), handing each to `render` as it is read.
+    public func streamSearch<Payload>(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, query: TaskQuery?,
+                                      render: (ListedTask) throws -> Payload) throws -> StreamedView<Payload> {
+        let (clause, arguments) = searchClause(search, filter: filter, list: list, query: query)
+        return try streamRows(where: clause, arguments: arguments, regexes: nil, order: StreamKey.dateOrder, render: render) { item in
+            let score = search.score(item.task)
+            guard score > 0, filter.matches(item.task) else { return nil }
+            return (false, -Double(score))
+        }
+    }
+
+    /// The core of both: steps the candidates of `clause`, asks `admit` for
+    /// each (nil leaves it out; else whether it sorts as blocked, and its
+    /// moment), renders the admitted ones and orders them by `order`.
+    private func streamRows<Payload>(where clause: String, arguments: StatementArguments, regexes: FilterRegexes?,
+                                     order: (StreamKey, StreamKey) -> Bool, render: (ListedTask) throws -> Payload,
+                                     admit: (ListedTask) -> (blocked: Bool, moment: Double)?) throws -> StreamedView<Payload> {
         var payloads: [Payload] = []
         var keys: [StreamKey] = []
-        var shortIDs: [Int32] = []
         // Copies of one task (an interrupted move): each row's (list, edit)
         // times, and the rows of every task seen more than once.
         var times: [(list: Date, modified: Date)] = []
-        var firstRow: [UUID: Int32] = [:]
-        var copies: [UUID: [Int32]] = [:]
+        var detector = CopyDetector()
+        var copies: [Int32: [Int32]] = [:]
         let infos = try db.read { db -> [ListInfo] in
-            if !matcher.regexes.isEmpty { Self.addRegexFunction(matcher.regexes, to: db) }
+            if let regexes, !regexes.isEmpty { Self.addRegexFunction(regexes, to: db) }
             let infos = try listRows(db)
             var slot: [String: Int] = [:]
             for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
@@ -47,15 +71,14 @@ extension TaskIndex {
                 guard let kind = lastKind else { return }
                 let name = lastGroup < infos.count ? infos[lastGroup].name : (kind.slug ?? "Inbox")
                 let item = ListedTask(task: task, kind: kind, listName: name, shortID: shortID, blocked: blocked)
-                guard query.admits(item, to: view, filter: filter), !filtered || matcher.matches(item) else { return }
-                let row = Int32(keys.count)
-                if let first = firstRow.updateValue(row, forKey: task.id) {
-                    copies[task.id, default: [first]].append(row)
-                }
+                // Every candidate counts for copies, as in ListedTask.oneCopyEach
+                // (the copy kept is chosen before the view or the search decides).
+                let row = Int32(times.count)
+                if let first = detector.add(task.id) { copies[first, default: [first]].append(row) }
                 times.append((task.listTime, task.modifiedAt))
-                keys.append(StreamKey(group: Int32(lastGroup), position: Int32(clamping: position), blocked: blocked,
-                                      moment: dated ? query.sortKey(task, in: view) : 0, arrival: row))
-                shortIDs.append(Int32(clamping: shortID ?? -1))
+                guard let admitted = admit(item) else { return }
+                keys.append(StreamKey(group: Int32(lastGroup), position: Int32(clamping: position), blocked: admitted.blocked,
+                                      moment: admitted.moment, arrival: row, payload: Int32(payloads.count)))
                 payloads.append(try render(item))
             }
             return infos
@@ -66,13 +89,8 @@ extension TaskIndex {
             let kept = rows.max { (times[Int($0)].list, times[Int($0)].modified) < (times[Int($1)].list, times[Int($1)].modified) }
             for row in rows where row != kept { dropped.insert(row) }
         }
-        var order = keys
-        if !dropped.isEmpty { order.removeAll { dropped.contains($0.arrival) } }
-        order.sort(by: dated ? StreamKey.dateOrder : StreamKey.listOrder)
-        let rows = order.map { key -> StreamedView<Payload>.Row in
-            let i = Int(key.arrival)
-            return StreamedView.Row(group: Int(key.group), shortID: shortIDs[i] < 0 ? nil : Int(shortIDs[i]), payload: payloads[i])
-        }
-        return StreamedView(rows: rows, lists: infos)
+        if !dropped.isEmpty { keys.removeAll { dropped.contains($0.arrival) } }
+        keys.sort(by: order)
+        return StreamedView(lists: infos, keys: keys, payloads: payloads)
     }
 }

@@ -66,6 +66,16 @@ extension Tick {
             let loaded = try context.load()
             let kind = try list.map { try loaded.lists.resolve($0) }
             context.warnUnreadable(loaded.broken)
+            let t = context.terminal
+            if !archived, limit == nil, output.json || t.width == nil {
+                // Streamed: rows go from the index to stdout without a task array (PERFORMANCE.md, "Streaming").
+                let printer = StreamPrinter(terminal: t, renderer: TaskRenderer(terminal: t, dates: context.dates, query: context.query))
+                let printed = try printer.print(json: output.json, grouped: false, emptyMessage: "No matches.") { render in
+                    try loaded.index.streamSearch(search, filter: filter, list: kind, query: context.query, render: render)
+                }
+                if printed == 0 { throw ExitCode(1) }
+                return
+            }
             var items = try loaded.index.search(search, filter: filter, list: kind, limit: limit, query: context.query)
             if archived {
                 // Decoded on demand: archive files are not indexed (Docs/DECISIONS.md, Archive).
@@ -78,7 +88,6 @@ extension Tick {
                 }
                 if let limit { items = Array(items.prefix(limit)) }
             }
-            let t = context.terminal
             if output.json {
                 t.outRaw(JSONOutput.tasks(items))
             } else if items.isEmpty {

@@ -16,15 +16,43 @@ struct StreamPrinter {
 
     /// Where a task's bytes are in the arena, and its row prefix's parts.
     struct Span {
+        var block: Int32
         var start: Int32
         var idEnd: Int32
         var end: Int32
+        var shortID: Int32
         var overdue: Bool
         var box: UInt8
     }
 
+    /// The answer's bytes in blocks of 1 MiB that are never moved or copied
+    /// as they fill (a growing array would hold its old and new storage at once).
     private final class Arena {
-        var bytes: [UInt8] = []
+        static let blockSize = 1 << 20
+        var blocks: [[UInt8]] = []
+        var current: [UInt8] = []
+
+        init() { current.reserveCapacity(Self.blockSize) }
+
+        /// Appends one task's bytes (written by `write`) and returns its block
+        /// and the offsets `write` reported, relative to the block.
+        func add(_ write: (inout [UInt8]) -> Int) -> (block: Int32, start: Int32, mark: Int32, end: Int32) {
+            var bytes = [UInt8]()
+            let mark = write(&bytes)
+            if current.count + bytes.count > Self.blockSize, !current.isEmpty {
+                blocks.append(current)
+                current = []
+                current.reserveCapacity(max(Self.blockSize, bytes.count))
+            }
+            let start = current.count
+            current.append(contentsOf: bytes)
+            return (Int32(blocks.count), Int32(start), Int32(start + mark), Int32(current.count))
+        }
+
+        func seal() {
+            if !current.isEmpty { blocks.append(current) }
+            current = []
+        }
     }
 
     /// Streams `view` from the index and prints it: grouped under list
@@ -33,45 +61,62 @@ struct StreamPrinter {
     @discardableResult
     func print(_ index: TaskIndex, _ view: TaskView, filter: TaskFilter, matching: ParsedFilter, query: TaskQuery,
                json: Bool, grouped: Bool, emptyMessage: String) throws -> Int {
+        try print(json: json, grouped: grouped, emptyMessage: emptyMessage) { render in
+            try index.stream(view, filter: filter, matching: matching, query: query, render: render)
+        }
+    }
+
+    /// Prints what `source` streams (``TaskIndex/stream(_:filter:matching:query:render:)``
+    /// or ``TaskIndex/streamSearch(_:filter:list:query:render:)``, given the render closure).
+    @discardableResult
+    func print(json: Bool, grouped: Bool, emptyMessage: String,
+               _ source: ((ListedTask) throws -> Span) throws -> StreamedView<Span>) throws -> Int {
+        let query = renderer.query
         let arena = Arena()
-        arena.bytes.reserveCapacity(1 << 16)
         let showList = !grouped
-        let streamed = try index.stream(view, filter: filter, matching: matching, query: query) { item -> Span in
-            let start = Int32(arena.bytes.count)
+        let streamed = try source { item -> Span in
+            let short = Int32(clamping: item.shortID ?? -1)
             if json {
-                JSONWriter.write(JSONOutput.node(for: item), indent: 1, into: &arena.bytes)
-                let end = Int32(arena.bytes.count)
-                return Span(start: start, idEnd: start, end: end, overdue: false, box: 0)
+                let at = arena.add { bytes in
+                    JSONWriter.write(JSONOutput.node(for: item), indent: 1, into: &bytes)
+                    return 0
+                }
+                return Span(block: at.block, start: at.start, idEnd: at.start, end: at.end, shortID: short, overdue: false, box: 0)
             }
-            if item.shortID == nil { arena.bytes.append(contentsOf: item.task.id.lowercased.utf8.prefix(8)) }
-            let idEnd = Int32(arena.bytes.count)
-            arena.bytes.append(contentsOf: Terminal.shown(renderer.body(item, showList: showList)).utf8)
+            let at = arena.add { bytes in
+                if item.shortID == nil { bytes.append(contentsOf: item.task.id.lowercased.utf8.prefix(8)) }
+                let mark = bytes.count
+                bytes.append(contentsOf: Terminal.shown(renderer.body(item, showList: showList)).utf8)
+                return mark
+            }
             let box: UInt8 = switch item.task.state {
             case .open: item.blocked ? 1 : 0
             case .active: 2
             case .done: 3
             }
-            return Span(start: start, idEnd: idEnd, end: Int32(arena.bytes.count), overdue: query.isOverdue(item.task), box: box)
+            return Span(block: at.block, start: at.start, idEnd: at.mark, end: at.end, shortID: short, overdue: query.isOverdue(item.task), box: box)
         }
+        arena.seal()
+        let blocks = arena.blocks
         var out = OutputBuffer()
         defer { out.flush() }
-        let bytes = arena.bytes
         if json {
-            if streamed.rows.isEmpty { out.append("[]\n"); return 0 }
+            if streamed.isEmpty { out.append("[]\n"); return 0 }
             out.append("[\n")
-            for (i, row) in streamed.rows.enumerated() {
+            for (i, row) in streamed.enumerated() {
                 if i > 0 { out.append(",\n") }
                 out.append("  ")
-                out.append(bytes[Int(row.payload.start)..<Int(row.payload.end)])
+                let span = row.payload
+                out.append(blocks[Int(span.block)][Int(span.start)..<Int(span.end)])
             }
             out.append("\n]\n")
-            return streamed.rows.count
+            return streamed.count
         }
-        if streamed.rows.isEmpty {
+        if streamed.isEmpty {
             out.append(Terminal.shown(terminal.dim(emptyMessage)) + "\n")
             return 0
         }
-        let width = streamed.rows.reduce(1) { max($0, $1.shortID.map(Self.digits) ?? 8) }
+        let width = streamed.reduce(1) { max($0, $1.payload.shortID < 0 ? 8 : Self.digits(Int($1.payload.shortID))) }
         let marks = [" ", terminal.boldRed("!")].map { Array(Terminal.shown($0).utf8) }
         let boxes = ["[ ]", terminal.dim("[b]"), terminal.cyan("[>]"), terminal.dim("[x]")].map { Array(Terminal.shown($0).utf8) }
         // The dim style's opening and closing codes (empty without color), around a placeholder.
@@ -80,7 +125,7 @@ struct StreamPrinter {
         var group = -1
         var first = true
         var digits: [UInt8] = []
-        for row in streamed.rows {
+        for row in streamed {
             if grouped, row.group != group {
                 group = row.group
                 guard group < streamed.lists.count else { continue }
@@ -95,8 +140,9 @@ struct StreamPrinter {
             out.append(" ")
             out.append(dimmed[0])
             digits.removeAll(keepingCapacity: true)
-            if let n = row.shortID { digits.append(contentsOf: String(n).utf8) } else {
-                digits.append(contentsOf: bytes[Int(span.start)..<Int(span.idEnd)])
+            let block = blocks[Int(span.block)]
+            if span.shortID >= 0 { digits.append(contentsOf: String(span.shortID).utf8) } else {
+                digits.append(contentsOf: block[Int(span.start)..<Int(span.idEnd)])
             }
             for _ in digits.count..<max(width, digits.count) { out.append(" ") }
             out.append(digits)
@@ -104,10 +150,10 @@ struct StreamPrinter {
             out.append(" ")
             out.append(boxes[Int(span.box)])
             out.append(" ")
-            out.append(bytes[Int(span.idEnd)..<Int(span.end)])
+            out.append(block[Int(span.idEnd)..<Int(span.end)])
             out.append("\n")
         }
-        return streamed.rows.count
+        return streamed.count
     }
 
     static func digits(_ n: Int) -> Int {
