@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// Streamed views and searches answer exactly what the array paths answer:
+/// the same tasks, in the same order, a task in two files once.
+@Suite struct StreamingTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let now = Timestamp.parse("2026-11-21T09:00:00Z")!
+
+    /// SampleData in a temp dir, with one Work task copied into Home (an
+    /// interrupted move) and the copy edited later, so it is the one kept.
+    func store() throws -> (Store, TaskIndex, String) {
+        let dir = NSTemporaryDirectory() + "tick-stream-\(UUID().uuidString)"
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: root.appendingPathComponent("SampleData").path, toPath: dir + "/store")
+        let work = dir + "/store/lists/work.json", home = dir + "/store/lists/home.json"
+        var workJSON = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: work))) as? [String: Any])
+        var homeJSON = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: home))) as? [String: Any])
+        var workTasks = try #require(workJSON["tasks"] as? [[String: Any]])
+        var copy = try #require(workTasks.first)
+        copy["title"] = "Copied in two files"
+        copy["modifiedAt"] = "2026-11-20T10:00:00Z"
+        workTasks[0]["title"] = "Copied in two files"
+        workTasks[0]["modifiedAt"] = "2026-11-01T10:00:00Z"
+        workJSON["tasks"] = workTasks
+        homeJSON["tasks"] = (homeJSON["tasks"] as? [[String: Any]] ?? []) + [copy]
+        try JSONSerialization.data(withJSONObject: workJSON).write(to: URL(fileURLWithPath: work))
+        try JSONSerialization.data(withJSONObject: homeJSON).write(to: URL(fileURLWithPath: home))
+        let location = StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")
+        let store = Store(location: location)
+        let clock = now.addingTimeInterval(3600)
+        let index = try TaskIndex.open(store: store, now: { clock })
+        try index.refresh()
+        return (store, index, dir)
+    }
+
+    func key(_ item: ListedTask) -> String { "\(item.task.id) \(item.kind.relativePath) \(item.shortID ?? -1) \(item.blocked)" }
+
+    @Test func viewsStreamInTheOrderTheyRun() throws {
+        let (_, index, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let parser = FilterParser(now: now, timeZone: berlin)
+        let views: [TaskView] = [.list(nil), .list(.inbox), .list(.list(slug: "work")), .list(.list(slug: "home")), .today, .upcoming(days: 7),
+                                 .upcoming(days: 60), .overdue]
+        let filters = [TaskFilter(), TaskFilter(states: Set(TaskState.allCases)), TaskFilter(states: [.done]), TaskFilter(tags: ["admin"])]
+        let words: [[String]] = [[], ["+admin"], ["pri:must", "or", "state:done"], ["not", "list:work"], ["\"report\""]]
+        var compared = 0, copies = 0
+        for view in views {
+            for filter in filters {
+                for w in words {
+                    let parsed = try parser.parse(w)
+                    let ran = try index.run(view, filter: filter, matching: parsed, query: query)
+                    let streamed = try index.stream(view, filter: filter, matching: parsed, query: query) { self.key($0) }
+                    #expect(streamed.map(\.payload) == ran.map(key), "\(view) \(filter) \(w)")
+                    // Groups index the lists the rows are in.
+                    for row in streamed where row.group < streamed.lists.count {
+                        #expect(row.payload.contains(streamed.lists[row.group].kind.relativePath))
+                    }
+                    compared += ran.count
+                    copies += ran.filter { $0.task.title == "Copied in two files" }.count
+                }
+            }
+        }
+        #expect(compared > 200)
+        // The copied task was listed, once per listing that shows it, from Home (its later edit).
+        #expect(copies > 0)
+        let all = try index.stream(.list(nil), filter: TaskFilter(states: Set(TaskState.allCases)), matching: .all, query: query) { $0 }
+        let copied = all.map(\.payload).filter { $0.task.title == "Copied in two files" }
+        #expect(copied.count == 1)
+        #expect(copied.first?.kind == .list(slug: "home"))
+    }
+
+    @Test func searchStreamsInRankOrder() throws {
+        let (_, index, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let query = TaskQuery(now: now, timeZone: berlin)
+        var found = 0
+        for word in ["the", "report", "tax", "re", "copied", "week bills", "zzz"] {
+            for filter in [TaskFilter(states: Set(TaskState.allCases)), TaskFilter(), TaskFilter(states: Set(TaskState.allCases), tags: ["admin"])] {
+                for list: FileKind? in [nil, .list(slug: "work")] {
+                    let q = try SearchQuery(word)
+                    let searched = try index.search(q, filter: filter, list: list, query: query)
+                    let streamed = try index.streamSearch(q, filter: filter, list: list, query: query) { self.key($0) }
+                    #expect(streamed.map(\.payload) == searched.map(key), "\(word) \(filter) \(String(describing: list))")
+                    found += searched.count
+                }
+            }
+        }
+        #expect(found > 20)
+    }
+}
