@@ -120,7 +120,7 @@ extension Tick {
             if let problem = edit.textProblem { throw InputError.invalid(problem) }
 
             if edit.isEmpty {
-                try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run()
+                try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run(context: context)
                 return
             }
             let now = context.now
