@@ -95,7 +95,7 @@ import Testing
             Issue.record("not saved after the retry: \(outcome)")
         }
 
-        let (again, againPath) = session(f, try #require(try f.session.load().tasks.resolve(item.task.id.lowercased)))
+        let (again, againPath) = session(f, try f.session.load().tasks.resolve(item.task.id.lowercased))
         #expect(throws: EditorError.notSaved(kept: againPath)) {
             _ = try again.run(edit: { p in try "not json".write(toFile: p, atomically: true, encoding: .utf8) }, retry: { _ in false })
         }
