@@ -120,7 +120,7 @@ extension Tick {
             if let problem = edit.textProblem { throw InputError.invalid(problem) }
 
             if edit.isEmpty {
-                try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run()
+                try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run(context: context)
                 return
             }
             let now = context.now
@@ -194,7 +194,7 @@ extension Tick {
             }
             guard !edit.isEmpty else { throw ValidationError("give the changes after --, e.g. tick edit +later due:none -- sched:mon") }
             let words = FilterArguments.unmarked(filterWords)
-            let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Edit", yes: yes)
+            let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Edit", yes: yes, terminal: context.terminal)
             let mutation = TaskMutation(context: context)
             let results = try mutation.apply(refs) { task, now in edit.apply(to: &task, now: now) }
             TaskMutation.report(to: context.terminal, results, verb: "Edited", unchanged: "unchanged", ids: try context.resyncIDs())

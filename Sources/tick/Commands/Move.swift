@@ -34,7 +34,7 @@ extension Tick {
             let now = context.now
             var moved: [TaskMutation.Outcome] = []
             let words = FilterArguments.unmarked(arguments.dropLast())
-            let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes)
+            let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes, terminal: context.terminal)
             let (loaded, target) = try context.store.withLock { writer in
                 // Resolved under the lock: outside it, another `tick mv` of the same
                 // task can be half done (the task in both lists, or seen in neither).

@@ -28,7 +28,7 @@ extension Tick {
                 let context = try Context(global)
                 let loaded = try context.load()
                 let item = try loaded.tasks.resolve(id)
-                try EditorSession(context: context, item: item).run()
+                try EditorSession(context: context, item: item).run(context: context)
                 return
             }
             var args: [String] = []

@@ -60,7 +60,7 @@ extension Tick {
             let commitments = try p.commitments().blocks
             let planner = DayPlanner(day: day, hours: hours, commitments: commitments, tasks: listed.map(\.task))
             if auto {
-                try runAuto(p, planner: planner, placed: listed)
+                try runAuto(p, context: context, planner: planner, placed: listed)
                 return
             }
             let from = p.from(for: day)
@@ -98,8 +98,7 @@ extension Tick {
         /// How many unplaced tasks the text output names.
         static let unplacedShown = 10
 
-        func runAuto(_ p: PlanningContext, planner: DayPlanner, placed: [ListedTask]) throws {
-            let context = p.context
+        func runAuto(_ p: PlanningContext, context: Context, planner: DayPlanner, placed: [ListedTask]) throws {
             let t = context.terminal
             if planner.day < p.today {
                 throw InputError.invalid("\(planner.day.iso) is in the past; plan today or a later day")

@@ -62,7 +62,7 @@ extension Tick {
             if steps.contains(where: { if case .unreadable = $0 { return false } else { return true } }), !dryRun {
                 _ = try? context.resyncIDs()
             }
-            if blocksPending { failures += try blocks.resolve() }
+            if blocksPending { failures += try blocks.resolve(printingTo: t) }
             if steps.isEmpty && !blocksPending && !quiet { t.out("No conflicts to resolve") }
             if dryRun && !quiet && !(steps.isEmpty && !blocksPending) { t.out("Dry run: nothing was changed") }
             if failures > 0 {

@@ -71,14 +71,17 @@ extension Tick {
                 }
                 return
             }
-            let session = ReviewSession(context: context, loaded: loaded)
+            let session = ReviewSession(context: context)
             if let allTo {
                 let target = try context.fields.due(allTo, key: "--all-to")
                 guard !items.isEmpty else {
                     t.out("Nothing to review: no open task is overdue, due or scheduled today.")
                     return
                 }
-                for item in items { try session.reschedule(item, to: target) }
+                for item in items {
+                    try session.reschedule(item, to: target)
+                    t.out("Moved \(ReviewSession.label(item, t)) to \(context.dates.label(target)).")
+                }
                 t.out("Moved \(items.count) task\(items.count == 1 ? "" : "s") to \(context.dates.label(target)).")
                 return
             }
@@ -86,7 +89,7 @@ extension Tick {
                 t.out("Nothing to review: no open task is overdue, due or scheduled today.")
                 return
             }
-            session.run(items)
+            session.run(items, context: context)
         }
     }
 }

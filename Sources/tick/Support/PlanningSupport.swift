@@ -37,38 +37,6 @@ struct WorkingHoursOption: ParsableArguments {
     }
 }
 
-/// What the planning commands share: today, wall-clock now, the tasks and commitments.
-struct PlanningContext {
-    let context: Context
-    let loaded: Context.Loaded
-
-    init(_ context: Context) throws {
-        self.context = context
-        self.loaded = try context.load()
-    }
-
-    var today: LocalDate { LocalDate(date: context.now, timeZone: context.timeZone) }
-    var clock: ClockTime { ClockTime(date: context.now, timeZone: context.timeZone) }
-
-    /// A DAY argument (any WHEN naming a day), else today.
-    func day(_ text: String?) throws -> LocalDate {
-        guard let text else { return today }
-        do { return try WhenParser(now: context.now, timeZone: context.timeZone).parseDay(text) } catch {
-            throw InputError.badDate(key: "DAY", error)
-        }
-    }
-
-    /// No slot before now on today; nothing for other days.
-    func from(for day: LocalDate) -> ClockTime? { day == today ? clock : nil }
-
-    /// Tasks placed on `day` (done ones too), in listing order.
-    func placed(on day: LocalDate) throws -> [ListedTask] { try loaded.index.placedTasks(on: day) }
-
-
-    /// The commitments in `blocks.json`.
-    func commitments() throws -> CommitmentFile { try context.store.commitments() }
-}
-
 /// Asks a yes/no question on stderr and reads the answer from stdin (a pipe works).
 /// EOF or anything but y/yes is no.
 func askYesNo(_ question: String) -> Bool {

@@ -20,7 +20,7 @@ struct TaskIDs: ParsableArguments {
 
     /// The references to change: the ids, or what the filter selects among `states`.
     func refs(_ context: Context, states: Set<TaskState> = [.open, .active], verb: String) throws -> [String] {
-        try BulkSelection(context: context).refs(typed, states: states, verb: verb, yes: yes)
+        try BulkSelection(context: context).refs(typed, states: states, verb: verb, yes: yes, terminal: context.terminal)
     }
 
     /// Sets every named task to `state` (bumping modifiedAt), then reports

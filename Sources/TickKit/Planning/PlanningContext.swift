@@ -1,0 +1,41 @@
+import Foundation
+
+/// What the planning commands (`tick plan`, `tick suggest`) share: today,
+/// the wall-clock time, the tasks and the commitments.
+public struct PlanningContext {
+    let store: Store
+    /// The store as the index sees it.
+    public let loaded: StoreView
+    let now: Date
+    let timeZone: TimeZone
+
+    /// `loaded` is the index brought up to date (``IndexSession/load()``).
+    public init(store: Store, loaded: StoreView, now: Date, timeZone: TimeZone) {
+        self.store = store
+        self.loaded = loaded
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// Today, in the time zone.
+    public var today: LocalDate { LocalDate(date: now, timeZone: timeZone) }
+    /// The wall-clock time now.
+    public var clock: ClockTime { ClockTime(date: now, timeZone: timeZone) }
+
+    /// A DAY argument (any WHEN naming a day), else today.
+    public func day(_ text: String?) throws(InputError) -> LocalDate {
+        guard let text else { return today }
+        do { return try WhenParser(now: now, timeZone: timeZone).parseDay(text) } catch {
+            throw InputError.badDate(key: "DAY", error)
+        }
+    }
+
+    /// No slot before now on today; nothing for other days.
+    public func from(for day: LocalDate) -> ClockTime? { day == today ? clock : nil }
+
+    /// Tasks placed on `day` (done ones too), in listing order.
+    public func placed(on day: LocalDate) throws -> [ListedTask] { try loaded.index.placedTasks(on: day) }
+
+    /// The commitments in `blocks.json`.
+    public func commitments() throws -> CommitmentFile { try store.commitments() }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What a command that changes tasks acts on: task ids as typed (`3 7 6f1c`,
+/// `3-7`, `3,9`), resolved strictly as before, or a filter (`+errand
+/// list:Home`) that selects tasks through the index. More than `[bulk]
+/// confirm` tasks (3 by default) selected by a filter need a yes from the
+/// user (`confirm`), or --yes when there is no one to ask (Docs/CLI.md
+/// "Changes by filter").
+public struct BulkSelection {
+    let session: IndexSession
+    let now: Date
+    let timeZone: TimeZone
+    let activeFilter: () throws -> (filter: ParsedFilter, label: String)?
+    let confirmLimit: () throws -> Int
+
+    /// `activeFilter` gives the active context's filter and its label (nil
+    /// when none); `confirmLimit` the `[bulk] confirm` setting. Both are
+    /// asked only when a filter is given, after it parsed.
+    public init(session: IndexSession, now: Date, timeZone: TimeZone,
+                activeFilter: @escaping () throws -> (filter: ParsedFilter, label: String)?,
+                confirmLimit: @escaping () throws -> Int) {
+        self.session = session
+        self.now = now
+        self.timeZone = timeZone
+        self.activeFilter = activeFilter
+        self.confirmLimit = confirmLimit
+    }
+
+    /// True when every word is an id as `tick done` always read them: a
+    /// number, 4+ hex digits of a UUID, or numbers with `-` ranges and `,` lists.
+    public static func isIDList(_ words: [String]) -> Bool {
+        !words.isEmpty && words.allSatisfy { word in
+            word.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { part in
+                let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+                if bounds.count == 2, let a = Int(bounds[0]), let b = Int(bounds[1]), a >= 1, b >= a { return true }
+                if let n = Int(part), n >= 1 { return true }
+                let hex = part.filter { $0 != "-" }
+                return hex.count >= 4 && hex.allSatisfy(\.isHexDigit)
+            }
+        }
+    }
+
+    /// True for one task id: a number or 4+ hex digits of a UUID (not a range or list).
+    public static func isSingleID(_ word: String) -> Bool {
+        if let n = Int(word) { return n >= 1 }
+        let hex = word.filter { $0 != "-" }
+        return !word.hasPrefix("-") && hex.count >= 4 && hex.allSatisfy(\.isHexDigit)
+    }
+
+    /// The ids of an id list, ranges and lists spelled out.
+    public static func expanded(_ words: [String]) -> [String] {
+        words.flatMap { word in
+            word.split(separator: ",").flatMap { part -> [String] in
+                let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+                if bounds.count == 2, let a = Int(bounds[0]), let b = Int(bounds[1]), a >= 1, b >= a {
+                    return (a...b).map(String.init)
+                }
+                return [String(part)]
+            }
+        }
+    }
+
+    /// The task references to change: ids as typed, or the full UUIDs of the
+    /// tasks a filter selects among `states` (a filter that names states or
+    /// completion chooses its own). `verb` names the change ("Complete").
+    /// More than the limit without `yes` calls `confirm` with the tasks
+    /// (false cancels); with no `confirm` (no terminal to ask) it is refused.
+    public func refs(_ words: [String], states: Set<TaskState>, verb: String, yes: Bool,
+                     confirm: (([ListedTask]) -> Bool)?) throws -> [String] {
+        if Self.isIDList(words) { return Self.expanded(words) }
+        var parsed = try FilterParser(now: now, timeZone: timeZone).parse(words)
+        if case .all = parsed.expression { throw SelectionError.nothingNamed }
+        if let active = try activeFilter() { parsed = parsed.and(active.filter, label: active.label) }
+        let chosen = parsed.expression.choosesStates ? Set(TaskState.allCases) : states
+        let query = TaskQuery(now: now, timeZone: timeZone)
+        let items = try session.load().index.run(.list(nil), filter: TaskFilter(states: chosen, showWaiting: parsed.expression.choosesWaiting),
+                                                 matching: parsed, query: query)
+        guard !items.isEmpty else {
+            let which = chosen == [.open, .active] ? "pending task" : chosen == [.done] ? "done task" : "task"
+            throw SelectionError.noMatch(which: which, filter: parsed.line)
+        }
+        let limit = try confirmLimit()
+        if items.count > limit && !yes {
+            guard let confirm else {
+                throw SelectionError.needsConfirmation(verb: verb, count: items.count, filter: parsed.line, limit: limit)
+            }
+            guard confirm(items) else { throw SelectionError.cancelled }
+        }
+        return items.map(\.task.id.lowercased)
+    }
+}
