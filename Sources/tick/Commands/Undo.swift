@@ -51,9 +51,9 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let journal = UndoJournal(location: context.store.location)
             let ids = try? context.load().index
             if list {
+                let journal = UndoJournal(location: context.store.location)
                 let pending = UndoJournal.undoable(try read(journal, context: context).entries)
                 show(Array(pending.prefix(count ?? pending.count)), context: context, ids: ids)
                 return
