@@ -51,33 +51,16 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let journal = UndoJournal(location: context.store.location)
             let ids = try? context.load().index
             if list {
+                let journal = UndoJournal(location: context.store.location)
                 let pending = UndoJournal.undoable(try read(journal, context: context).entries)
                 show(Array(pending.prefix(count ?? pending.count)), context: context, ids: ids)
                 return
             }
             let n = count ?? 1
-            var undone: [JournalEntry] = []
-            var failure: Error?
-            try context.store.withLock { writer in
-                // Read under the lock: another tick may have just recorded a change.
-                let pending = UndoJournal.undoable(try read(journal, context: context).entries)
-                guard n <= pending.count else {
-                    throw UndoError.nothingToUndo(available: pending.count)
-                }
-                for entry in pending.prefix(n) {
-                    do {
-                        try revert(entry, writer: writer, context: context)
-                    } catch {
-                        failure = error
-                        break
-                    }
-                    context.store.journal?.markUndoing([entry.id])
-                    undone.append(entry)
-                }
-            }
+            let outcome = try UndoRun(store: context.store, force: force).undo(count: n, warn: context.terminal.err)
+            let (undone, failure) = (outcome.undone, outcome.failure)
             let after = try? context.resyncIDs()
             if output.json {
                 context.terminal.outRaw(JSONOutput.string(.array(undone.enumerated().map { node(for: $1, number: $0 + 1, ids: after) })))
@@ -101,82 +84,6 @@ extension Tick {
             let contents = try journal.read()
             contents.warnings.forEach(context.terminal.err)
             return contents
-        }
-
-        /// Reverts one entry: checks every file first, then writes.
-        func revert(_ entry: JournalEntry, writer: StoreWriter, context: Context) throws {
-            if entry.tooLarge == true { throw UndoError.tooLarge(command: entry.command) }
-            let groups = UndoReverter.filesToRevert(entry)
-            var outcomes: [UndoReverter.Outcome] = []
-            var conflicts: [UndoConflict] = []
-            for (kind, steps) in groups {
-                let read = readFile(kind, context: context)
-                if let problem = read.problem {
-                    conflicts.append(UndoConflict(path: kind.relativePath, listName: steps.last?.name ?? "", reason: .fileUnreadable(problem)))
-                    outcomes.append(.keep)
-                    continue
-                }
-                let current = try read.result.get()
-                let (outcome, found) = try UndoReverter.revert(steps, kind: kind, current: current, force: force)
-                conflicts += found
-                outcomes.append(outcome)
-            }
-            // blocks.json: whole-file images; it must still be what the command left.
-            var blocksBefore: [UInt8]??
-            if let step = entry.blocks {
-                do {
-                    let now = try context.store.readCommitments().map { String(decoding: $0.bytes, as: UTF8.self) }
-                    if now != step.after {
-                        conflicts.append(UndoConflict(path: CommitmentFile.relativePath, listName: "commitments", reason: .commitmentsChanged))
-                    }
-                    blocksBefore = .some(step.before.map { Array($0.utf8) })
-                } catch {
-                    let problem: String
-                    if case .invalidFile(let e) = error { problem = e.summary } else { problem = error.localizedDescription }
-                    conflicts.append(UndoConflict(path: CommitmentFile.relativePath, listName: "commitments", reason: .fileUnreadable(problem)))
-                }
-            }
-            if !conflicts.isEmpty && (!force || conflicts.contains { !$0.overridable }) {
-                throw UndoError.conflicts(command: entry.command, conflicts)
-            }
-            // A read-only file stops the undo before any file is written.
-            try writer.requireWritable(zip(groups, outcomes).compactMap { group, outcome in
-                if case .keep = outcome { return nil }
-                return group.0
-            })
-            if case .some(let bytes) = blocksBefore {
-                try writer.restoreCommitments(bytes)
-            }
-            for ((kind, steps), outcome) in zip(groups, outcomes) {
-                switch outcome {
-                case .keep:
-                    continue
-                case .write:
-                    // Re-applied on the file as it is at write time (StoreWriter re-reads it).
-                    // Byte for byte as it was, change times included (Docs/DECISIONS.md).
-                    try writer.update(kind, stampChanges: false) { file in
-                        let (again, found) = try UndoReverter.revert(steps, kind: kind, current: file, force: force)
-                        if !found.isEmpty && (!force || found.contains { !$0.overridable }) {
-                            throw UndoError.conflicts(command: entry.command, found)
-                        }
-                        if case .write(let reverted) = again { file = reverted }
-                    }
-                case let .restore(bytes, mode):
-                    try writer.restore(bytes, as: kind, mode: mode)
-                case .delete:
-                    try writer.remove(kind)
-                }
-            }
-        }
-
-        /// The file now (nil when missing), or why it cannot be parsed.
-        func readFile(_ kind: FileKind, context: Context) -> (result: Result<TaskFile?, StoreError>, problem: String?) {
-            do {
-                return (.success(try context.store.read(kind)?.file), nil)
-            } catch {
-                if case .invalidFile(let problem) = error { return (.failure(error), problem.summary) }
-                return (.failure(error), nil)
-            }
         }
 
         /// `: 3, 7, 6f1c2a3b` — the tasks, by short id where they have one.
