@@ -34,19 +34,23 @@ struct StreamPrinter {
 
         init() { current.reserveCapacity(Self.blockSize) }
 
-        /// Appends one task's bytes (written by `write`) and returns its block
-        /// and the offsets `write` reported, relative to the block.
+        /// Appends one task's bytes (`write` appends them and returns the
+        /// offset of its mark, the end of the id) and returns its block and
+        /// its start, mark and end in the block.
         func add(_ write: (inout [UInt8]) -> Int) -> (block: Int32, start: Int32, mark: Int32, end: Int32) {
-            var bytes = [UInt8]()
-            let mark = write(&bytes)
-            if current.count + bytes.count > Self.blockSize, !current.isEmpty {
+            let start = current.count
+            let mark = write(&current)
+            if current.count > Self.blockSize, start > 0 {
+                // Past the block: the row moves to a new one (never split).
+                let row = Array(current[start...])
+                current.removeSubrange(start...)
                 blocks.append(current)
                 current = []
-                current.reserveCapacity(max(Self.blockSize, bytes.count))
+                current.reserveCapacity(max(Self.blockSize, row.count))
+                current.append(contentsOf: row)
+                return (Int32(blocks.count), 0, Int32(mark - start), Int32(current.count))
             }
-            let start = current.count
-            current.append(contentsOf: bytes)
-            return (Int32(blocks.count), Int32(start), Int32(start + mark), Int32(current.count))
+            return (Int32(blocks.count), Int32(start), Int32(mark), Int32(current.count))
         }
 
         func seal() {
@@ -78,8 +82,9 @@ struct StreamPrinter {
             let short = Int32(clamping: item.shortID ?? -1)
             if json {
                 let at = arena.add { bytes in
+                    let start = bytes.count
                     JSONWriter.write(JSONOutput.node(for: item), indent: 1, into: &bytes)
-                    return 0
+                    return start
                 }
                 return Span(block: at.block, start: at.start, idEnd: at.start, end: at.end, shortID: short, overdue: false, box: 0)
             }

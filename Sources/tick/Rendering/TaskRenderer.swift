@@ -53,7 +53,7 @@ struct TaskRenderer {
         case .active: text = terminal.bold(title)
         case .open: text = overdue ? terminal.bold(title) : title
         }
-        let details = details(item, overdue: overdue, showList: showList)
+        let details = details(item, overdue: overdue, showList: showList, shortForms: false)
         for (i, d) in details.enumerated() {
             text += i == 0 || !d.tight ? "  " : " "
             text += d.text
@@ -136,34 +136,37 @@ struct TaskRenderer {
     }
 
     /// The details after the title: list, dates, slot, fields, tags, note marker.
-    func details(_ item: ListedTask, overdue: Bool, showList: Bool) -> [Detail] {
+    /// Without `shortForms`, the details carry no ``Detail/short`` (only
+    /// `tick ui`'s narrow rows use it; a listing need not format dates twice).
+    func details(_ item: ListedTask, overdue: Bool, showList: Bool, shortForms: Bool = true) -> [Detail] {
         let t = item.task
         var out: [Detail] = []
         if showList { out.append(Detail(text: terminal.magenta("@" + item.listName), kind: .list)) }
         if let due = t.due {
             if overdue, let label = dates.overdueLabel(due) {
-                out.append(Detail(text: terminal.boldRed("due \(dates.label(due)), \(label)"), kind: .due, short: terminal.boldRed(label)))
+                out.append(Detail(text: terminal.boldRed("due \(dates.label(due)), \(label)"), kind: .due, short: shortForms ? terminal.boldRed(label) : nil))
             } else {
                 let text = "due " + dates.label(due)
-                let short = "due " + dates.shortLabel(due)
+                let short = shortForms ? "due " + dates.shortLabel(due) : ""
                 let today = due.localDay(in: query.timeZone) == query.today && t.state.isPending
-                out.append(Detail(text: today ? terminal.yellow(text) : text, kind: .due, short: today ? terminal.yellow(short) : short))
+                out.append(Detail(text: today ? terminal.yellow(text) : text, kind: .due, short: !shortForms ? nil : today ? terminal.yellow(short) : short))
             }
         }
         if let slot = t.slot {
             let times = " \(slot.start)-\(slot.end)"
-            let day = dates.shortLabel(.day(slot.day))
-            out.append(Detail(text: "at " + dates.label(.day(slot.day)) + times, kind: .slot, short: "at " + (day == "today" ? "" : day + " ") + "\(slot.start)"))
+            let day = shortForms ? dates.shortLabel(.day(slot.day)) : ""
+            out.append(Detail(text: "at " + dates.label(.day(slot.day)) + times, kind: .slot,
+                              short: shortForms ? "at " + (day == "today" ? "" : day + " ") + "\(slot.start)" : nil))
         }
         if let s = t.scheduled, s != t.slot?.day {
-            out.append(Detail(text: "sched " + dates.label(.day(s)), kind: .scheduled, short: "sched " + dates.shortLabel(.day(s))))
+            out.append(Detail(text: "sched " + dates.label(.day(s)), kind: .scheduled, short: shortForms ? "sched " + dates.shortLabel(.day(s)) : nil))
         }
         if let r = t.remind {
-            out.append(Detail(text: "remind " + dates.label(.time(r)), kind: .remind, short: "remind " + dates.shortLabel(.time(r))))
+            out.append(Detail(text: "remind " + dates.label(.time(r)), kind: .remind, short: shortForms ? "remind " + dates.shortLabel(.time(r)) : nil))
         }
         if item.blocked { out.append(Detail(text: terminal.yellow("blocked"), kind: .blocked)) }
         if let w = t.wait, query.isWaiting(t) {
-            out.append(Detail(text: terminal.dim("wait " + dates.label(w)), kind: .wait, short: terminal.dim("wait " + dates.shortLabel(w))))
+            out.append(Detail(text: terminal.dim("wait " + dates.label(w)), kind: .wait, short: shortForms ? terminal.dim("wait " + dates.shortLabel(w)) : nil))
         }
         if let r = t.repeatRule { out.append(Detail(text: "repeat:" + r, kind: .repeatRule)) }
         if let p = t.priority { out.append(Detail(text: p == .must ? terminal.bold("pri:must") : "pri:flexible", kind: p == .must ? .priority : .flexible)) }
