@@ -10,9 +10,14 @@ struct CopyDetector {
     private var ids: [UUID] = []
     private var mask: Int
 
-    init() {
-        slots = [Int32](repeating: -1, count: 1024)
-        mask = 1023
+    /// `expected`: about how many rows will come (the table is sized for them once).
+    init(expected: Int = 512) {
+        var count = 1024
+        while count < expected * 2 { count *= 2 }
+        slots = [Int32](repeating: -1, count: count)
+        mask = count - 1
+        folds.reserveCapacity(expected)
+        ids.reserveCapacity(expected)
     }
 
     /// Records the next row (rows are numbered 0, 1, 2… in the order added)

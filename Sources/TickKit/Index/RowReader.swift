@@ -54,8 +54,14 @@ struct RowReader {
         isNull(i) ? nil : sqlite3_column_double(statement, i)
     }
 
+    /// A column's UUID parsed from SQLite's bytes (no String made for it).
+    func uuid(_ i: Int32) -> UUID? {
+        guard !isNull(i), let p = sqlite3_column_text(statement, i) else { return nil }
+        return UUID(fastBytes: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i))))
+    }
+
     func task() -> TaskItem? {
-        guard let idText = text(0), let id = UUID(fastString: idText), let title = text(1),
+        guard let id = uuid(0), let title = text(1),
               let stateText = text(2), let state = TaskState(rawValue: stateText),
               let created = double(11), let modified = double(12)
         else { return nil }

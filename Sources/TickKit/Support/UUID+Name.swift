@@ -17,9 +17,17 @@ extension UUID {
     /// Parses the canonical 8-4-4-4-12 hex form (any case) without
     /// Foundation's scanf-based parser: the index reads 100,000s of them.
     public init?(fastString text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ UUID(fastBytes: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// ``init(fastString:)`` on UTF-8 bytes (SQLite's own, with no String made).
+    public init?(fastBytes text: UnsafeBufferPointer<UInt8>) {
+        guard text.count == 36 else { return nil }
         var bytes = (UInt64(0), UInt64(0))
         var count = 0
-        for c in text.utf8 {
+        for c in text {
             let v: UInt64
             switch c {
             case 0x30...0x39: v = UInt64(c - 0x30)
@@ -34,7 +42,7 @@ extension UUID {
             count += 1
             if count > 32 { return nil }
         }
-        guard count == 32, text.utf8.count == 36 else { return nil }
+        guard count == 32 else { return nil }
         let a = bytes.0.bigEndian, b = bytes.1.bigEndian
         let u = withUnsafeBytes(of: (a, b)) { raw in
             (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
