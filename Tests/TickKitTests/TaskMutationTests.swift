@@ -60,4 +60,23 @@ import Testing
         let inbox = try setup.titles(f.store, .inbox), work = try setup.titles(f.store, .list(slug: "work"))
         #expect((inbox + work) == ["moved"], "one copy left, changed: inbox \(inbox), work \(work)")
     }
+
+    @Test func completingResolvesUnderTheLockAndMakesTheNextOccurrenceOnce() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["water", "plants", "due:2026-11-23", "repeat:daily"]), (nil, ["call", "list:Work"])]).added
+        let ids = try added.map { String(try #require($0.shortID)) }
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let done = try mutation.complete([ids[0], ids[1], ids[0]], timeZone: setup.utc)
+        #expect(done.map(\.item.task.title) == ["water plants", "call"], "the task named twice is completed once")
+        #expect(done.allSatisfy { $0.item.task.state == .done && $0.outcome.changed })
+        #expect(done[0].outcome.nextCreated)
+        #expect(done[0].outcome.next?.due == .day(LocalDate(iso: "2026-11-24")!))
+        #expect(done[1].outcome.next == nil)
+        #expect(try f.store.read(.inbox)?.file.tasks.count == 2, "the done task and its next occurrence")
+        // Completing it again changes nothing and makes no second occurrence.
+        let again = try mutation.complete([added[0].task.id.lowercased], timeZone: setup.utc)
+        #expect(again.map(\.outcome.changed) == [false])
+        #expect(try f.store.read(.inbox)?.file.tasks.count == 2)
+    }
 }

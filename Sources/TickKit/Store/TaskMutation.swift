@@ -59,6 +59,37 @@ public struct TaskMutation {
         return results
     }
 
+    /// One completed task: as it is now, and what happened to its series.
+    public struct Completed {
+        public var item: ListedTask
+        public var outcome: CompletionOutcome
+    }
+
+    /// Completes every task named in `refs` through
+    /// ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``, so a
+    /// repeating task gets its next occurrence whichever command completes it
+    /// (`tick done`, `tick review`, a reminder's action). Ids are resolved
+    /// under the lock, as for ``apply(_:_:)``.
+    public func complete(_ refs: [String], timeZone: TimeZone) throws -> [Completed] {
+        try store.withLock { writer in
+            let items = try resolveUnderLock(refs, writer: writer)
+            return try items.map { try Self.complete($0, writer: writer, index: session.index, now: now, timeZone: timeZone) }
+        }
+    }
+
+    /// Completes one resolved task with the store lock held; `index` tells
+    /// whether a next occurrence already exists in another file.
+    static func complete(_ item: ListedTask, writer: StoreWriter, index: TaskIndex, now: Date, timeZone: TimeZone) throws -> Completed {
+        let outcome = try writer.update(item.kind) { file in
+            try file.complete(taskID: item.task.id, at: now, timeZone: timeZone) { id in
+                index.contains(id, outside: item.kind)
+            }
+        }
+        var updated = item
+        updated.task = outcome.task
+        return Completed(item: updated, outcome: outcome)
+    }
+
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
     /// half done). A task found in two files (an interrupted `tick mv`, a move
     /// merged file by file) is joined first, so the change lands on the one
