@@ -79,4 +79,27 @@ import Testing
         #expect(again.map(\.outcome.changed) == [false])
         #expect(try f.store.read(.inbox)?.file.tasks.count == 2)
     }
+
+    @Test func removingLeavesTombstonesAndDropsDependenciesOnTheRemovedTasks() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["first"]), (nil, ["second", "list:Work"]), (nil, ["after", "both"])]).added
+        let (first, second, after) = (added[0].task.id, added[1].task.id, added[2].task.id)
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        _ = try mutation.apply([after.lowercased]) { task, _ in
+            task.depends = [first, second]
+            return true
+        }
+        let later = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(120))
+        let removal = try later.remove([first.lowercased, second.lowercased, first.lowercased])
+        #expect(removal.removed.map(\.task.id) == [first, second], "the task named twice is removed once")
+        #expect(try setup.titles(f.store, .inbox) == ["after both"])
+        #expect(try setup.titles(f.store, .list(slug: "work")) == [])
+        #expect(removal.droppedDependencies.count == 1)
+        #expect(removal.droppedDependencies.first?.task == after)
+        #expect(Set(removal.droppedDependencies.first?.ids ?? []) == [first, second])
+        let kept = try #require(try f.store.read(.inbox)?.file.tasks.first)
+        #expect(kept.depends.isEmpty)
+        #expect(try f.store.read(.inbox)?.file.deleted.map(\.id) == [first])
+    }
 }

@@ -90,6 +90,48 @@ public struct TaskMutation {
         return Completed(item: updated, outcome: outcome)
     }
 
+    /// What deleting tasks did.
+    public struct Removal {
+        /// The deleted tasks, as they were.
+        public var removed: [ListedTask]
+        /// Tasks that depended on a deleted one: their id, short id, and the
+        /// dependencies dropped from them.
+        public var droppedDependencies: [(task: UUID, shortID: Int?, ids: [UUID])]
+    }
+
+    /// Deletes every task named in `refs` (a tombstone each, so a merge does
+    /// not bring it back) and drops dependencies on them from the tasks that
+    /// had them (Docs/CLI.md "Dependencies"), all under the store lock.
+    public func remove(_ refs: [String]) throws -> Removal {
+        let now = self.now
+        return try store.withLock { writer in
+            let items = try resolveUnderLock(refs, writer: writer)
+            for item in items {
+                try writer.update(item.kind) { file in
+                    guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(item.task.id.lowercased) }
+                    file.tasks.removeAll { $0.id == item.task.id }
+                    file.recordDeletion(of: [item.task.id], at: now)
+                }
+            }
+            let removed = Set(items.map(\.task.id))
+            var dropped: [(task: UUID, shortID: Int?, ids: [UUID])] = []
+            for dependent in try session.index.dependents(of: Array(removed)) where !removed.contains(dependent.task.id) {
+                let ids = try writer.update(dependent.kind) { file -> [UUID] in
+                    guard file.index(of: dependent.task.id) != nil else { return [] }
+                    return try file.updateTask(dependent.task.id) { task in
+                        let gone = task.depends.filter(removed.contains)
+                        guard !gone.isEmpty else { return [] }
+                        task.depends.removeAll(where: removed.contains)
+                        task.modifiedAt = now
+                        return gone
+                    }
+                }
+                if !ids.isEmpty { dropped.append((dependent.task.id, dependent.shortID, ids)) }
+            }
+            return Removal(removed: items, droppedDependencies: dropped)
+        }
+    }
+
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
     /// half done). A task found in two files (an interrupted `tick mv`, a move
     /// merged file by file) is joined first, so the change lands on the one
