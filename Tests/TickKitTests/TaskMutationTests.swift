@@ -102,4 +102,20 @@ import Testing
         #expect(kept.depends.isEmpty)
         #expect(try f.store.read(.inbox)?.file.deleted.map(\.id) == [first])
     }
+
+    @Test func reorderingMovesWithinOneListAndRefusesAnAnchorElsewhere() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["a"]), (nil, ["b"]), (nil, ["c"]), (nil, ["w", "list:Work"])]).added
+        let ref = { (i: Int) in added[i].task.id.lowercased }
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let moved = try mutation.reorder(ref(2), to: .before(ref(0)))
+        #expect(moved.changed && moved.item.task.title == "c")
+        #expect(try setup.titles(f.store, .inbox) == ["c", "a", "b"])
+        #expect(try mutation.reorder(ref(2), to: .top).changed == false, "already there")
+        _ = try mutation.reorder(ref(2), to: .bottom)
+        #expect(try setup.titles(f.store, .inbox) == ["a", "b", "c"])
+        #expect(throws: InputError.self) { _ = try mutation.reorder(ref(0), to: .after(ref(3))) }
+        #expect(try setup.titles(f.store, .inbox) == ["a", "b", "c"])
+    }
 }

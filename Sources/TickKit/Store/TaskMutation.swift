@@ -132,6 +132,40 @@ public struct TaskMutation {
         }
     }
 
+    /// Where `tick reorder` puts a task: at an end of its list, or just
+    /// before or after another task of the same list (named by a reference).
+    public enum ReorderTarget: Sendable, Equatable {
+        case top
+        case bottom
+        case before(String)
+        case after(String)
+    }
+
+    /// Moves the task named by `ref` within its list's manual order. The task
+    /// and the anchor are resolved under the lock (a task a concurrent `tick
+    /// mv` moved is found where it is now); an anchor in another list is an
+    /// ``InputError``: reorder works within one list.
+    public func reorder(_ ref: String, to target: ReorderTarget) throws -> Outcome {
+        let now = self.now
+        return try store.withLock { writer in
+            let loaded = try session.load()
+            let item = try loaded.tasks.resolve(ref)
+            let position: ReorderPosition
+            switch target {
+            case .top: position = .top
+            case .bottom: position = .bottom
+            case .before(let anchorRef), .after(let anchorRef):
+                let anchor = try loaded.tasks.resolve(anchorRef)
+                guard anchor.kind == item.kind else {
+                    throw InputError.invalid("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)")
+                }
+                if case .before = target { position = .before(anchor.task.id) } else { position = .after(anchor.task.id) }
+            }
+            let changed = try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) }
+            return Outcome(item: item, changed: changed)
+        }
+    }
+
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
     /// half done). A task found in two files (an interrupted `tick mv`, a move
     /// merged file by file) is joined first, so the change lands on the one
