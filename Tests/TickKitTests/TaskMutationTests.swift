@@ -118,4 +118,21 @@ import Testing
         #expect(throws: InputError.self) { _ = try mutation.reorder(ref(0), to: .after(ref(3))) }
         #expect(try setup.titles(f.store, .inbox) == ["a", "b", "c"])
     }
+
+    @Test func movingWritesTheDestinationAndLeavesNoTombstoneBehind() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["one"]), (nil, ["two", "list:Work"])]).added
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let (outcomes, name) = try mutation.move(added.map { $0.task.id.lowercased }, to: "work")
+        #expect(name == "Work")
+        #expect(outcomes.map(\.changed) == [true, false], "two was already in Work")
+        #expect(outcomes.map(\.item.kind) == [.list(slug: "work"), .list(slug: "work")])
+        #expect(try setup.titles(f.store, .inbox) == [])
+        #expect(try setup.titles(f.store, .list(slug: "work")) == ["two", "one"])
+        #expect(try f.store.read(.inbox)?.file.deleted.isEmpty == true, "a move is not a deletion")
+        let moved = try #require(try f.store.read(.list(slug: "work"))?.file.tasks.last)
+        #expect(moved.changed["list"] == setup.now.addingTimeInterval(60))
+        #expect(throws: LookupError.self) { _ = try mutation.move([added[0].task.id.lowercased], to: "nowhere") }
+    }
 }

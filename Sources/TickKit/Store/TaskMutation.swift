@@ -166,6 +166,53 @@ public struct TaskMutation {
         }
     }
 
+    /// Moves every task named in `refs` to the list named `listRef` (the
+    /// inbox created if need be), all under the store lock; returns each
+    /// task's outcome (unchanged when already there) and the list's name.
+    /// The destination is written first, so an interruption leaves a copy
+    /// (healed as one task), never a loss (Docs/MERGE.md §14).
+    public func move(_ refs: [String], to listRef: String) throws -> (outcomes: [Outcome], listName: String) {
+        let now = self.now
+        return try store.withLock { writer in
+            // Resolved under the lock: outside it, another `tick mv` of the same
+            // task can be half done (the task in both lists, or seen in neither).
+            let items = try resolveUnderLock(refs, writer: writer)
+            let loaded = try session.load()
+            let target = try loaded.lists.resolve(listRef)
+            var moved: [Outcome] = []
+            for item in items {
+                guard item.kind != target else {
+                    moved.append(Outcome(item: item, changed: false))
+                    continue
+                }
+                // The task as its file has it now (read under the lock), not the index's copy.
+                guard var task = try store.read(item.kind)?.file.tasks.first(where: { $0.id == item.task.id }) else {
+                    throw LookupError.taskNotFound(item.task.id.lowercased)
+                }
+                task.stamp("list", at: now)
+                task.changed["order"] = nil   // its place was in the old list
+                task.modifiedAt = max(task.modifiedAt, now)
+                // A read-only file at either end stops the move before either is written.
+                try writer.requireWritable([target, item.kind])
+                try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
+                    if let i = file.index(of: task.id) { file.tasks[i] = task } else { file.tasks.append(task) }
+                    file.deleted.removeAll { $0.id == task.id }
+                }
+                // No tombstone in the source: a move is not a deletion. A copy an
+                // older version brings back there merges into this one (its
+                // `changed.list` is later) and is removed (Docs/MERGE.md §14).
+                try writer.update(item.kind) { file in
+                    file.tasks.removeAll { $0.id == task.id }
+                }
+                var after = item
+                after.task = task
+                after.kind = target
+                moved.append(Outcome(item: after, changed: true))
+            }
+            return (moved, loaded.name(of: target))
+        }
+    }
+
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
     /// half done). A task found in two files (an interrupted `tick mv`, a move
     /// merged file by file) is joined first, so the change lands on the one
