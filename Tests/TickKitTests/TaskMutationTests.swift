@@ -135,4 +135,30 @@ import Testing
         #expect(moved.changed["list"] == setup.now.addingTimeInterval(60))
         #expect(throws: LookupError.self) { _ = try mutation.move([added[0].task.id.lowercased], to: "nowhere") }
     }
+
+    @Test func editingOneTaskDropsGoneDependenciesAndWarnsAboutASlotOverAnother() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["Deep", "work", "at:2026-11-24@11:00", "for:1h"]), (nil, ["call"])]).added
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let gone = UUID()
+        _ = try mutation.apply([added[1].task.id.lowercased]) { task, _ in
+            task.depends = [gone]
+            return true
+        }
+        let parser = QuickAddParser(fields: FieldParser(now: setup.now, timeZone: setup.utc))
+        let edit = try parser.split(["at:2026-11-24@11:30", "for:30m"], allowRemoval: true).edit
+        let later = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(120))
+        let edited = try later.edit(added[1].task.id.lowercased, with: edit)
+        #expect(edited.outcome.changed)
+        #expect(edited.before.slot == nil && edited.outcome.item.task.slot != nil)
+        #expect(edited.droppedDependencies == [gone])
+        #expect(edited.outcome.item.task.depends.isEmpty)
+        #expect(edited.slotWarnings.count == 1, "overlaps Deep work: \(edited.slotWarnings)")
+        #expect(try f.store.read(.inbox)?.file.tasks.last?.slot == edited.outcome.item.task.slot)
+        var rename = TaskEdit()
+        rename.title = "call the bank"
+        #expect(try later.edit(added[1].task.id.lowercased, with: rename).outcome.item.task.title == "call the bank")
+        #expect(throws: LookupError.self) { _ = try later.edit("99", with: rename) }
+    }
 }

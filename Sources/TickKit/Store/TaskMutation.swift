@@ -213,6 +213,63 @@ public struct TaskMutation {
         }
     }
 
+    /// What editing one task did.
+    public struct Edited {
+        /// The task as it is now, and whether it changed.
+        public var outcome: Outcome
+        /// The task as it was.
+        public var before: TaskItem
+        /// Dependencies on tasks that are gone, dropped by this write.
+        public var droppedDependencies: [UUID]
+        /// ``SlotGuard``'s warnings about the task's slot (placing edits only).
+        public var slotWarnings: [String]
+    }
+
+    /// Applies `edit` to the task named by `ref`, under the store lock:
+    /// `depends:` words resolved, dependencies on tasks that are gone
+    /// dropped, and a new slot checked against blocks and other placed tasks
+    /// (``SlotGuard``: refused over a commitment, warned over a task).
+    public func edit(_ ref: String, with edit: TaskEdit) throws -> Edited {
+        let now = self.now
+        let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
+        return try store.withLock { writer in
+            // Resolved under the lock: outside it, a concurrent `tick mv` of the task
+            // can be half done (the task in both lists, or seen in neither).
+            guard let item = try resolveUnderLock([ref], writer: writer).first else { throw LookupError.taskNotFound(ref) }
+            let loaded = try session.load()
+            var edit = edit
+            let dependencies = DependencyInput(loaded: loaded)
+            try dependencies.resolve(&edit, for: item.task.id)
+            let gone = try dependencies.gone(item.task)
+            try edit.checkSlot(on: item.task)
+            var preview = item.task
+            edit.apply(to: &preview, now: now)
+            let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
+            let commitments = placing ? try store.commitments().blocks : []
+            var warnings: [String] = []
+            let (changed, after) = try writer.update(item.kind) { file in
+                try file.updateTask(item.task.id) { task in
+                    let before = task
+                    var changed = edit.apply(to: &task, now: now)
+                    if !gone.isEmpty, task.depends.contains(where: gone.contains) {
+                        task.depends.removeAll { gone.contains($0) }
+                        task.modifiedAt = now
+                        changed = true
+                    }
+                    if placing {
+                        warnings = try SlotGuard.check(before: before, after: task, commitments: commitments, tasks: others,
+                                                       shortID: { loaded.index.shortID(of: $0) })
+                    }
+                    return (changed, task)
+                }
+            }
+            var updated = item
+            updated.task = after
+            return Edited(outcome: Outcome(item: updated, changed: changed), before: item.task,
+                          droppedDependencies: gone, slotWarnings: warnings)
+        }
+    }
+
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
     /// half done). A task found in two files (an interrupted `tick mv`, a move
     /// merged file by file) is joined first, so the change lands on the one
