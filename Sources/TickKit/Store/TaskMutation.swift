@@ -4,7 +4,7 @@ import Foundation
 /// are resolved under the lock, so a task another tick process moved
 /// meanwhile is found where it is now, and a task found in two files (an
 /// interrupted move) is joined first (Docs/MERGE.md §14). The workflow behind
-/// done, start, edit, reopen, reorder and rm.
+/// done, start, edit, reopen, reorder, rm and mv.
 public struct TaskMutation {
     let store: Store
     let session: IndexSession
