@@ -60,4 +60,105 @@ import Testing
         let inbox = try setup.titles(f.store, .inbox), work = try setup.titles(f.store, .list(slug: "work"))
         #expect((inbox + work) == ["moved"], "one copy left, changed: inbox \(inbox), work \(work)")
     }
+
+    @Test func completingResolvesUnderTheLockAndMakesTheNextOccurrenceOnce() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["water", "plants", "due:2026-11-23", "repeat:daily"]), (nil, ["call", "list:Work"])]).added
+        let ids = try added.map { String(try #require($0.shortID)) }
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let done = try mutation.complete([ids[0], ids[1], ids[0]], timeZone: setup.utc)
+        #expect(done.map(\.item.task.title) == ["water plants", "call"], "the task named twice is completed once")
+        #expect(done.allSatisfy { $0.item.task.state == .done && $0.outcome.changed })
+        #expect(done[0].outcome.nextCreated)
+        #expect(done[0].outcome.next?.due == .day(LocalDate(iso: "2026-11-24")!))
+        #expect(done[1].outcome.next == nil)
+        #expect(try f.store.read(.inbox)?.file.tasks.count == 2, "the done task and its next occurrence")
+        // Completing it again changes nothing and makes no second occurrence.
+        let again = try mutation.complete([added[0].task.id.lowercased], timeZone: setup.utc)
+        #expect(again.map(\.outcome.changed) == [false])
+        #expect(try f.store.read(.inbox)?.file.tasks.count == 2)
+    }
+
+    @Test func removingLeavesTombstonesAndDropsDependenciesOnTheRemovedTasks() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["first"]), (nil, ["second", "list:Work"]), (nil, ["after", "both"])]).added
+        let (first, second, after) = (added[0].task.id, added[1].task.id, added[2].task.id)
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        _ = try mutation.apply([after.lowercased]) { task, _ in
+            task.depends = [first, second]
+            return true
+        }
+        let later = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(120))
+        let removal = try later.remove([first.lowercased, second.lowercased, first.lowercased])
+        #expect(removal.removed.map(\.task.id) == [first, second], "the task named twice is removed once")
+        #expect(try setup.titles(f.store, .inbox) == ["after both"])
+        #expect(try setup.titles(f.store, .list(slug: "work")) == [])
+        #expect(removal.droppedDependencies.count == 1)
+        #expect(removal.droppedDependencies.first?.task == after)
+        #expect(Set(removal.droppedDependencies.first?.ids ?? []) == [first, second])
+        let kept = try #require(try f.store.read(.inbox)?.file.tasks.first)
+        #expect(kept.depends.isEmpty)
+        #expect(try f.store.read(.inbox)?.file.deleted.map(\.id) == [first])
+    }
+
+    @Test func reorderingMovesWithinOneListAndRefusesAnAnchorElsewhere() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["a"]), (nil, ["b"]), (nil, ["c"]), (nil, ["w", "list:Work"])]).added
+        let ref = { (i: Int) in added[i].task.id.lowercased }
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let moved = try mutation.reorder(ref(2), to: .before(ref(0)))
+        #expect(moved.changed && moved.item.task.title == "c")
+        #expect(try setup.titles(f.store, .inbox) == ["c", "a", "b"])
+        #expect(try mutation.reorder(ref(2), to: .top).changed == false, "already there")
+        _ = try mutation.reorder(ref(2), to: .bottom)
+        #expect(try setup.titles(f.store, .inbox) == ["a", "b", "c"])
+        #expect(throws: InputError.self) { _ = try mutation.reorder(ref(0), to: .after(ref(3))) }
+        #expect(try setup.titles(f.store, .inbox) == ["a", "b", "c"])
+    }
+
+    @Test func movingWritesTheDestinationAndLeavesNoTombstoneBehind() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["one"]), (nil, ["two", "list:Work"])]).added
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let (outcomes, name) = try mutation.move(added.map { $0.task.id.lowercased }, to: "work")
+        #expect(name == "Work")
+        #expect(outcomes.map(\.changed) == [true, false], "two was already in Work")
+        #expect(outcomes.map(\.item.kind) == [.list(slug: "work"), .list(slug: "work")])
+        #expect(try setup.titles(f.store, .inbox) == [])
+        #expect(try setup.titles(f.store, .list(slug: "work")) == ["two", "one"])
+        #expect(try f.store.read(.inbox)?.file.deleted.isEmpty == true, "a move is not a deletion")
+        let moved = try #require(try f.store.read(.list(slug: "work"))?.file.tasks.last)
+        #expect(moved.changed["list"] == setup.now.addingTimeInterval(60))
+        #expect(throws: LookupError.self) { _ = try mutation.move([added[0].task.id.lowercased], to: "nowhere") }
+    }
+
+    @Test func editingOneTaskDropsGoneDependenciesAndWarnsAboutASlotOverAnother() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["Deep", "work", "at:2026-11-24@11:00", "for:1h"]), (nil, ["call"])]).added
+        let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
+        let gone = UUID()
+        _ = try mutation.apply([added[1].task.id.lowercased]) { task, _ in
+            task.depends = [gone]
+            return true
+        }
+        let parser = QuickAddParser(fields: FieldParser(now: setup.now, timeZone: setup.utc))
+        let edit = try parser.split(["at:2026-11-24@11:30", "for:30m"], allowRemoval: true).edit
+        let later = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(120))
+        let edited = try later.edit(added[1].task.id.lowercased, with: edit)
+        #expect(edited.outcome.changed)
+        #expect(edited.before.slot == nil && edited.outcome.item.task.slot != nil)
+        #expect(edited.droppedDependencies == [gone])
+        #expect(edited.outcome.item.task.depends.isEmpty)
+        #expect(edited.slotWarnings.count == 1, "overlaps Deep work: \(edited.slotWarnings)")
+        #expect(try f.store.read(.inbox)?.file.tasks.last?.slot == edited.outcome.item.task.slot)
+        var rename = TaskEdit()
+        rename.title = "call the bank"
+        #expect(try later.edit(added[1].task.id.lowercased, with: rename).outcome.item.task.title == "call the bank")
+        #expect(throws: LookupError.self) { _ = try later.edit("99", with: rename) }
+    }
 }

@@ -130,6 +130,17 @@ extension Store {
         }
     }
 
+    /// The Syncthing conflict copies of blocks.json (`blocks.sync-conflict-*.json`
+    /// in the root), oldest first: the order `tick resolve` merges them in,
+    /// and the order the sync names them while they wait.
+    public func commitmentConflictCopies() -> [(name: SyncConflictName, relativePath: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: location.root)) ?? []
+        return names.compactMap { name in
+            guard let parsed = SyncConflictName(fileName: name), parsed.original == CommitmentFile.relativePath else { return nil }
+            return (parsed, name)
+        }.sorted { ($0.name.sortKey, $0.relativePath) < ($1.name.sortKey, $1.relativePath) }
+    }
+
     /// Store files (of `kinds`, default all) that contain git conflict markers.
     public func filesWithConflictMarkers(among kinds: [FileKind]? = nil) -> [FileKind] {
         let candidates = kinds ?? (((try? self.kinds()) ?? []) + ((try? self.archiveKinds()) ?? []))

@@ -127,9 +127,7 @@ extension SyncPass {
     /// Notes the Syncthing conflict copies waiting for `tick resolve`: of the
     /// store's files and of blocks.json.
     func notePendingConflicts() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.location.root)) ?? []
-        let blocks = names.filter { SyncConflictName(fileName: $0)?.original == CommitmentFile.relativePath }.sorted()
-        let copies = store.conflictCopies().map(\.relativePath) + blocks
+        let copies = store.conflictCopies().map(\.relativePath) + store.commitmentConflictCopies().map(\.relativePath)
         if !copies.isEmpty { emit(.conflictCopiesPending(copies)) }
     }
 }

@@ -18,11 +18,7 @@ public struct CommitmentConflicts {
 
     /// The Syncthing conflict copies of blocks.json, oldest first.
     public var copies: [(name: SyncConflictName, path: String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.location.root)) ?? []
-        return names.compactMap { name in
-            guard let parsed = SyncConflictName(fileName: name), parsed.original == CommitmentFile.relativePath else { return nil }
-            return (parsed, store.location.path(name))
-        }.sorted { ($0.name.sortKey, $0.path) < ($1.name.sortKey, $1.path) }
+        store.commitmentConflictCopies().map { ($0.name, store.location.path($0.relativePath)) }
     }
 
     /// True when blocks.json has git conflict markers.

@@ -38,4 +38,35 @@ public struct PlanningContext {
 
     /// The commitments in `blocks.json`.
     public func commitments() throws -> CommitmentFile { try store.commitments() }
+
+    /// Writes the proposed slots (and their days as the scheduled day) under
+    /// the store lock; `kinds` gives each task's file (the inbox when
+    /// missing). A task done or given another slot meanwhile, or a slot that
+    /// now overlaps a commitment, is skipped; a read-only file stops the plan
+    /// before any file is written. Returns how many tasks were placed.
+    public func write(_ proposal: AutoPlan, kinds: [UUID: FileKind]) throws -> Int {
+        let now = self.now
+        var written = 0
+        try store.withLock { writer in
+            let commitments = try store.commitments().blocks
+            let byKind = Dictionary(grouping: proposal.placements) { kinds[$0.task.id] ?? .inbox }
+            try writer.requireWritable(byKind.keys.sorted())
+            for kind in byKind.keys.sorted() {
+                try writer.update(kind) { file in
+                    for placement in byKind[kind] ?? [] {
+                        guard let i = file.index(of: placement.task.id) else { continue }
+                        var task = file.tasks[i]
+                        guard task.state != .done, task.slot == placement.task.slot,
+                              DayPlanner.commitments(overlapping: placement.slot, in: commitments).isEmpty else { continue }
+                        task.slot = placement.slot
+                        task.scheduled = placement.slot.day
+                        task.modifiedAt = now
+                        file.tasks[i] = task
+                        written += 1
+                    }
+                }
+            }
+        }
+        return written
+    }
 }

@@ -138,19 +138,11 @@ public struct ReviewSession {
     /// Completes the task through the recurrence-aware path (a repeating
     /// task gets its next occurrence); returns the task as it is now.
     public func complete(_ item: ListedTask) throws -> (ListedTask, CompletionOutcome) {
-        let now = self.now
-        let zone = timeZone
-        let index = session.index
-        let outcome = try store.withLock { writer in
-            try writer.update(item.kind) { file in
-                try file.complete(taskID: item.task.id, at: now, timeZone: zone) { id in
-                    index.contains(id, outside: item.kind)
-                }
-            }
+        let (now, zone, index) = (self.now, timeZone, session.index)
+        let done = try store.withLock { writer in
+            try TaskMutation.complete(item, writer: writer, index: index, now: now, timeZone: zone)
         }
-        var updated = item
-        updated.task = outcome.task
-        return (updated, outcome)
+        return (done.item, done.outcome)
     }
 
     /// Moves the task's today-dates (due or scheduled on or before today) to

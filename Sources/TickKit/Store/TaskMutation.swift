@@ -4,7 +4,7 @@ import Foundation
 /// are resolved under the lock, so a task another tick process moved
 /// meanwhile is found where it is now, and a task found in two files (an
 /// interrupted move) is joined first (Docs/MERGE.md §14). The workflow behind
-/// done, start, edit, reopen, reorder and rm.
+/// done, start, edit, reopen, reorder, rm and mv.
 public struct TaskMutation {
     let store: Store
     let session: IndexSession
@@ -57,6 +57,217 @@ public struct TaskMutation {
             }
         }
         return results
+    }
+
+    /// One completed task: as it is now, and what happened to its series.
+    public struct Completed {
+        public var item: ListedTask
+        public var outcome: CompletionOutcome
+    }
+
+    /// Completes every task named in `refs` through
+    /// ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``, so a
+    /// repeating task gets its next occurrence whichever command completes it
+    /// (`tick done`, `tick review`, a reminder's action). Ids are resolved
+    /// under the lock, as for ``apply(_:_:)``.
+    public func complete(_ refs: [String], timeZone: TimeZone) throws -> [Completed] {
+        try store.withLock { writer in
+            let items = try resolveUnderLock(refs, writer: writer)
+            return try items.map { try Self.complete($0, writer: writer, index: session.index, now: now, timeZone: timeZone) }
+        }
+    }
+
+    /// Completes one resolved task with the store lock held; `index` tells
+    /// whether a next occurrence already exists in another file.
+    static func complete(_ item: ListedTask, writer: StoreWriter, index: TaskIndex, now: Date, timeZone: TimeZone) throws -> Completed {
+        let outcome = try writer.update(item.kind) { file in
+            try file.complete(taskID: item.task.id, at: now, timeZone: timeZone) { id in
+                index.contains(id, outside: item.kind)
+            }
+        }
+        var updated = item
+        updated.task = outcome.task
+        return Completed(item: updated, outcome: outcome)
+    }
+
+    /// What deleting tasks did.
+    public struct Removal {
+        /// The deleted tasks, as they were.
+        public var removed: [ListedTask]
+        /// Tasks that depended on a deleted one: their id, short id, and the
+        /// dependencies dropped from them.
+        public var droppedDependencies: [(task: UUID, shortID: Int?, ids: [UUID])]
+    }
+
+    /// Deletes every task named in `refs` (a tombstone each, so a merge does
+    /// not bring it back) and drops dependencies on them from the tasks that
+    /// had them (Docs/CLI.md "Dependencies"), all under the store lock.
+    public func remove(_ refs: [String]) throws -> Removal {
+        let now = self.now
+        return try store.withLock { writer in
+            let items = try resolveUnderLock(refs, writer: writer)
+            for item in items {
+                try writer.update(item.kind) { file in
+                    guard file.index(of: item.task.id) != nil else { throw LookupError.taskNotFound(item.task.id.lowercased) }
+                    file.tasks.removeAll { $0.id == item.task.id }
+                    file.recordDeletion(of: [item.task.id], at: now)
+                }
+            }
+            let removed = Set(items.map(\.task.id))
+            var dropped: [(task: UUID, shortID: Int?, ids: [UUID])] = []
+            for dependent in try session.index.dependents(of: Array(removed)) where !removed.contains(dependent.task.id) {
+                let ids = try writer.update(dependent.kind) { file -> [UUID] in
+                    guard file.index(of: dependent.task.id) != nil else { return [] }
+                    return try file.updateTask(dependent.task.id) { task in
+                        let gone = task.depends.filter(removed.contains)
+                        guard !gone.isEmpty else { return [] }
+                        task.depends.removeAll(where: removed.contains)
+                        task.modifiedAt = now
+                        return gone
+                    }
+                }
+                if !ids.isEmpty { dropped.append((dependent.task.id, dependent.shortID, ids)) }
+            }
+            return Removal(removed: items, droppedDependencies: dropped)
+        }
+    }
+
+    /// Where `tick reorder` puts a task: at an end of its list, or just
+    /// before or after another task of the same list (named by a reference).
+    public enum ReorderTarget: Sendable, Equatable {
+        case top
+        case bottom
+        case before(String)
+        case after(String)
+    }
+
+    /// Moves the task named by `ref` within its list's manual order. The task
+    /// and the anchor are resolved under the lock (a task a concurrent `tick
+    /// mv` moved is found where it is now); an anchor in another list is an
+    /// ``InputError``: reorder works within one list.
+    public func reorder(_ ref: String, to target: ReorderTarget) throws -> Outcome {
+        let now = self.now
+        return try store.withLock { writer in
+            let loaded = try session.load()
+            let item = try loaded.tasks.resolve(ref)
+            let position: ReorderPosition
+            switch target {
+            case .top: position = .top
+            case .bottom: position = .bottom
+            case .before(let anchorRef), .after(let anchorRef):
+                let anchor = try loaded.tasks.resolve(anchorRef)
+                guard anchor.kind == item.kind else {
+                    throw InputError.invalid("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)")
+                }
+                if case .before = target { position = .before(anchor.task.id) } else { position = .after(anchor.task.id) }
+            }
+            let changed = try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) }
+            return Outcome(item: item, changed: changed)
+        }
+    }
+
+    /// Moves every task named in `refs` to the list named `listRef` (the
+    /// inbox created if need be), all under the store lock; returns each
+    /// task's outcome (unchanged when already there) and the list's name.
+    /// The destination is written first, so an interruption leaves a copy
+    /// (healed as one task), never a loss (Docs/MERGE.md §14).
+    public func move(_ refs: [String], to listRef: String) throws -> (outcomes: [Outcome], listName: String) {
+        let now = self.now
+        return try store.withLock { writer in
+            // Resolved under the lock: outside it, another `tick mv` of the same
+            // task can be half done (the task in both lists, or seen in neither).
+            let items = try resolveUnderLock(refs, writer: writer)
+            let loaded = try session.load()
+            let target = try loaded.lists.resolve(listRef)
+            var moved: [Outcome] = []
+            for item in items {
+                guard item.kind != target else {
+                    moved.append(Outcome(item: item, changed: false))
+                    continue
+                }
+                // The task as its file has it now (read under the lock), not the index's copy.
+                guard var task = try store.read(item.kind)?.file.tasks.first(where: { $0.id == item.task.id }) else {
+                    throw LookupError.taskNotFound(item.task.id.lowercased)
+                }
+                task.stamp("list", at: now)
+                task.changed["order"] = nil   // its place was in the old list
+                task.modifiedAt = max(task.modifiedAt, now)
+                // A read-only file at either end stops the move before either is written.
+                try writer.requireWritable([target, item.kind])
+                try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
+                    if let i = file.index(of: task.id) { file.tasks[i] = task } else { file.tasks.append(task) }
+                    file.deleted.removeAll { $0.id == task.id }
+                }
+                // No tombstone in the source: a move is not a deletion. A copy an
+                // older version brings back there merges into this one (its
+                // `changed.list` is later) and is removed (Docs/MERGE.md §14).
+                try writer.update(item.kind) { file in
+                    file.tasks.removeAll { $0.id == task.id }
+                }
+                var after = item
+                after.task = task
+                after.kind = target
+                moved.append(Outcome(item: after, changed: true))
+            }
+            return (moved, loaded.name(of: target))
+        }
+    }
+
+    /// What editing one task did.
+    public struct Edited {
+        /// The task as it is now, and whether it changed.
+        public var outcome: Outcome
+        /// The task as it was.
+        public var before: TaskItem
+        /// Dependencies on tasks that are gone, dropped by this write.
+        public var droppedDependencies: [UUID]
+        /// ``SlotGuard``'s warnings about the task's slot (placing edits only).
+        public var slotWarnings: [String]
+    }
+
+    /// Applies `edit` to the task named by `ref`, under the store lock:
+    /// `depends:` words resolved, dependencies on tasks that are gone
+    /// dropped, and a new slot checked against blocks and other placed tasks
+    /// (``SlotGuard``: refused over a commitment, warned over a task).
+    public func edit(_ ref: String, with edit: TaskEdit) throws -> Edited {
+        let now = self.now
+        let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
+        return try store.withLock { writer in
+            // Resolved under the lock: outside it, a concurrent `tick mv` of the task
+            // can be half done (the task in both lists, or seen in neither).
+            guard let item = try resolveUnderLock([ref], writer: writer).first else { throw LookupError.taskNotFound(ref) }
+            let loaded = try session.load()
+            var edit = edit
+            let dependencies = DependencyInput(loaded: loaded)
+            try dependencies.resolve(&edit, for: item.task.id)
+            let gone = try dependencies.gone(item.task)
+            try edit.checkSlot(on: item.task)
+            var preview = item.task
+            edit.apply(to: &preview, now: now)
+            let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
+            let commitments = placing ? try store.commitments().blocks : []
+            var warnings: [String] = []
+            let (changed, after) = try writer.update(item.kind) { file in
+                try file.updateTask(item.task.id) { task in
+                    let before = task
+                    var changed = edit.apply(to: &task, now: now)
+                    if !gone.isEmpty, task.depends.contains(where: gone.contains) {
+                        task.depends.removeAll { gone.contains($0) }
+                        task.modifiedAt = now
+                        changed = true
+                    }
+                    if placing {
+                        warnings = try SlotGuard.check(before: before, after: task, commitments: commitments, tasks: others,
+                                                       shortID: { loaded.index.shortID(of: $0) })
+                    }
+                    return (changed, task)
+                }
+            }
+            var updated = item
+            updated.task = after
+            return Edited(outcome: Outcome(item: updated, changed: changed), before: item.task,
+                          droppedDependencies: gone, slotWarnings: warnings)
+        }
     }
 
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be

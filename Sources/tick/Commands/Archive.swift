@@ -56,7 +56,8 @@ extension Tick {
             }
             let cutoffText = Self.describe(cutoff, in: zone)
             // A first plan, made without the lock, for the question.
-            let first = try plan(context.store, cutoff: cutoff, timeZone: zone, now: now)
+            let archiving = ArchiveRun(store: context.store, before: cutoff, timeZone: zone, now: now)
+            let first = try archiving.plan()
             if first.isEmpty {
                 t.out("Nothing to archive: no done tasks completed before \(cutoffText).")
                 return
@@ -76,26 +77,7 @@ extension Tick {
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
                 guard answer == "y" || answer == "yes" else { throw CLIError("cancelled; nothing was archived") }
             }
-            let done = try context.store.withLock { writer -> ArchivePlan in
-                // Planned again under the lock, from what the write will read.
-                let plan = try plan(context.store, cutoff: cutoff, timeZone: zone, now: now)
-                guard !plan.isEmpty else { return plan }
-                if !yes, Set(plan.moves.map(\.task.id)) != Set(first.moves.map(\.task.id)) {
-                    throw CLIError("the store changed while asking; nothing was archived, run the command again")
-                }
-                // A read-only file at either end stops it before any file is written.
-                try writer.requireWritable(plan.targets + plan.sources)
-                do {
-                    try writer.updateAll(plan.edits(now: now))
-                } catch let error as StoreError {
-                    if case let .writeFailed(path, reason) = error {
-                        if reason == MultiFileWrite.notUndone { throw CLIError("cannot write \(path): \(reason)") }
-                        throw CLIError("cannot write \(path): \(reason); nothing was archived (no store file was changed)")
-                    }
-                    throw error
-                }
-                return plan
-            }
+            let done = try archiving.run(asked: yes ? nil : first)
             _ = try context.resyncIDs()
             if done.isEmpty {
                 t.out("Nothing to archive: no done tasks completed before \(cutoffText).")
@@ -124,12 +106,6 @@ extension Tick {
 
         /// Reads the inbox and lists (hand edits stamped, as the write reads
         /// them) and plans; a file that cannot be parsed stops everything.
-        private func plan(_ store: Store, cutoff: Date, timeZone: TimeZone, now: Date) throws -> ArchivePlan {
-            let snapshot = try store.snapshotForWriting(try store.kinds())
-            if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
-            return ArchivePlan.make(files: snapshot.files, before: cutoff, timeZone: timeZone, now: now)
-        }
-
         /// Counts per file left and per archive file written; with `titles`, each task.
         private func printSummary(_ plan: ArchivePlan, loaded: Context.Loaded, terminal t: Terminal, titles: Bool) {
             for (kind, count) in plan.countsBySource {

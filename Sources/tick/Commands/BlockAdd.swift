@@ -48,13 +48,7 @@ extension Tick {
             let now = context.now
             let block = Commitment(id: UUID(), title: title, recurrence: recurrence, start: range.start, end: range.end,
                                    createdAt: now, modifiedAt: now)
-            let (number, overlapping) = try context.store.withLock { writer -> (Int, [TaskItem]) in
-                let n = try writer.updateCommitments { file -> Int in
-                    file.blocks.append(block)
-                    return file.blocks.count
-                }
-                return (n, try overlappingTasks(block, context))
-            }
+            let (number, overlapping) = try BlockEditing(context: context).add(block)
             let t = context.terminal
             if json {
                 t.outRaw(JSONOutput.string(BlockJSON.node(block, number: number)))
@@ -101,16 +95,6 @@ extension Tick {
             }
             return (.weekly(weekdays), range)
         }
-    }
-}
-
-/// Pending tasks placed over `block` (on any day it occurs, today or later).
-func overlappingTasks(_ block: Commitment, _ context: Context) throws -> [TaskItem] {
-    let today = LocalDate(date: context.now, timeZone: context.timeZone)
-    let tasks = try context.load().index.pendingPlacedTasks(onOrAfter: today).map(\.task)
-    return tasks.filter { task in
-        guard let slot = task.slot, slot.day >= today, block.occurs(on: slot.day) else { return false }
-        return DayPlanner.overlaps(slot.start, slot.end, block.start, block.end)
     }
 }
 

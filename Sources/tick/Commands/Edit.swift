@@ -123,54 +123,16 @@ extension Tick {
                 try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run(context: context)
                 return
             }
-            let now = context.now
-            var warnings: [String] = []
-            let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
-            // Resolved under the lock: outside it, a concurrent `tick mv` of the task
-            // can be half done (the task in both lists, or seen in neither).
-            let (item, changed, after) = try context.store.withLock { writer in
-                guard let item = try TaskMutation(context: context).resolveUnderLock([arguments[0]], writer: writer).first else {
-                    throw LookupError.taskNotFound(arguments[0])
-                }
-                let loaded = try context.load()
-                var edit = edit
-                let dependencies = DependencyInput(loaded: loaded)
-                try dependencies.resolve(&edit, for: item.task.id)
-                // Dependencies on tasks that are gone are dropped by this write.
-                let gone = try dependencies.gone(item.task)
-                try edit.checkSlot(on: item.task)
-                var preview = item.task
-                edit.apply(to: &preview, now: now)
-                let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
-                let commitments = placing ? try context.store.commitments().blocks : []
-                let (changed, after) = try writer.update(item.kind) { file in
-                    try file.updateTask(item.task.id) { task in
-                        let before = task
-                        var changed = edit.apply(to: &task, now: now)
-                        if !gone.isEmpty, task.depends.contains(where: gone.contains) {
-                            task.depends.removeAll { gone.contains($0) }
-                            task.modifiedAt = now
-                            changed = true
-                        }
-                        if placing {
-                            warnings = try SlotGuard.check(before: before, after: task, commitments: commitments, tasks: others,
-                                                           shortID: { loaded.index.shortID(of: $0) })
-                        }
-                        return (changed, task)
-                    }
-                }
-                if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: gone) {
-                    context.terminal.err(line)
-                }
-                return (item, changed, after)
+            let edited = try TaskMutation(context: context).edit(arguments[0], with: edit)
+            let item = edited.outcome.item
+            if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies) {
+                context.terminal.err(line)
             }
-            warnings.forEach(context.terminal.err)
-            var updated = item
-            updated.task = after
+            edited.slotWarnings.forEach(context.terminal.err)
             let confirm = Confirmation(terminal: context.terminal)
-            context.terminal.out(changed
-                ? confirm.changed("Edited", after, shortID: updated.shortID, fields: Confirmation.fieldNames(from: item.task, to: after))
-                : confirm.unchanged(after, shortID: updated.shortID, "unchanged"))
+            context.terminal.out(edited.outcome.changed
+                ? confirm.changed("Edited", item.task, shortID: item.shortID, fields: Confirmation.fieldNames(from: edited.before, to: item.task))
+                : confirm.unchanged(item.task, shortID: item.shortID, "unchanged"))
         }
 
         /// `tick edit FILTER -- CHANGES`: the same change to every task the

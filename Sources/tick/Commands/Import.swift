@@ -64,35 +64,11 @@ extension Tick {
                 }
             }
             var files = try chosen.decode(from: reader, context: InterchangeContext(path: file == "-" ? "<stdin>" : file, now: context.now, timeZone: context.timeZone))
-            let now = context.now
-            var plan = ImportPlan()
-            let apply = !dryRun
-            try context.store.withLock { writer in
-                let snapshot = try context.snapshot()
-                if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
-                // todo.txt lines hold fewer fields than tick: keep what the line cannot say.
-                if chosen == .todotxt { files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: context.timeZone) }
-                plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(try context.store.kinds().compactMap(\.slug)),
-                                       inboxExists: try context.store.kinds().contains(.inbox))
-                guard apply else { return }
-                let showProgress = context.terminal.stderrIsTTY && plan.addedCount + plan.updatedCount > 1_000
-                // All or nothing: every file's new version is written and fsynced
-                // before any is swapped in (MultiFileWrite).
-                let edits = plan.changes.map { change in
-                    FileEdit(kind: change.kind, create: { change.newFile ?? TaskFile.empty(change.kind, name: nil, now: now) }) { file in
-                        ImportPlan.apply(change, to: &file)
-                    }
+            let showProgress = context.terminal.stderrIsTTY
+            let plan = try ImportRun(store: context.store, now: context.now, timeZone: context.timeZone)
+                .run(&files, todoTxt: chosen == .todotxt, apply: !dryRun) { plan in
+                    showProgress && plan.addedCount + plan.updatedCount > 1_000 ? { ProgressBar.draw(done: $0, total: $1, unit: "files") } : nil
                 }
-                do {
-                    try writer.updateAll(edits, progress: showProgress ? { ProgressBar.draw(done: $0, total: $1, unit: "files") } : nil)
-                } catch let error as StoreError {
-                    if case let .writeFailed(path, reason) = error {
-                        if reason == MultiFileWrite.notUndone { throw CLIError("cannot write \(path): \(reason)") }
-                        throw CLIError("cannot write \(path): \(reason); nothing was imported (no store file was changed)")
-                    }
-                    throw error
-                }
-            }
             // The index catches up on the next command (an import prints no short ids).
             let verb = dryRun ? "Would import" : "Imported"
             let t = context.terminal

@@ -25,16 +25,7 @@ extension Tick {
                 }
                 normalizedColor = c
             }
-            let now = context.now
-            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            let slug = try context.store.withLock { writer in
-                let loaded = try context.load()
-                // A list file that cannot be read may carry this very name.
-                if let problem = loaded.broken.values.first { throw StoreError.invalidFile(problem) }
-                let slug = try loaded.lists.slugForNewList(named: trimmed)
-                try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: normalizedColor ?? ColorCode.default(for: trimmed), now: now))
-                return slug
-            }
+            let (trimmed, slug) = try ListEditing(context: context).add(named: name, color: normalizedColor)
             _ = try context.resyncIDs()
             context.terminal.out("Created list \(trimmed) (lists/\(slug).json)")
         }

@@ -152,40 +152,11 @@ extension Tick {
                     return
                 }
             }
-            let written = try write(proposal, context: context, byID: byID)
+            let written = try p.write(proposal, kinds: byID.mapValues(\.kind))
+            _ = try context.resyncIDs()
             if !output.json {
                 t.out("Placed \(written) task\(written == 1 ? "" : "s") on \(SlotGuard.dayName(planner.day)).")
             }
-        }
-
-        /// Sets the proposed slots under the store lock. A task that got a slot
-        /// meanwhile, or a slot that now overlaps a commitment, is skipped.
-        func write(_ proposal: AutoPlan, context: Context, byID: [UUID: ListedTask]) throws -> Int {
-            let now = context.now
-            var written = 0
-            try context.store.withLock { writer in
-                let commitments = try context.store.commitments().blocks
-                let byKind = Dictionary(grouping: proposal.placements) { byID[$0.task.id]?.kind ?? .inbox }
-                // A read-only file stops the plan before any file is written.
-                try writer.requireWritable(byKind.keys.sorted())
-                for kind in byKind.keys.sorted() {
-                    try writer.update(kind) { file in
-                        for placement in byKind[kind] ?? [] {
-                            guard let i = file.index(of: placement.task.id) else { continue }
-                            var task = file.tasks[i]
-                            guard task.state != .done, task.slot == placement.task.slot,
-                                  DayPlanner.commitments(overlapping: placement.slot, in: commitments).isEmpty else { continue }
-                            task.slot = placement.slot
-                            task.scheduled = placement.slot.day
-                            task.modifiedAt = now
-                            file.tasks[i] = task
-                            written += 1
-                        }
-                    }
-                }
-            }
-            _ = try context.resyncIDs()
-            return written
         }
     }
 }

@@ -39,27 +39,9 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let now = context.now
-            // Resolved under the lock, so a task a concurrent `tick mv` moved is found where it is now.
-            let (item, changed) = try context.store.withLock { writer in
-                let loaded = try context.load()
-                let item = try loaded.tasks.resolve(id)
-                let position: ReorderPosition
-                if top {
-                    position = .top
-                } else if bottom {
-                    position = .bottom
-                } else {
-                    let anchorRef = before ?? after ?? ""
-                    let anchor = try loaded.tasks.resolve(anchorRef)
-                    guard anchor.kind == item.kind else {
-                        throw CLIError("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)", status: .usage)
-                    }
-                    position = before != nil ? .before(anchor.task.id) : .after(anchor.task.id)
-                }
-                return (item, try writer.update(item.kind) { file in try file.reorder(item.task.id, to: position, now: now) })
-            }
-            TaskMutation.report(to: context.terminal, [.init(item: item, changed: changed)], verb: "Reordered", unchanged: "is already there",
+            let target: TaskMutation.ReorderTarget = top ? .top : bottom ? .bottom : before.map { .before($0) } ?? .after(after ?? "")
+            let outcome = try TaskMutation(context: context).reorder(id, to: target)
+            TaskMutation.report(to: context.terminal, [outcome], verb: "Reordered", unchanged: "is already there",
                                                    place: { "in " + $0.listName })
         }
     }

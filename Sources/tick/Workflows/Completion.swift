@@ -1,8 +1,9 @@
 import Foundation
 import TickKit
 
-/// Completes tasks through ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``,
-/// so a recurring task gets its next occurrence whichever command completes it.
+/// The printing side of completing tasks: TickKit's
+/// ``TaskMutation/complete(_:timeZone:)`` completes them (a recurring task
+/// gets its next occurrence whichever command completes it); this reports.
 struct Completion {
     let context: Context
 
@@ -12,36 +13,10 @@ struct Completion {
         var outcome: CompletionOutcome
     }
 
-    /// Completes `items` (already resolved) under the store lock.
-    func complete(_ items: [ListedTask], index: TaskIndex) throws -> [Result] {
-        try context.store.withLock { writer in try complete(items, index: index, writer: writer) }
-    }
-
     /// Resolves `refs` and completes those tasks, all under the store lock (a
     /// task another tick process moved meanwhile is found where it is now).
     func complete(_ refs: [String]) throws -> [Result] {
-        try context.store.withLock { writer in
-            let items = try TaskMutation(context: context).resolveUnderLock(refs, writer: writer)
-            let loaded = try context.load()
-            return try complete(items, index: loaded.index, writer: writer)
-        }
-    }
-
-    private func complete(_ items: [ListedTask], index: TaskIndex, writer: StoreWriter) throws -> [Result] {
-        let now = context.now
-        let zone = context.timeZone
-        var results: [Result] = []
-        for item in items {
-            let outcome = try writer.update(item.kind) { file in
-                try file.complete(taskID: item.task.id, at: now, timeZone: zone) { id in
-                    index.contains(id, outside: item.kind)
-                }
-            }
-            var updated = item
-            updated.task = outcome.task
-            results.append(Result(item: updated, outcome: outcome))
-        }
-        return results
+        try TaskMutation(context: context).complete(refs, timeZone: context.timeZone).map { Result(item: $0.item, outcome: $0.outcome) }
     }
 
     /// Prints `Completed 12 (6f1c2a3b): title` and, for a recurring task,

@@ -1,0 +1,64 @@
+import Foundation
+
+/// `tick import`'s write: decoded files planned against the store under the
+/// lock (``ImportPlan``) and, unless a dry run, written all or nothing
+/// (every new version fsynced before any is swapped in, ``MultiFileWrite``).
+public struct ImportRun {
+    let store: Store
+    let now: Date
+    let timeZone: TimeZone
+
+    public init(store: Store, now: Date, timeZone: TimeZone) {
+        self.store = store
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// Plans the import of `files` (consumed) and, with `apply`, writes it.
+    /// `todoTxt` keeps what a todo.txt line cannot say from the store's copy.
+    /// `progress` is asked, given the plan, for a callback on the files
+    /// written (nil for none). A store file that cannot be read stops it.
+    public func run(_ files: inout [TaskFile], todoTxt: Bool, apply: Bool,
+                    progress: (ImportPlan) -> ((Int, Int) -> Void)? = { _ in nil }) throws -> ImportPlan {
+        let now = self.now
+        return try store.withLock { writer in
+            let snapshot = try store.snapshot()
+            if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
+            if todoTxt { files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: timeZone) }
+            let kinds = try store.kinds()
+            let plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(kinds.compactMap(\.slug)),
+                                       inboxExists: kinds.contains(.inbox))
+            guard apply else { return plan }
+            let edits = plan.changes.map { change in
+                FileEdit(kind: change.kind, create: { change.newFile ?? TaskFile.empty(change.kind, name: nil, now: now) }) { file in
+                    ImportPlan.apply(change, to: &file)
+                }
+            }
+            do {
+                try writer.updateAll(edits, progress: progress(plan))
+            } catch let error as StoreError {
+                if case let .writeFailed(path, reason) = error {
+                    throw ImportWriteError(path: path, reason: reason, undone: reason != MultiFileWrite.notUndone)
+                }
+                throw error
+            }
+            return plan
+        }
+    }
+}
+
+/// An import file could not be written: nothing was imported, or (`undone`
+/// false) the files already swapped in could not all be put back.
+public struct ImportWriteError: Error, LocalizedError, Sendable, Equatable {
+    public var path: String
+    public var reason: String
+    public var undone: Bool
+
+    public var errorDescription: String? {
+        "cannot write \(path): \(reason)" + (undone ? "; nothing was imported (no store file was changed)" : "")
+    }
+}
+
+extension ImportWriteError: TickError {
+    public var kind: FailureKind { .failure }
+}
