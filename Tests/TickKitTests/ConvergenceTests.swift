@@ -59,7 +59,7 @@ import Testing
             deleted.insert(task.id)
             return
         case 6:
-            try? file.reorder(task.id, to: .top, now: now)
+            _ = try? file.reorder(task.id, to: .top, now: now)
             store[kind] = file
             return
         default:

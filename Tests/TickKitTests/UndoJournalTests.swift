@@ -38,7 +38,7 @@ import Testing
 
     /// Completes task `title` of the Work list through the store's session; returns its entry.
     func complete(_ title: String, in store: Store) throws -> JournalEntry {
-        try store.withLock { writer in
+        _ = try store.withLock { writer in
             try writer.update(work) { file in try file.updateTask(UUID(name: title)) { $0.setState(.done, at: later) } }
         }
         return try lastEntry(store)
@@ -147,7 +147,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try write(listFile(["a", "b"]), in: store)
         for title in ["a", "b"] {
-            try store.withLock { writer in
+            _ = try store.withLock { writer in
                 try writer.update(work) { file in
                     try file.updateTask(UUID(name: title)) { $0.setState(.done, at: later) }
                 }
@@ -247,7 +247,7 @@ import Testing
         let (store, dir) = try makeStore(command: "reorder")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try write(listFile(["a", "b", "c"]), in: store)
-        try store.withLock { writer in try writer.update(work) { file in try file.reorder(UUID(name: "c"), to: .top, now: later) } }
+        _ = try store.withLock { writer in try writer.update(work) { file in try file.reorder(UUID(name: "c"), to: .top, now: later) } }
         let entry = try lastEntry(store)
         var pulled = try read(store)
         pulled.tasks.insert(task("new"), at: 1)
