@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import TickKit
 
-/// Streamed views and searches answer exactly what the array paths answer:
+/// Streamed views and searches (which `run` and `search` also return, kept
+/// whole) answer exactly what the array algorithm answers over the files:
 /// the same tasks, in the same order, a task in two files once.
 @Suite struct StreamingTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
@@ -36,12 +37,28 @@ import Testing
         return (store, index, dir)
     }
 
-    func key(_ item: ListedTask) -> String { "\(item.task.id) \(item.kind.relativePath) \(item.shortID ?? -1) \(item.blocked)" }
+    func key(_ item: ListedTask) -> String { "\(item.task.id) \(item.kind.relativePath) \(item.blocked)" }
+
+    /// Every task in the files (or in one file, as a view or search of one
+    /// list reads only it) as a candidate, in display order, one copy each
+    /// (``ListedTask/oneCopyEach(_:)``): the oracle's input.
+    func candidates(_ store: Store, only kind: FileKind? = nil) throws -> [ListedTask] {
+        let snapshot = try store.snapshot()
+        let blocked = TaskQuery.blockedIDs(in: snapshot.files.lazy.flatMap(\.tasks))
+        var out: [ListedTask] = []
+        for file in snapshot.files where kind.map({ file.kind == $0 }) ?? true {
+            for task in file.tasks {
+                out.append(ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: nil, blocked: blocked.contains(task.id)))
+            }
+        }
+        return ListedTask.oneCopyEach(out)
+    }
 
     @Test func viewsStreamInTheOrderTheyRun() throws {
-        let (_, index, dir) = try store()
+        let (store, index, dir) = try store()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let query = TaskQuery(now: now, timeZone: berlin)
+        let all = try candidates(store)
         let parser = FilterParser(now: now, timeZone: berlin)
         let views: [TaskView] = [.list(nil), .list(.inbox), .list(.list(slug: "work")), .list(.list(slug: "home")), .today, .upcoming(days: 7),
                                  .upcoming(days: 60), .overdue]
@@ -52,9 +69,13 @@ import Testing
             for filter in filters {
                 for w in words {
                     let parsed = try parser.parse(w)
-                    let ran = try index.run(view, filter: filter, matching: parsed, query: query)
+                    let matcher = FilterMatcher(expression: parsed.expression, bindings: try index.bind(parsed, query: query), query: query)
+                    var from = all
+                    if case .list(let kind?) = view { from = try candidates(store, only: kind) }
+                    let ran = query.select(view, filter: filter, from: from).filter(matcher.matches)
                     let streamed = try index.stream(view, filter: filter, matching: parsed, query: query) { self.key($0) }
                     #expect(streamed.map(\.payload) == ran.map(key), "\(view) \(filter) \(w)")
+                    #expect(try index.run(view, filter: filter, matching: parsed, query: query).map(key) == ran.map(key))
                     // Groups index the lists the rows are in.
                     for row in streamed where row.group < streamed.lists.count {
                         #expect(row.payload.contains(streamed.lists[row.group].kind.relativePath))
@@ -67,14 +88,14 @@ import Testing
         #expect(compared > 200)
         // The copied task was listed, once per listing that shows it, from Home (its later edit).
         #expect(copies > 0)
-        let all = try index.stream(.list(nil), filter: TaskFilter(states: Set(TaskState.allCases)), matching: .all, query: query) { $0 }
-        let copied = all.map(\.payload).filter { $0.task.title == "Copied in two files" }
+        let everything = try index.stream(.list(nil), filter: TaskFilter(states: Set(TaskState.allCases)), matching: .all, query: query) { $0 }
+        let copied = everything.map(\.payload).filter { $0.task.title == "Copied in two files" }
         #expect(copied.count == 1)
         #expect(copied.first?.kind == .list(slug: "home"))
     }
 
     @Test func searchStreamsInRankOrder() throws {
-        let (_, index, dir) = try store()
+        let (store, index, dir) = try store()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let query = TaskQuery(now: now, timeZone: berlin)
         var found = 0
@@ -82,9 +103,15 @@ import Testing
             for filter in [TaskFilter(states: Set(TaskState.allCases)), TaskFilter(), TaskFilter(states: Set(TaskState.allCases), tags: ["admin"])] {
                 for list: FileKind? in [nil, .list(slug: "work")] {
                     let q = try SearchQuery(word)
-                    let searched = try index.search(q, filter: filter, list: list, query: query)
+                    // The ranking by hand: score first (stable, so ties keep display order).
+                    let searched = try candidates(store, only: list).filter { item in
+                        (filter.showWaiting || !query.isWaiting(item.task))
+                            && q.score(item.task) > 0 && filter.matches(item.task)
+                    }.enumerated().map { (score: q.score($0.element.task), offset: $0.offset, item: $0.element) }
+                        .sorted { ($0.score, -$0.offset) > ($1.score, -$1.offset) }.map(\.item)
                     let streamed = try index.streamSearch(q, filter: filter, list: list, query: query) { self.key($0) }
                     #expect(streamed.map(\.payload) == searched.map(key), "\(word) \(filter) \(String(describing: list))")
+                    #expect(try index.search(q, filter: filter, list: list, query: query).map(key) == searched.map(key))
                     found += searched.count
                 }
             }

@@ -38,16 +38,11 @@ extension TaskIndex {
         return bindings
     }
 
-    /// Runs a view narrowed by a filter: the view's own definition first
-    /// (``run(_:filter:query:)``), then the filter's exact match.
+    /// Runs a view narrowed by a filter: the view's own definition and the
+    /// filter's exact match, both decided per task as the rows are read
+    /// (``stream(_:filter:matching:query:render:)``, kept whole).
     public func run(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter, query: TaskQuery) throws -> [ListedTask] {
-        let bindings = try bind(parsed, query: query)
-        let matcher = FilterMatcher(expression: parsed.expression, bindings: bindings, query: query)
-        let compiled = FilterSQL(bindings: bindings, query: query).compile(parsed.expression)
-        let candidates = try run(view, filter: filter, query: query, where: compiled.sql, arguments: compiled.arguments,
-                                 regexes: matcher.regexes)
-        if case .all = parsed.expression { return candidates }
-        return candidates.filter(matcher.matches)
+        try stream(view, filter: filter, matching: parsed, query: query) { $0 }.map(\.payload)
     }
 
     /// Registers `tick_regexp(pattern, title, notes)` on the connection for this filter's patterns.

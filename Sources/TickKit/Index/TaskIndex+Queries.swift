@@ -99,22 +99,11 @@ extension TaskIndex {
         return ListedTask.oneCopyEach(out)
     }
 
-    /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/select(_:filter:from:)``
-    /// applies the one exact definition of the view.
+    /// Runs a view: SQL narrows the tasks down, then ``TaskQuery/admits(_:to:filter:)``
+    /// applies the one exact definition of the view; ordered as
+    /// ``TaskQuery/select(_:filter:from:)`` orders (the streamed path, kept whole).
     public func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery) throws -> [ListedTask] {
-        try run(view, filter: filter, query: query, where: "1", arguments: [], regexes: nil)
-    }
-
-    /// ``run(_:filter:query:)`` with an extra SQL condition over `t` (a
-    /// compiled filter, ``FilterSQL``), whose regexes the connection then knows.
-    func run(_ view: TaskView, filter: TaskFilter, query: TaskQuery, where extra: String, arguments extraArgs: StatementArguments,
-             regexes: FilterRegexes?) throws -> [ListedTask] {
-        let (clause, args) = candidateClause(view, filter: filter, query: query, where: extra, arguments: extraArgs)
-        let candidates = try db.read { db in
-            if let regexes { Self.addRegexFunction(regexes, to: db) }
-            return try listed(db, where: clause, arguments: args)
-        }
-        return query.select(view, filter: filter, from: candidates)
+        try run(view, filter: filter, matching: .all, query: query)
     }
 
     /// The SQL condition (over `t` = tasks) of a view's candidates: a superset
@@ -167,18 +156,9 @@ extension TaskIndex {
         if let limit {
             return try db.read { db in try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
         }
-        let candidates: [ListedTask] = try db.read { db in try listed(db, where: clause, arguments: args) }
-        // Exact matching and ranking: title matches first, then tags, then
-        // notes; ties keep display order.
-        // Scored once each, and sorted as (score, position) pairs: moving whole
-        // tasks through a sort was a fifth of a 16,000-match search.
-        var scored: [(score: Int, offset: Int)] = []
-        for (offset, item) in candidates.enumerated() {
-            let score = search.score(item.task)
-            if score > 0, filter.matches(item.task) { scored.append((score, offset)) }
-        }
-        scored.sort { ($1.score, $0.offset) < ($0.score, $1.offset) }
-        return scored.map { candidates[$0.offset] }
+        // Exact matching and ranking (title matches first, then tags, then
+        // notes; ties keep display order): the streamed search, kept whole.
+        return try streamSearch(search, filter: filter, list: list, query: query) { $0 }.map(\.payload)
     }
 
     /// The SQL condition (over `t` = tasks) of a search's candidates: states,

@@ -161,10 +161,11 @@ struct StreamPrinter {
         return streamed.count
     }
 
+    /// Decimal digits of a short id (never negative).
     static func digits(_ n: Int) -> Int {
         var n = n, d = 1
-        while n >= 10 || n <= -10 { n /= 10; d += 1 }
-        return n < 0 ? d + 1 : d
+        while n >= 10 { n /= 10; d += 1 }
+        return d
     }
 }
 
