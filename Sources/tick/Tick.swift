@@ -213,13 +213,13 @@ struct Tick: ParsableCommand {
         "--list", "--title", "--untag", "--store", "--estimate", "--at", "--for",
     ]
 
-    /// The one place that prints errors: tick's own (``TickError``: the
-    /// location first when there is one, else `tick: error:`) and
-    /// ArgumentParser's (one line, no usage block); then exits with tick's code.
+    /// Prints the error that ended the command (through ``Diagnostics``):
+    /// tick's own (``TickError``: the location first when there is one, else
+    /// `tick: error:`) and ArgumentParser's (one line, no usage block); then
+    /// exits with tick's code.
     static func exit(with error: Error) -> Never {
         if let error = error as? TickError {
-            let line = (error.fileLocation ?? "tick") + ": error: " + error.report
-            FileHandle.standardError.write(Data((Terminal.shown(line, keepingNewlines: true) + "\n").utf8))
+            Diagnostics.error(error)
             Foundation.exit(ExitStatus(error.kind).rawValue)
         }
         let code = exitCode(for: error)
@@ -235,7 +235,7 @@ struct Tick: ParsableCommand {
             let line = code == .validationFailure
                 ? Invocation.errorLine(message, arguments: CommandLine.arguments)
                 : message.split(separator: "\n").joined(separator: "; ")
-            FileHandle.standardError.write(Data((Terminal.shown("tick: error: " + line, keepingNewlines: false) + "\n").utf8))
+            Diagnostics.error(oneLine: line)
         }
         Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
     }

@@ -86,7 +86,8 @@ import Testing
         #expect(first.warnings.isEmpty)
         let second = try adding(f).add([(nil, ["Call", "Anna", "at:2026-11-24@11:30", "for:30m"])])
         #expect(second.warnings.count == 1)
-        #expect(second.warnings.first?.contains("overlaps task") == true)
+        #expect(second.warnings.first?.message.contains("overlaps task") == true)
+        #expect(second.warnings.first?.description.hasPrefix("tick:") == false, "no prefix in TickKit")
         #expect(try titles(f.store, .inbox) == ["Deep work", "Call Anna"])
     }
 }
@@ -95,6 +96,6 @@ import Testing
 final class WarningLog: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    func append(_ warning: TickWarning) { lock.withLock { lines.append(warning.description) } }
     var all: [String] { lock.withLock { lines } }
 }

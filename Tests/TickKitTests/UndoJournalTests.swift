@@ -115,8 +115,10 @@ import Testing
         let contents = UndoJournal.parse(bytes, path: "/j/undo.jsonl")
         #expect(contents.entries.map(\.id) == ["a", "b"])
         #expect(contents.warnings.count == 2)
-        #expect(contents.warnings[0].contains("/j/undo.jsonl:2"))
-        #expect(contents.warnings[1].contains("newer tick"))
+        #expect(contents.warnings[0].location == FileLocation(path: "/j/undo.jsonl", line: 2))
+        #expect(contents.warnings[0].description.hasPrefix("/j/undo.jsonl:2: not a readable undo entry"))
+        #expect(contents.warnings[1].message.contains("newer tick"))
+        #expect(contents.warnings[1].description.hasPrefix("/j/undo.jsonl:4: "))
     }
 
     @Test func aLaterLineForTheSameEntrySupersedesTheEarlierOne() throws {

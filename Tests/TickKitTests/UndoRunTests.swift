@@ -19,7 +19,7 @@ import Testing
         UndoJournal.undoable(try UndoJournal(location: store.location).read().entries)
     }
 
-    final class Lines { var lines: [String] = [] }
+    final class Lines { var lines: [TickWarning] = [] }
 
     @Test func undoesTheNewestEntriesNewestFirstAndTheyAreNotUndoableAgain() throws {
         let (store, dir) = try setup.makeStore(command: "done")

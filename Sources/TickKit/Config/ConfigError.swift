@@ -11,9 +11,8 @@ public enum ConfigError: Error, LocalizedError, Sendable, Equatable {
 
     public var errorDescription: String? {
         switch self {
-        case let .syntax(path, line, column, message, lineText):
-            let caret = String(repeating: " ", count: max(0, column - 1)) + "^"
-            return "\(path):\(line):\(column): error: \(message)\n  \(lineText)\n  \(caret)\nfix the file, or move it aside to use the defaults"
+        case .syntax:
+            return errorLine
         case let .badValue(path, key, found, expected):
             return "\(path): \(key) = \(found) is not valid; expected \(expected)"
         case let .unreadable(path, reason):
@@ -32,7 +31,7 @@ extension ConfigError: TickError {
 
     public var fileLocation: String? {
         switch self {
-        case let .syntax(path, line, column, _, _): return "\(path):\(line):\(column)"
+        case let .syntax(path, line, column, _, _): return FileLocation(path: path, line: line, column: column).description
         case .badValue, .unreadable: return nil
         }
     }

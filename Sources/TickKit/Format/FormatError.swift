@@ -16,10 +16,7 @@ public struct FormatError: Error, LocalizedError, Sendable, Equatable {
     }
 
     /// `path:line:column: error: message` followed by the line and a caret.
-    public var errorDescription: String? {
-        guard let location else { return "\(path): error: \(message)" }
-        return "\(path):\(location): error: \(message)\n\(location.caretSnippet)"
-    }
+    public var errorDescription: String? { errorLine }
 
     /// A file that could not be read at all (no permission, an I/O error,
     /// not a regular file, too large): `cannot read it: <reason>`, no location.
@@ -41,10 +38,10 @@ public struct FormatError: Error, LocalizedError, Sendable, Equatable {
     }
 
     /// The first line only, for one-line warnings.
-    public var summary: String {
-        guard let location else { return "\(path): \(message)" }
-        return "\(path):\(location): \(message)"
-    }
+    public var summary: String { "\(place): \(message)" }
+
+    /// The file and the place in it.
+    public var place: FileLocation { FileLocation(path: path, line: location?.line, column: location?.column) }
 }
 
 /// A JSON syntax error at a byte offset, before it is tied to a file.
@@ -60,7 +57,7 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 
 extension FormatError: TickError {
     public var kind: FailureKind { .badData }
-    public var fileLocation: String? { location.map { "\(path):\($0)" } ?? path }
+    public var fileLocation: String? { place.description }
     public var report: String {
         guard let location else { return message }
         return message + "\n" + location.caretSnippet

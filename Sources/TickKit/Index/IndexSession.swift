@@ -9,13 +9,13 @@ public final class IndexSession {
     public private(set) var index: TaskIndex
     /// True once a warning was given (at most one per session).
     public private(set) var warned = false
-    private let warn: (String) -> Void
+    private let warn: (TickWarning) -> Void
 
-    /// `warn` gets each warning line (`tick: warning: …`).
-    public init(_ index: TaskIndex, warn: @escaping (String) -> Void) {
+    /// `warn` gets each warning (at most one per session).
+    public init(_ index: TaskIndex, warn: @escaping (TickWarning) -> Void) {
         self.index = index
         self.warn = warn
-        if let warning = index.fallbackWarning { warnOnce("tick: warning: " + warning) }
+        if let warning = index.fallbackWarning { warnOnce(warning) }
     }
 
     /// Brings the index up to date with the files and returns the view
@@ -49,7 +49,7 @@ public final class IndexSession {
         } catch {
             if (try? recover(after: error)) != nil, (try? index.refresh()) != nil { return index }
             if (try? fallBackToMemory(after: error)) != nil, (try? index.refresh()) != nil { return index }
-            warnOnce("tick: warning: the change is saved, but the index could not be updated (\(TaskIndex.describe(error))); short ids may be missing until the next command")
+            warnOnce("the change is saved, but the index could not be updated (\(TaskIndex.describe(error))); short ids may be missing until the next command")
             return index
         }
     }
@@ -61,7 +61,7 @@ public final class IndexSession {
             try fallBackToMemory(after: error)
         } else {
             index = try TaskIndex.reopenAfterFailure(index, error: error)
-            if let warning = index.fallbackWarning { warnOnce("tick: warning: " + warning) }
+            if let warning = index.fallbackWarning { warnOnce(warning) }
         }
     }
 
@@ -70,12 +70,12 @@ public final class IndexSession {
         if index.path != nil {
             index = try TaskIndex.inMemoryCopy(of: index, reason: TaskIndex.describe(error))
         }
-        warnOnce("tick: warning: " + (index.fallbackWarning ?? "cannot update the index (\(TaskIndex.describe(error)))"))
+        warnOnce(index.fallbackWarning ?? "cannot update the index (\(TaskIndex.describe(error)))")
     }
 
-    private func warnOnce(_ line: String) {
+    private func warnOnce(_ message: String) {
         guard !warned else { return }
         warned = true
-        warn(line)
+        warn(TickWarning(message))
     }
 }

@@ -39,13 +39,13 @@ public struct DependencyInput {
         try loaded.index.missingTasks(task.depends)
     }
 
-    /// The warning line for a task whose dependencies on gone tasks were
+    /// The warning for a task whose dependencies on gone tasks were
     /// dropped, or nil when none were.
-    public static func droppedWarning(task: UUID, shortID: Int?, dropped: [UUID]) -> String? {
+    public static func droppedWarning(task: UUID, shortID: Int?, dropped: [UUID]) -> TickWarning? {
         guard !dropped.isEmpty else { return nil }
         let shown = shortID.map(String.init) ?? String(task.lowercased.prefix(8))
         let ids = dropped.map { String($0.lowercased.prefix(8)) }.joined(separator: ", ")
-        return "tick: warning: task \(shown): dropped its dependency on \(ids), a task that no longer exists"
+        return TickWarning("task \(shown): dropped its dependency on \(ids), a task that no longer exists")
     }
 
     /// A task as messages name it: its short id, else its UUID's first 8 digits.

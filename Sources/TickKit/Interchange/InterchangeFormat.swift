@@ -33,10 +33,7 @@ public struct ImportError: Error, LocalizedError, Sendable, Equatable {
         self.message = message
     }
 
-    public var errorDescription: String? {
-        if let line { return "\(path):\(line): error: \(message); nothing was imported" }
-        return "\(path): error: \(message); nothing was imported"
-    }
+    public var errorDescription: String? { errorLine }
 }
 
 /// Everything a format needs besides the bytes.
@@ -65,6 +62,6 @@ public protocol InterchangeCodec {
 
 extension ImportError: TickError {
     public var kind: FailureKind { .badData }
-    public var fileLocation: String? { line.map { "\(path):\($0)" } ?? path }
+    public var fileLocation: String? { FileLocation(path: path, line: line).description }
     public var report: String { message + "; nothing was imported" }
 }

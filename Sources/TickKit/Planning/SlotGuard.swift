@@ -4,9 +4,9 @@ import Foundation
 public enum SlotGuard {
     /// Throws ``PlanningError/slotOverCommitment(slot:commitment:commitmentTime:more:)``
     /// when `after` was given a new slot that overlaps a commitment. Returns
-    /// warning lines for overlaps with other placed tasks.
+    /// warnings for overlaps with other placed tasks.
     public static func check(before: TaskItem?, after: TaskItem, commitments: [Commitment], tasks: [TaskItem],
-                             shortID: (UUID) -> Int?) throws(PlanningError) -> [String] {
+                             shortID: (UUID) -> Int?) throws(PlanningError) -> [TickWarning] {
         guard let slot = after.slot, slot != before?.slot else { return [] }
         let hits = DayPlanner.commitments(overlapping: slot, in: commitments)
         if let first = hits.first {
@@ -16,7 +16,7 @@ public enum SlotGuard {
         return DayPlanner.tasks(overlapping: slot, in: tasks, excluding: after.id).map { other in
             let label = shortID(other.id).map { "task \($0)" } ?? "task \(other.id.lowercased.prefix(8))"
             let s = other.slot.map { "\($0.start)-\($0.end)" } ?? ""
-            return "tick: warning: the slot \(slot.start)-\(slot.end) overlaps \(label) (\(s)); both are kept"
+            return TickWarning("the slot \(slot.start)-\(slot.end) overlaps \(label) (\(s)); both are kept")
         }
     }
 

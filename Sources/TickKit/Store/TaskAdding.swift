@@ -24,8 +24,8 @@ public struct TaskAdding {
     public struct Report {
         /// The new tasks, with their short ids, in input order.
         public var added: [ListedTask]
-        /// Warning lines (a slot over another placed task).
-        public var warnings: [String]
+        /// Warnings (a slot over another placed task).
+        public var warnings: [TickWarning]
     }
 
     /// Adds one task per input; `flags` (the command's options) apply to
@@ -61,7 +61,7 @@ public struct TaskAdding {
             planned.append((kind, edit.makeTask(title: title, now: now)))
         }
         let now = self.now
-        var warnings: [String] = []
+        var warnings: [TickWarning] = []
         let placing = planned.contains { $0.task.slot != nil }
         var existing: [TaskItem] = []
         for day in Set(planned.compactMap(\.task.slot?.day)) {

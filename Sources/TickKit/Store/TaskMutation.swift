@@ -222,7 +222,7 @@ public struct TaskMutation {
         /// Dependencies on tasks that are gone, dropped by this write.
         public var droppedDependencies: [UUID]
         /// ``SlotGuard``'s warnings about the task's slot (placing edits only).
-        public var slotWarnings: [String]
+        public var slotWarnings: [TickWarning]
     }
 
     /// Applies `edit` to the task named by `ref`, under the store lock:
@@ -246,7 +246,7 @@ public struct TaskMutation {
             edit.apply(to: &preview, now: now)
             let others = placing ? try preview.slot.map { try loaded.index.placedTasks(on: $0.day).map(\.task) } ?? [] : []
             let commitments = placing ? try store.commitments().blocks : []
-            var warnings: [String] = []
+            var warnings: [TickWarning] = []
             let (changed, after) = try writer.update(item.kind) { file in
                 try file.updateTask(item.task.id) { task in
                     let before = task

@@ -35,3 +35,9 @@ extension TickError {
     public var fileLocation: String? { nil }
     public var report: String { errorDescription ?? "\(self)" }
 }
+
+extension TickError {
+    /// The error as tick prints it (see ``TickError``), through
+    /// ``FileLocation/errorLine(_:at:)``.
+    public var errorLine: String { FileLocation.errorLine(report, at: fileLocation) }
+}

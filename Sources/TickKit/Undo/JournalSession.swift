@@ -14,7 +14,7 @@ public final class JournalSession: @unchecked Sendable {
     public let command: String
     public let id: String
     private let now: Date
-    private let warn: @Sendable (String) -> Void
+    private let warn: @Sendable (TickWarning) -> Void
     private let lock = NSLock()
     private var steps: [FileStep] = []
     private var blocks: CommitmentStep?
@@ -26,9 +26,9 @@ public final class JournalSession: @unchecked Sendable {
     /// Entries whose JSON exceeds this size keep counts instead of images, and cannot be undone.
     public let maxEntryBytes: Int
 
-    /// - Parameter warn: called with a message when the journal cannot be written
+    /// - Parameter warn: called with a warning when the journal cannot be written
     ///   (the change itself has been made; tick never fails a command for its journal).
-    public init(journal: UndoJournal, command: String, now: Date, maxEntryBytes: Int = 4 << 20, warn: @escaping @Sendable (String) -> Void) {
+    public init(journal: UndoJournal, command: String, now: Date, maxEntryBytes: Int = 4 << 20, warn: @escaping @Sendable (TickWarning) -> Void) {
         self.journal = journal
         self.command = command
         self.now = now
@@ -111,7 +111,7 @@ public final class JournalSession: @unchecked Sendable {
             }
             try journal.append(line)
         } catch {
-            warn("tick: warning: the change was made, but it could not be recorded for `tick undo`: \(error.localizedDescription)")
+            warn(TickWarning("the change was made, but it could not be recorded for `tick undo`: \(error.localizedDescription)"))
         }
     }
 }

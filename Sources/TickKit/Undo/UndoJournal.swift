@@ -35,8 +35,8 @@ public struct UndoJournal: Sendable {
     public struct Contents: Sendable {
         /// The entries, oldest first; an entry written twice appears once, at its last line.
         public var entries: [JournalEntry]
-        /// Lines that could not be read (skipped), as messages.
-        public var warnings: [String]
+        /// Lines that could not be read (skipped), each at its `path:line`.
+        public var warnings: [TickWarning]
     }
 
     /// Reads the journal. A missing file is an empty journal; an unreadable line
@@ -55,7 +55,7 @@ public struct UndoJournal: Sendable {
     /// Parses journal bytes (see ``read()``).
     public static func parse(_ bytes: [UInt8], path: String) -> Contents {
         var entries: [JournalEntry] = []
-        var warnings: [String] = []
+        var warnings: [TickWarning] = []
         let decoder = JSONDecoder()
         var lineNumber = 0
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -64,13 +64,14 @@ public struct UndoJournal: Sendable {
             do {
                 let entry = try decoder.decode(JournalEntry.self, from: Data(line))
                 guard entry.v <= JournalEntry.formatVersion else {
-                    warnings.append("tick: warning: \(path):\(lineNumber): written by a newer tick (format \(entry.v)); skipped")
+                    warnings.append(TickWarning("written by a newer tick (format \(entry.v)); skipped", at: FileLocation(path: path, line: lineNumber)))
                     continue
                 }
                 entries.removeAll { $0.id == entry.id }
                 entries.append(entry)
             } catch {
-                warnings.append("tick: warning: \(path):\(lineNumber): not a readable undo entry (skipped); undo checks every task against the files, so skipping it is safe")
+                warnings.append(TickWarning("not a readable undo entry (skipped); undo checks every task against the files, so skipping it is safe",
+                                            at: FileLocation(path: path, line: lineNumber)))
             }
         }
         return Contents(entries: entries, warnings: warnings)

@@ -32,7 +32,7 @@ public struct UndoRun {
     /// Undoes the newest `count` undoable entries. Throws
     /// ``UndoError/nothingToUndo(available:)`` (nothing undone) when fewer are
     /// left. Journal lines that cannot be read are passed to `warn` and skipped.
-    public func undo(count: Int, warn: (String) -> Void) throws -> Outcome {
+    public func undo(count: Int, warn: (TickWarning) -> Void) throws -> Outcome {
         let journal = UndoJournal(location: store.location)
         var outcome = Outcome(undone: [], failure: nil)
         try store.withLock { writer in

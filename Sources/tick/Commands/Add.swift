@@ -93,7 +93,7 @@ extension Tick {
                 inputs = [(nil, words)]
             }
             let report = try context.adding.add(inputs, flags: flagEdit, list: list)
-            report.warnings.forEach(context.terminal.err)
+            report.warnings.forEach(context.terminal.warn)
             let items = report.added
             let t = context.terminal
             if json {

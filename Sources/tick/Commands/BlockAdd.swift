@@ -61,7 +61,7 @@ extension Tick {
                     let slot = task.slot.map { " \($0.day.iso) \($0.start)-\($0.end)" } ?? ""
                     return (ids.shortID(of: task.id).map(String.init) ?? String(task.id.lowercased.prefix(8))) + slot
                 }
-                t.err("tick: warning: \(overlapping.count) placed task(s) overlap this block: \(names.joined(separator: ", ")); move them with `tick edit ID at:TIME`")
+                t.warn("\(overlapping.count) placed task(s) overlap this block: \(names.joined(separator: ", ")); move them with `tick edit ID at:TIME`")
             }
         }
 

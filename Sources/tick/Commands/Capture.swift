@@ -56,7 +56,7 @@ extension Tick {
             let items: [ListedTask]
             do {
                 let report = try context.adding.add([(nil, words)])
-                report.warnings.forEach(context.terminal.err)
+                report.warnings.forEach(context.terminal.warn)
                 items = report.added
             } catch {
                 if notify {
@@ -72,7 +72,7 @@ extension Tick {
                 if notify, let problem = CommandNotifier.message(
                     "Added '\(item.task.title)' to \(item.listName)", body: "tick \(id)", command: config.captureNotify,
                     environment: context.environment) {
-                    t.err("tick: warning: no confirmation shown (\(problem))")
+                    t.warn("no confirmation shown (\(problem))")
                 }
             }
         }

@@ -30,7 +30,7 @@ extension Tick {
                                environment: context.environment, clock: context.clock)
             let report = try sync.run()
             for line in DavReportText.lines(report) { t.out(line) }
-            for problem in report.problems { t.err("tick: warning: \(problem)") }
+            for problem in report.problems { t.warn(problem) }
         }
     }
 }

@@ -126,9 +126,9 @@ extension Tick {
             let edited = try TaskMutation(context: context).edit(arguments[0], with: edit)
             let item = edited.outcome.item
             if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies) {
-                context.terminal.err(line)
+                context.terminal.warn(line)
             }
-            edited.slotWarnings.forEach(context.terminal.err)
+            edited.slotWarnings.forEach(context.terminal.warn)
             let confirm = Confirmation(terminal: context.terminal)
             context.terminal.out(edited.outcome.changed
                 ? confirm.changed("Edited", item.task, shortID: item.shortID, fields: Confirmation.fieldNames(from: edited.before, to: item.task))

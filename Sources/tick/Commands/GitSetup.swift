@@ -83,7 +83,7 @@ struct GitSetupRunner {
             case .installed: changes.append("Installed the git hook \(name) (runs `tick resolve` after git pull): \(path)")
             case .updated: changes.append("Updated the git hook \(name): \(path)")
             case .foreign:
-                t.err("tick: warning: \(path) is not tick's hook, so it was left alone. To run `tick resolve` after git pull, add this line to it:\n  \(GitHooks.command(executable: executable, store: root))")
+                t.warn("\(path) is not tick's hook, so it was left alone. To run `tick resolve` after git pull, add this line to it:\n  \(GitHooks.command(executable: executable, store: root))")
             }
         }
 
@@ -105,7 +105,7 @@ struct GitSetupRunner {
         let probe = try repo.check(["check-attr", "merge", "--", "inbox.json", "lists/x.json"])
         let values = probe.output.split(separator: "\n").map { $0.components(separatedBy: ": ").last ?? "" }
         if values.contains(where: { $0 != "tick" }) {
-            t.err("tick: warning: git does not use the tick driver for the store's files (another attributes file overrides it?):\n\(probe.output)")
+            t.warn("git does not use the tick driver for the store's files (another attributes file overrides it?):\n\(probe.output)")
         }
         if changes.isEmpty && status.output.isEmpty {
             t.out("Already set up: git merges the task files in \(root) with tick (nothing changed)")

@@ -32,7 +32,7 @@ extension Tick {
             let ms = CommandClock.elapsedMilliseconds
             t.out("Indexed \(tasks) tasks in \(lists) lists (\(report.files.count) files) in \(ms) ms")
             for file in report.files {
-                if let error = file.error { t.err("tick: warning: \(error.summary)") }
+                if let error = file.error { t.warn(error.summary) }
             }
         }
     }

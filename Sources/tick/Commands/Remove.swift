@@ -28,7 +28,7 @@ extension Tick {
             let removal = try TaskMutation(context: context).remove(refs)
             let items = removal.removed
             for d in removal.droppedDependencies {
-                if let line = DependencyInput.droppedWarning(task: d.task, shortID: d.shortID, dropped: d.ids) { context.terminal.err(line) }
+                if let line = DependencyInput.droppedWarning(task: d.task, shortID: d.shortID, dropped: d.ids) { context.terminal.warn(line) }
             }
             TaskMutation.report(to: context.terminal, items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
             _ = try context.resyncIDs()

@@ -22,7 +22,7 @@ extension Tick {
             let item = try loaded.tasks.resolve(id)
             let t = context.terminal
             if let problem = loaded.broken[item.kind] {
-                t.err("tick: warning: \(problem.summary) (showing this task as it was when the file last parsed)")
+                t.warn("\(problem.summary) (showing this task as it was when the file last parsed)")
             }
             if output.json {
                 t.outRaw(JSONOutput.string(JSONOutput.node(for: item)))

@@ -59,7 +59,7 @@ extension Tick {
                 return
             }
             let n = count ?? 1
-            let outcome = try UndoRun(store: context.store, force: force).undo(count: n, warn: context.terminal.err)
+            let outcome = try UndoRun(store: context.store, force: force).undo(count: n, warn: context.terminal.warn)
             let (undone, failure) = (outcome.undone, outcome.failure)
             let after = try? context.resyncIDs()
             if output.json {
@@ -82,7 +82,7 @@ extension Tick {
         /// The journal's entries; unreadable lines are reported on stderr and skipped.
         func read(_ journal: UndoJournal, context: Context) throws -> UndoJournal.Contents {
             let contents = try journal.read()
-            contents.warnings.forEach(context.terminal.err)
+            contents.warnings.forEach(context.terminal.warn)
             return contents
         }
 

@@ -34,7 +34,7 @@ struct Context {
         let command = CommandPath.of(CommandLine.arguments)
         let journal = CommandPath.journaled(command) ? JournalSession(
             journal: UndoJournal(location: location), command: command, now: now,
-            warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) }) : nil
+            warn: Diagnostics.warn) : nil
         // A command's changes are all stamped with its start time (`tick watch` swaps in a running clock).
         let start = now
         let plain = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
@@ -44,7 +44,7 @@ struct Context {
         let terminal = Terminal(noColorFlag: options.noColor, environment: env)
         self.terminal = terminal
         // Its warning (a fallback index) is printed once, at once.
-        let indexSession = IndexSession(index, warn: { terminal.err($0) })
+        let indexSession = IndexSession(index, warn: { terminal.warn($0) })
         self.indexSession = indexSession
         let hooks = try HookSlot.current.flatMap { slot in
             try slot.hooks { try Self.makeHooks(command: command, process: process, location: location, indexSession: indexSession, terminal: terminal) }
@@ -71,7 +71,7 @@ struct Context {
         let now = process.now
         let journal = JournalSession(
             journal: UndoJournal(location: store.location), command: command, now: now,
-            warn: { FileHandle.standardError.write(Data((Terminal.shown($0, keepingNewlines: true) + "\n").utf8)) })
+            warn: Diagnostics.warn)
         let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal,
                           hooks: store.hooks, clock: { now })
         return Context(process: process, store: store, indexSession: indexSession, terminal: terminal, noPager: noPager)
@@ -120,7 +120,7 @@ struct Context {
     func config() throws -> TickConfig {
         let config = try TickConfig.load(environment: environment)
         for key in config.unknownKeys {
-            terminal.err("tick: warning: \(config.path ?? "config.toml"): unknown setting \(key) (ignored)")
+            terminal.warn(TickWarning("unknown setting \(key) (ignored)", at: FileLocation(path: config.path ?? "config.toml")))
         }
         return config
     }
@@ -140,7 +140,7 @@ struct Context {
     /// Warns once on stderr about each unreadable file.
     func warnUnreadable(_ broken: [FileKind: FormatError]) {
         for (_, problem) in broken.sorted(by: { $0.key < $1.key }) {
-            terminal.err("tick: warning: \(problem.summary) (showing its last readable tasks, if any)")
+            terminal.warn("\(problem.summary) (showing its last readable tasks, if any)")
         }
     }
 
@@ -161,7 +161,7 @@ struct Context {
     func activeContext() throws -> ActiveFilter? {
         guard let name = ActiveContext(location: store.location).name(environment: environment) else { return nil }
         guard let text = try config().contexts[name] else {
-            terminal.err("tick: warning: the active context \(name) is not defined in config.toml; showing everything (tick context none forgets it)")
+            terminal.warn("the active context \(name) is not defined in config.toml; showing everything (tick context none forgets it)")
             return nil
         }
         do {

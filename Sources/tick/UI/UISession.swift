@@ -122,7 +122,7 @@ final class UISession {
         do {
             let (refresh, problems) = try loader.load(state)
             _ = state.handle(.refreshed(refresh))
-            if let problem = problems.first { _ = state.handle(.noted("tick: warning: " + problem)) }
+            if let problem = problems.first { _ = state.handle(.noted(Diagnostics.line(TickWarning(problem)))) }
         } catch {
             _ = state.handle(.noted(UIWriter.errorLine(error)))
         }

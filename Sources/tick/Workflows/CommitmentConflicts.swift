@@ -22,7 +22,7 @@ extension CommitmentConflicts {
                 t.err(error.errorDescription ?? error.summary)
                 t.err("tick: \(shown) was left alone (and its conflict copies, if any)")
             case .unsplittable(let error):
-                t.err("\(shown):\(error.line): error: cannot split the git conflict: \(error.message)")
+                Diagnostics.error("cannot split the git conflict: \(error.message)", at: FileLocation(path: shown, line: error.line))
             }
             if markers.failed { return 1 }
         }

@@ -28,7 +28,7 @@ struct Completion {
             verb: "Completed", unchanged: "was already done")
         for result in results {
             if let problem = result.outcome.ruleProblem {
-                t.err("tick: warning: no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
+                t.warn("no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
             }
             guard let next = result.outcome.next, result.outcome.nextCreated else { continue }
             t.out("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
