@@ -35,10 +35,18 @@ public struct ClockTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// This time moved by `delta` minutes, or nil when it leaves the day.
     public func adding(minutes delta: Int) -> ClockTime? { ClockTime(minutes: minutes + delta) }
 
-    /// The wall-clock time of `date` in `timeZone` (seconds dropped).
+    /// The wall-clock time of `date` in `timeZone` (seconds dropped). With
+    /// ``description`` this is tick's one clock-time formatter: every `HH:MM`
+    /// shown for an instant comes from here.
     public init(date: Date, timeZone: TimeZone) {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
         self.minutes = LocalDate.floorMod(local, 86_400) / 60
+    }
+
+    /// `2026-11-24 17:00` (or `2026-11-24T17:00` with `separator: "T"`): the
+    /// local day and wall-clock time of `date`.
+    public static func dayAndTime(_ date: Date, in timeZone: TimeZone, separator: String = " ") -> String {
+        LocalDate(date: date, timeZone: timeZone).iso + separator + ClockTime(date: date, timeZone: timeZone).description
     }
 
     /// Parses `14:00`, `9:05`, `09:00`, `24:00`, `9am`, `5pm`, `5:30pm`, `12am`, `12pm`

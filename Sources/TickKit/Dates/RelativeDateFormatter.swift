@@ -87,8 +87,6 @@ public struct RelativeDateFormatter: Sendable {
 
     /// "HH:MM" of an instant on the local wall clock.
     private func clock(_ instant: Date) -> String {
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
-        let secondOfDay = LocalDate.floorMod(local, 86_400)
-        return LocalDate.pad(secondOfDay / 3_600, 2) + ":" + LocalDate.pad((secondOfDay % 3_600) / 60, 2)
+        ClockTime(date: instant, timeZone: timeZone).description
     }
 }

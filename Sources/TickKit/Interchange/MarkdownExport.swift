@@ -36,11 +36,7 @@ public enum MarkdownExport {
         switch date {
         case .day(let d): return d.iso
         case .time(let t):
-            let day = LocalDate(date: t, timeZone: timeZone)
-            var cal = Calendar(identifier: .gregorian)
-            cal.timeZone = timeZone
-            let c = cal.dateComponents([.hour, .minute], from: t)
-            return String(format: "%@ %02d:%02d", day.iso, c.hour ?? 0, c.minute ?? 0)
+            return ClockTime.dayAndTime(t, in: timeZone)
         }
     }
 

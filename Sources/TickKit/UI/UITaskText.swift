@@ -28,11 +28,7 @@ public enum UITaskText {
         switch date {
         case .day(let d): return d.iso
         case .time(let t):
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let c = calendar.dateComponents([.hour, .minute], from: t)
-            let hm = String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
-            return LocalDate(date: t, timeZone: zone).iso + "T" + hm
+            return ClockTime.dayAndTime(t, in: zone, separator: "T")
         }
     }
 

@@ -73,9 +73,7 @@ extension Tick {
                     throw CLIError("refusing to archive \(first.moves.count) task(s) without confirmation; pass --yes (or see them first with --dry-run)")
                 }
                 printSummary(first, loaded: loaded, terminal: t, titles: false)
-                FileHandle.standardError.write(Data("Archive \(first.moves.count) done task(s)? [y/N] ".utf8))
-                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-                guard answer == "y" || answer == "yes" else { throw CLIError("cancelled; nothing was archived") }
+                guard askYesNo("Archive \(first.moves.count) done task(s)?") else { throw CLIError("cancelled; nothing was archived") }
             }
             let done = try archiving.run(asked: yes ? nil : first)
             _ = try context.resyncIDs()
@@ -98,10 +96,7 @@ extension Tick {
         static func describe(_ instant: Date, in zone: TimeZone) -> String {
             let day = LocalDate(date: instant, timeZone: zone)
             if day.startOfDay(in: zone) == instant { return day.iso }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let c = calendar.dateComponents([.hour, .minute], from: instant)
-            return day.iso + " " + String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+            return ClockTime.dayAndTime(instant, in: zone)
         }
 
         /// Reads the inbox and lists (hand edits stamped, as the write reads

@@ -34,9 +34,7 @@ extension Tick {
                 guard t.stdinIsTTY else {
                     throw CLIError("refusing to delete list \(list.displayName) and its \(count) task(s) without confirmation; pass --yes")
                 }
-                FileHandle.standardError.write(Data(Terminal.shown("Delete list \(list.displayName) and its \(count) task(s) (\(pending) not done)? [y/N] ").utf8))
-                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-                guard answer == "y" || answer == "yes" else {
+                guard askYesNo("Delete list \(list.displayName) and its \(count) task(s) (\(pending) not done)?") else {
                     throw CLIError("cancelled; nothing was deleted")
                 }
             }

@@ -121,7 +121,7 @@ extension Tick {
             }
             var lines: [String] = []
             for (i, entry) in entries.enumerated() {
-                let when = entry.date.map { localTime($0, zone: context.timeZone) } ?? entry.at
+                let when = entry.date.map { ClockTime.dayAndTime($0, in: context.timeZone) } ?? entry.at
                 lines.append("\(String(i + 1).leftPad(3))  \(t.dim(when))  \(t.bold(entry.command)): \(entry.summary)\(taskList(entry, ids: ids))")
             }
             t.outLines(lines)
@@ -156,13 +156,6 @@ extension Tick {
                 JSONMember("files", .array(files)),
                 JSONMember("tasks", .array(tasks)),
             ])
-        }
-
-        func localTime(_ date: Date, zone: TimeZone) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-            return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
         }
     }
 }

@@ -17,9 +17,7 @@ extension EditorSession {
         let outcome = try run(edit: { path in try Self.launchEditor(on: path, context: context) }, retry: { error in
             t.err(error.errorDescription ?? error.summary)
             guard t.stdinIsTTY && t.stderrIsTTY else { return false }
-            FileHandle.standardError.write(Data("Edit again? [Y/n] ".utf8))
-            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "n"
-            return answer.isEmpty || answer == "y" || answer == "yes"
+            return askYesNo("Edit again?", defaultYes: true)
         })
         switch outcome {
         case .noChanges:
