@@ -73,7 +73,7 @@ struct Tick: ParsableCommand {
 
     /// The global options, declared on the root too so that shell completion
     /// knows `tick --store DIR list <Tab>` (main moves them behind the
-    /// subcommand before parsing; see ``hoistingGlobalOptions(_:)``).
+    /// subcommand before parsing; see ``Invocation/hoistingGlobalOptions(_:)``).
     @OptionGroup var global: GlobalOptions
 
     static func main() {
@@ -105,113 +105,8 @@ struct Tick: ParsableCommand {
     /// The command that `arguments` (argv without the executable) name, read
     /// as `main` reads them; `tick ui` runs its writes through here too.
     static func command(for arguments: [String], environment: [String: String]) throws -> ParsableCommand {
-        let hoisted = Report.rewriting(hoistingGlobalOptions(Invocation.defaultingToToday(arguments)), environment: environment)
-        try Invocation.check(hoisted)
-        let args = Invocation.joiningNegativeValues(Invocation.markingFilterNegations(rewritingQuickAddWords(hoisted)))
-        return try parseAsRoot(args)
+        try parseAsRoot(Invocation.rewritten(arguments, environment: environment))
     }
-
-    /// Global options may come before the subcommand (`tick --store DIR today`).
-    /// ArgumentParser only knows them on each subcommand, so they are moved
-    /// behind it (before a `--`, if any).
-    static func hoistingGlobalOptions(_ args: [String]) -> [String] {
-        var hoisted: [String] = []
-        var i = 0
-        while i < args.count, args[i].hasPrefix("-") {
-            let a = args[i]
-            if a == "--store", i + 1 < args.count {
-                hoisted += [a, args[i + 1]]
-                i += 2
-            } else if a.hasPrefix("--store=") || a == "--no-color" || a == "--no-pager" {
-                hoisted.append(a)
-                i += 1
-            } else {
-                break
-            }
-        }
-        guard !hoisted.isEmpty, i < args.count else { return args }
-        var rest = Array(args[i...])
-        let end = rest.firstIndex(of: "--") ?? rest.count
-        rest.insert(contentsOf: hoisted, at: end)
-        return rest
-    }
-
-    /// Taskwarrior-style words that ArgumentParser would misread, for `add` and `edit`:
-    /// - after `--`, every word is title text, so it is marked literal with a
-    ///   leading backslash (ArgumentParser drops the `--` itself);
-    /// - in `edit`, `-tag` removes a tag: it becomes `--untag=tag` instead of
-    ///   being read as a bundle of short options.
-    static func rewritingQuickAddWords(_ args: [String]) -> [String] {
-        guard let command = args.first, ["add", "edit"].contains(command) else { return args }
-        if command == "edit", let bulk = bulkEdit(args) { return bulk }
-        var out: [String] = [command]
-        var literal = false
-        var i = 1
-        while i < args.count {
-            let a = args[i]
-            if literal {
-                out.append("\\" + a)
-            } else if a == "--" {
-                literal = true
-                out.append(a)
-            } else if command == "edit", a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"),
-                      a.dropFirst().first?.isLetter == true, !a.contains("=") {
-                out.append("--untag=" + a.dropFirst())
-            } else {
-                out.append(a)
-                // An option's value is never a quick-add word.
-                if a.hasPrefix("--"), !a.contains("="), optionsTakingValues.contains(a), i + 1 < args.count {
-                    out.append(args[i + 1])
-                    i += 1
-                }
-            }
-            i += 1
-        }
-        return out
-    }
-
-    /// `tick edit FILTER -- CHANGES` (the filter not one task id): the filter
-    /// words become hidden `--filter=` options and the words after `--` are
-    /// change tokens (`-tag` removes a tag), not title text. Nil for any other edit.
-    static func bulkEdit(_ args: [String]) -> [String]? {
-        guard let dashes = args.firstIndex(of: "--") else { return nil }
-        var options: [String] = []
-        var words: [String] = []
-        var i = 1
-        while i < dashes {
-            let a = args[i]
-            if a.hasPrefix("--") {
-                options.append(a)
-                if !a.contains("="), optionsTakingValues.contains(a), i + 1 < dashes {
-                    options.append(args[i + 1])
-                    i += 1
-                }
-            } else if a == "-y" || a == "-h" {
-                options.append(a)
-            } else {
-                words.append(a)
-            }
-            i += 1
-        }
-        // `tick edit 3 due:fri -- title words` keeps its meaning: one task, then a literal title.
-        if let first = words.first, Int(first) != nil || BulkSelection.isSingleID(first) { return nil }
-        guard !words.isEmpty else { return nil }
-        var out = ["edit"] + options + words.map { "--filter=" + $0 }
-        for a in args[(dashes + 1)...] {
-            if a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"), a.dropFirst().first?.isLetter == true, !a.contains("=") {
-                out.append("--untag=" + a.dropFirst())
-            } else {
-                out.append(a)
-            }
-        }
-        return out
-    }
-
-    /// Long options of `add` and `edit` that take a value.
-    static let optionsTakingValues: Set<String> = [
-        "--due", "--remind", "--sched", "--tag", "--pri", "--energy", "--repeat", "--note",
-        "--list", "--title", "--untag", "--store", "--estimate", "--at", "--for",
-    ]
 
     /// Prints the error that ended the command (through ``Diagnostics``):
     /// tick's own (``TickError``: the location first when there is one, else

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Add: ParsableCommand {
+    struct Add: TickCommand {
+        static let facts = CommandFacts(takesQuickAddWords: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a task (or many, from stdin).",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Archive: ParsableCommand {
+    struct Archive: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "archive",
             abstract: "Move done tasks out of the lists into archive/YYYY.json.",

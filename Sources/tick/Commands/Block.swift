@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Block: ParsableCommand {
+    struct Block: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "block",
             abstract: "Fixed commitments (time blocks): add, list and remove them.",

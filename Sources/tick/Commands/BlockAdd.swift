@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct BlockAdd: ParsableCommand {
+    struct BlockAdd: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a fixed commitment.",

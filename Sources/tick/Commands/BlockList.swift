@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct BlockList: ParsableCommand {
+    struct BlockList: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "ls",
             abstract: "List fixed commitments (all, or those on DAY).",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct BlockRemove: ParsableCommand {
+    struct BlockRemove: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "rm",
             abstract: "Remove fixed commitments.",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Blocks: ParsableCommand {
+    struct Blocks: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "blocks",
             abstract: "List fixed commitments (same as `tick block ls`).",

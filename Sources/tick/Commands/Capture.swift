@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Capture: ParsableCommand {
+    struct Capture: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "capture",
             abstract: "Ask for one task in a prompt window and add it (bind this to a key).",

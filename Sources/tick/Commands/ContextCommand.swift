@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct ContextCommand: ParsableCommand {
+    struct ContextCommand: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "context",
             abstract: "Switch every listing to a saved filter (work, home), or back.",

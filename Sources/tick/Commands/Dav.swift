@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Dav: ParsableCommand {
+    struct Dav: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "dav",
             abstract: "Sync the store with a CalDAV account (phones) through vdirsyncer.",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct DavSetupCommand: ParsableCommand {
+    struct DavSetupCommand: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "setup",
             abstract: "Write the vdirsyncer config for a CalDAV account and create its task calendars.",

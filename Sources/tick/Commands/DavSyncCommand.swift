@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct DavSyncCommand: ParsableCommand {
+    struct DavSyncCommand: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract: "Sync the store with the CalDAV account (vdir, vdirsyncer, merge).",

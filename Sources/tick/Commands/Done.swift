@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Done: ParsableCommand {
+    struct Done: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "done",
             abstract: "Mark tasks done; sets completedAt.",

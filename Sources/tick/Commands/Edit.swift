@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Edit: ParsableCommand {
+    struct Edit: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, takesQuickAddWords: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a task's fields, or edit its JSON in $EDITOR.",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Export: ParsableCommand {
+    struct Export: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Export tasks: tick JSON, Markdown, Taskwarrior, todo.txt, iCalendar or CSV.",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Git: ParsableCommand {
+    struct Git: TickCommand {
+        static let facts = CommandFacts.outsideTheJournal
         static let configuration = CommandConfiguration(
             commandName: "git",
             abstract: "Use git to sync the store (merge driver setup).",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct GitSetup: ParsableCommand {
+    struct GitSetup: TickCommand {
+        static let facts = CommandFacts.outsideTheJournal
         static let configuration = CommandConfiguration(
             commandName: "setup",
             abstract: "Make git merge the store's task files with tick.",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Import: ParsableCommand {
+    struct Import: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import tasks: a tick export or list file, Taskwarrior, todo.txt, iCalendar or CSV.",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Inbox: ParsableCommand {
+    struct Inbox: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "inbox",
             abstract: "List the tasks in no list (inbox.json).",

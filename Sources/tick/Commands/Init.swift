@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Init: ParsableCommand {
+    struct Init: TickCommand {
+        static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
         static let configuration = CommandConfiguration(
             commandName: "init",
             abstract: "Create a store directory, optionally as a git repository.",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct List: ParsableCommand {
+    struct List: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List tasks, grouped by list, in manual order.",

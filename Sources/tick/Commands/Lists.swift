@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Lists: ParsableCommand {
+    struct Lists: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "lists",
             abstract: "Show lists with their counts, or add, rename and remove lists.",

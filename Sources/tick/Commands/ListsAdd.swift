@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct ListsAdd: ParsableCommand {
+    struct ListsAdd: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Create a list (lists/<slug>.json).",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct ListsRemove: ParsableCommand {
+    struct ListsRemove: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "rm",
             abstract: "Delete a list and all its tasks.",

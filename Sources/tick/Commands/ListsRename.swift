@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct ListsRename: ParsableCommand {
+    struct ListsRename: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "rename",
             abstract: "Rename a list (its file keeps its name).",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct ListsShow: ParsableCommand {
+    struct ListsShow: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Lists with counts of open, overdue and done tasks (the default).")

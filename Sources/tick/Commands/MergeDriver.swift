@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct MergeDriver: ParsableCommand {
+    struct MergeDriver: TickCommand {
+        static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
         static let configuration = CommandConfiguration(
             commandName: "merge-driver",
             abstract: "Merge three versions of a task file (called by git, not by you).",

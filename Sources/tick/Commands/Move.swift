@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Move: ParsableCommand {
+    struct Move: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "mv",
             abstract: "Move tasks to another list (or `inbox`).",

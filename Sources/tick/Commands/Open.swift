@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Open: ParsableCommand {
+    struct Open: TickCommand {
+        static let facts = CommandFacts(takesIDs: true)
         static let configuration = CommandConfiguration(
             commandName: "open",
             abstract: "Show a task, or open it in $VISUAL/$EDITOR (a click target for status bars).",

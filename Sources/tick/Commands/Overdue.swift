@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Overdue: ParsableCommand {
+    struct Overdue: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "overdue",
             abstract: "Pending tasks whose due date has passed.",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Plan: ParsableCommand {
+    struct Plan: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "plan",
             abstract: "Show a day as a timeline, or propose a plan for it (--auto).",

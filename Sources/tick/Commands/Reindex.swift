@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Reindex: ParsableCommand {
+    struct Reindex: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "reindex",
             abstract: "Rebuild the index from the files, from scratch.",

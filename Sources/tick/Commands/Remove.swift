@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Remove: ParsableCommand {
+    struct Remove: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "rm",
             abstract: "Delete tasks.",

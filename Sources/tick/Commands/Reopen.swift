@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Reopen: ParsableCommand {
+    struct Reopen: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "reopen",
             abstract: "Set tasks back to open; clears completedAt.",

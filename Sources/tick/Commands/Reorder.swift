@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Reorder: ParsableCommand {
+    struct Reorder: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "reorder",
             abstract: "Move a task within its list's manual order.",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Report: ParsableCommand {
+    struct Report: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "report",
             abstract: "Run a saved listing from config.toml ([reports.NAME]); `tick NAME` does the same.",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Resolve: ParsableCommand {
+    struct Resolve: TickCommand {
+        static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
         static let configuration = CommandConfiguration(
             commandName: "resolve",
             abstract: "Merge Syncthing conflict copies and git conflict markers into the store.",

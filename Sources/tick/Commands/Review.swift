@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Review: ParsableCommand {
+    struct Review: TickCommand {
+        static let facts = CommandFacts.writesStore
         static let configuration = CommandConfiguration(
             commandName: "review",
             abstract: "Decide, one by one, about the tasks that are overdue, due or scheduled today.",

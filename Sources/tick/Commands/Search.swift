@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Search: ParsableCommand {
+    struct Search: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "Full-text search over titles, notes and tags.",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Show: ParsableCommand {
+    struct Show: TickCommand {
+        static let facts = CommandFacts(takesIDs: true)
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show every field of a task.",

@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Start: ParsableCommand {
+    struct Start: TickCommand {
+        static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "start",
             abstract: "Mark tasks active (in progress).",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Stats: ParsableCommand {
+    struct Stats: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract: "Completed tasks per day, week or month: a bar chart, the trend, your streak.",

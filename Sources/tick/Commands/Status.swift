@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Status: ParsableCommand {
+    struct Status: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "status",
             abstract: "Show the store, the index, the watcher and unreadable files.",

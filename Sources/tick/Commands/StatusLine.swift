@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct StatusLine: ParsableCommand {
+    struct StatusLine: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "status-line",
             abstract: "A one-line summary of today for status bars (waybar, i3blocks, polybar, tmux).",

@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Suggest: ParsableCommand {
+    struct Suggest: TickCommand {
+        static let facts = CommandFacts.reads
         static let configuration = CommandConfiguration(
             commandName: "suggest",
             abstract: "Suggest which open tasks fit a free block, and say why.",

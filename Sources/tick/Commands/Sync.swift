@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Sync: ParsableCommand {
+    struct Sync: TickCommand {
+        static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract: "Commit the store's changes, pull and push (git).",

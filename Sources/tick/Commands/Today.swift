@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Today: ParsableCommand {
+    struct Today: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "today",
             abstract: "What needs you today: due, scheduled, reminding, started or overdue.",

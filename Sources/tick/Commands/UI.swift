@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct UI: ParsableCommand {
+    struct UI: TickCommand {
+        static let facts = CommandFacts(takesFilter: true, writes: true)
         static let configuration = CommandConfiguration(
             commandName: "ui",
             abstract: "A full-screen terminal UI: views, a capture line, live over the files.",

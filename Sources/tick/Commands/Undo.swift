@@ -3,7 +3,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Undo: ParsableCommand {
+    struct Undo: TickCommand {
+        static let facts = CommandFacts(writes: true, runsHooks: false)
         static let configuration = CommandConfiguration(
             commandName: "undo",
             abstract: "Undo the last changes tick made to this store on this machine.",

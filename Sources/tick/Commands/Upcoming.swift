@@ -2,7 +2,8 @@ import ArgumentParser
 import TickKit
 
 extension Tick {
-    struct Upcoming: ParsableCommand {
+    struct Upcoming: TickCommand {
+        static let facts = CommandFacts(takesFilter: true)
         static let configuration = CommandConfiguration(
             commandName: "upcoming",
             abstract: "Tasks due or scheduled in the next days (after today).",

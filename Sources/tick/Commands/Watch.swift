@@ -4,7 +4,8 @@ import Foundation
 import TickKit
 
 extension Tick {
-    struct Watch: ParsableCommand {
+    struct Watch: TickCommand {
+        static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
         static let configuration = CommandConfiguration(
             commandName: "watch",
             abstract: "Watch the store, keep the index current, and fire reminders (a foreground daemon).",

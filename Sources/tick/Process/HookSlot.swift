@@ -10,11 +10,6 @@ final class HookSlot: @unchecked Sendable {
     /// (tests that build a Context, a shell's Tab completion).
     @TaskLocal static var current: HookSlot?
 
-    /// Commands that never run hooks: those whose writes are not journaled
-    /// (they bring changes made elsewhere: merges, git, sync; or run for
-    /// ever: watch), and undo, which takes a change back.
-    static let exempt = CommandPath.notJournaled.union(["undo"])
-
     private(set) var hooks: TaskHooks?
     private var made = false
 
@@ -27,12 +22,12 @@ final class HookSlot: @unchecked Sendable {
         return hooks
     }
 
-    /// Whether `command` (a ``CommandPath``) runs hooks, given the environment:
-    /// `TICK_HOOKS=off` (or `0`, `no`, `false`) turns them off for a command.
+    /// Whether `command` (a ``CommandPath``) runs hooks: its
+    /// ``CommandFacts/runsHooks``, unless the environment's `TICK_HOOKS=off`
+    /// (or `0`, `no`, `false`) turns them off for a command.
     static func enabled(for command: String, environment: [String: String]) -> Bool {
         if let value = environment["TICK_HOOKS"]?.lowercased(), ["off", "0", "no", "false"].contains(value) { return false }
-        guard let top = CommandPath.top(command) else { return false }
-        return !exempt.contains(top)
+        return CommandFacts.of(path: command)?.runsHooks ?? false
     }
 
     /// Seconds a hook may run: `TICK_HOOK_TIMEOUT`, else 10.

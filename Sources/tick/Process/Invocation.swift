@@ -4,9 +4,15 @@ import TickKit
 
 /// Checks and rewrites of the raw command line that ArgumentParser cannot do,
 /// and the one-line form of its errors (`tick: error: …; see `tick help add``).
+/// Which command gets which rewrite is read from its ``CommandFacts``.
 enum Invocation {
-    /// Commands whose positional arguments are task ids.
-    static let idCommands: Set<String> = ["show", "done", "start", "reopen", "rm", "edit", "mv", "reorder", "open"]
+    /// The arguments (argv without the executable) as ArgumentParser gets
+    /// them, after every check and rewrite below, in this order.
+    static func rewritten(_ arguments: [String], environment: [String: String]) throws -> [String] {
+        let hoisted = Tick.Report.rewriting(hoistingGlobalOptions(defaultingToToday(arguments)), environment: environment)
+        try check(hoisted)
+        return joiningNegativeValues(markingFilterNegations(rewritingQuickAddWords(hoisted)))
+    }
 
     /// Refuses what ArgumentParser would misread (arguments already hoisted):
     /// `tick help NAME` for an unknown NAME (it would print the root help and exit 0),
@@ -31,12 +37,11 @@ enum Invocation {
         if let word = args.first, !word.hasPrefix("-"), word != "help", !CommandSuggestion.names(of: Tick.self).contains(word) {
             throw unknownCommand([word], among: Tick.self)
         }
-        let path = CommandPath.of(["tick"] + args)
-        guard idCommands.contains(path) else { return }
+        guard CommandFacts.of(path: CommandPath.of(["tick"] + args))?.takesIDs == true else { return }
         var i = 1
         while i < args.count, args[i] != "--" {
             let a = args[i]
-            if a.hasPrefix("--"), !a.contains("="), Tick.optionsTakingValues.contains(a) {
+            if a.hasPrefix("--"), !a.contains("="), optionsTakingValues.contains(a) {
                 i += 2   // a date or other value, not an id
                 continue
             }
@@ -47,16 +52,13 @@ enum Invocation {
         }
     }
 
-    /// Commands whose positional arguments are a filter.
-    static let filterCommands: Set<String> = ["list", "ls", "today", "upcoming", "overdue", "inbox", "context", "report", "done", "start", "reopen", "rm", "delete", "mv", "ui"]
-
     /// Options of the filter commands that take a value (never a filter word).
     static let filterOptionsTakingValues: Set<String> = ["--sort", "--limit", "--state", "--tag", "--store", "--days"]
 
     /// In a filter, `-work` (not tagged work) and `-due:none` are terms, not
     /// options: they are marked with a backslash, which ``FilterArguments`` removes.
     static func markingFilterNegations(_ args: [String]) -> [String] {
-        guard let command = args.first, filterCommands.contains(command) else { return args }
+        guard let command = args.first, let type = CommandFacts.topLevel(command), CommandFacts.facts(of: type).takesFilter else { return args }
         var out = [command]
         var i = 1
         while i < args.count {
@@ -155,7 +157,7 @@ enum Invocation {
         if text.hasSuffix(".") { text.removeLast() }
         let path = CommandPath.of(arguments)
         if path.isEmpty, text.hasPrefix("Unexpected argument '"),
-           let word = Tick.hoistingGlobalOptions(Array(arguments.dropFirst())).first, !word.hasPrefix("-") {
+           let word = hoistingGlobalOptions(Array(arguments.dropFirst())).first, !word.hasPrefix("-") {
             return "unknown command \"\(word)\"; see `tick help`"
         }
         if let first = text.first, first.isUppercase {
@@ -163,4 +165,107 @@ enum Invocation {
         }
         return text + "; see `tick help" + (path.isEmpty ? "" : " " + path) + "`"
     }
+
+    /// Global options may come before the subcommand (`tick --store DIR today`).
+    /// ArgumentParser only knows them on each subcommand, so they are moved
+    /// behind it (before a `--`, if any).
+    static func hoistingGlobalOptions(_ args: [String]) -> [String] {
+        var hoisted: [String] = []
+        var i = 0
+        while i < args.count, args[i].hasPrefix("-") {
+            let a = args[i]
+            if a == "--store", i + 1 < args.count {
+                hoisted += [a, args[i + 1]]
+                i += 2
+            } else if a.hasPrefix("--store=") || a == "--no-color" || a == "--no-pager" {
+                hoisted.append(a)
+                i += 1
+            } else {
+                break
+            }
+        }
+        guard !hoisted.isEmpty, i < args.count else { return args }
+        var rest = Array(args[i...])
+        let end = rest.firstIndex(of: "--") ?? rest.count
+        rest.insert(contentsOf: hoisted, at: end)
+        return rest
+    }
+
+    /// Taskwarrior-style words that ArgumentParser would misread, for the
+    /// commands that take quick-add words (``CommandFacts/takesQuickAddWords``: `add`, `edit`):
+    /// - after `--`, every word is title text, so it is marked literal with a
+    ///   leading backslash (ArgumentParser drops the `--` itself);
+    /// - in `edit`, `-tag` removes a tag: it becomes `--untag=tag` instead of
+    ///   being read as a bundle of short options.
+    static func rewritingQuickAddWords(_ args: [String]) -> [String] {
+        guard let command = args.first, let type = CommandFacts.topLevel(command), CommandFacts.facts(of: type).takesQuickAddWords else { return args }
+        if command == "edit", let bulk = bulkEdit(args) { return bulk }
+        var out: [String] = [command]
+        var literal = false
+        var i = 1
+        while i < args.count {
+            let a = args[i]
+            if literal {
+                out.append("\\" + a)
+            } else if a == "--" {
+                literal = true
+                out.append(a)
+            } else if command == "edit", a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"),
+                      a.dropFirst().first?.isLetter == true, !a.contains("=") {
+                out.append("--untag=" + a.dropFirst())
+            } else {
+                out.append(a)
+                // An option's value is never a quick-add word.
+                if a.hasPrefix("--"), !a.contains("="), optionsTakingValues.contains(a), i + 1 < args.count {
+                    out.append(args[i + 1])
+                    i += 1
+                }
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// `tick edit FILTER -- CHANGES` (the filter not one task id): the filter
+    /// words become hidden `--filter=` options and the words after `--` are
+    /// change tokens (`-tag` removes a tag), not title text. Nil for any other edit.
+    static func bulkEdit(_ args: [String]) -> [String]? {
+        guard let dashes = args.firstIndex(of: "--") else { return nil }
+        var options: [String] = []
+        var words: [String] = []
+        var i = 1
+        while i < dashes {
+            let a = args[i]
+            if a.hasPrefix("--") {
+                options.append(a)
+                if !a.contains("="), optionsTakingValues.contains(a), i + 1 < dashes {
+                    options.append(args[i + 1])
+                    i += 1
+                }
+            } else if a == "-y" || a == "-h" {
+                options.append(a)
+            } else {
+                words.append(a)
+            }
+            i += 1
+        }
+        // `tick edit 3 due:fri -- title words` keeps its meaning: one task, then a literal title.
+        if let first = words.first, Int(first) != nil || BulkSelection.isSingleID(first) { return nil }
+        guard !words.isEmpty else { return nil }
+        var out = ["edit"] + options + words.map { "--filter=" + $0 }
+        for a in args[(dashes + 1)...] {
+            if a.count >= 3, a.hasPrefix("-"), !a.hasPrefix("--"), a.dropFirst().first?.isLetter == true, !a.contains("=") {
+                out.append("--untag=" + a.dropFirst())
+            } else {
+                out.append(a)
+            }
+        }
+        return out
+    }
+
+    /// Long options of `add` and `edit` that take a value.
+    static let optionsTakingValues: Set<String> = [
+        "--due", "--remind", "--sched", "--tag", "--pri", "--energy", "--repeat", "--note",
+        "--list", "--title", "--untag", "--store", "--estimate", "--at", "--for",
+    ]
 }
