@@ -107,7 +107,7 @@ struct ResolvePrinter {
                 }
             case .unreadable(let error):
                 failures += 1
-                t.err(error.errorDescription ?? error.summary)
+                Diagnostics.error(error)
             case let .copiesWaiting(kind, count):
                 t.err("tick: \(store.displayPath(kind)) still has conflict markers; its \(count) conflict cop\(count == 1 ? "y waits" : "ies wait")")
             case .fileUnreadable(let kind):

@@ -60,6 +60,14 @@ struct CommandFacts: Sendable, Equatable {
         return type
     }
 
+    /// The paths of the commands under `type` that declare no facts (none should).
+    static func undeclared(under type: ParsableCommand.Type = Tick.self, path: String = "") -> [String] {
+        type.configuration.subcommands.flatMap { sub -> [String] in
+            let name = path.isEmpty ? sub._commandName : path + " " + sub._commandName
+            return (sub is TickCommand.Type ? [] : [name]) + undeclared(under: sub, path: name)
+        }
+    }
+
     /// The top-level command that `word` names (its name or an alias), nil for none.
     static func topLevel(_ word: String) -> ParsableCommand.Type? {
         Tick.configuration.subcommands.first { $0._commandName == word || $0.configuration.aliases.contains(word) }

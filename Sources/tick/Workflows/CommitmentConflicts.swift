@@ -19,7 +19,7 @@ extension CommitmentConflicts {
             case let .merged(threeWay, report):
                 t.out("\(would) \(shown) (\(threeWay ? "three-way" : "two-way")): \(Self.describe(report))")
             case .unreadable(let error):
-                t.err(error.errorDescription ?? error.summary)
+                Diagnostics.error(error)
                 t.err("tick: \(shown) was left alone (and its conflict copies, if any)")
             case .unsplittable(let error):
                 Diagnostics.error("cannot split the git conflict: \(error.message)", at: FileLocation(path: shown, line: error.line))
@@ -27,7 +27,7 @@ extension CommitmentConflicts {
             if markers.failed { return 1 }
         }
         guard let copies = try resolveCopies() else { return 0 }
-        for error in copies.unreadable { t.err(error.errorDescription ?? error.summary) }
+        for error in copies.unreadable { Diagnostics.error(error) }
         guard copies.merged > 0 else { return copies.unreadable.count }
         let what = copies.merged == 1 ? "the Syncthing conflict copy of \(shown)" : "\(copies.merged) Syncthing conflict copies of \(shown)"
         t.out("\(would) \(what) (two-way): \(Self.describe(copies.report))")
