@@ -143,7 +143,7 @@ struct IDTests {
         #expect(try pending() == ["B": 2, "D": 4, "E": 5])
     }
 
-    @Test("4+ hex digits of the UUID select a task; dashes and case do not matter")
+    @Test("8+ hex digits of the UUID, or 4+ with a digit and a letter, select a task; dashes and case do not matter")
     func uuidPrefix() throws {
         let s = try Sandbox()
         try s.write("lists/extra.json", """
@@ -153,7 +153,11 @@ struct IDTests {
           {"id": "bbbb3333-0000-4000-8000-000000000003", "title": "T3"}
         ]}
         """)
-        #expect(try s.showJSON("bbbb").string("title") == "T3")
+        #expect(try s.showJSON("bbbb3").string("title") == "T3")
+        // Four letters alone are a word, not an id (as in a filter).
+        let word = try s.tick("show", "bbbb")
+        #expect(word.status == 3)
+        #expect(word.stderr.hasPrefix("tick: error: no task with id \"bbbb\""))
         #expect(try s.showJSON("AAAA1").string("title") == "T1")
         #expect(try s.showJSON("aaaa2222-0000").string("title") == "T2")
         #expect(try s.showJSON("aaaa22220000").string("title") == "T2")
@@ -168,24 +172,24 @@ struct IDTests {
         let s = try Sandbox()
         try s.write("lists/extra.json", """
         {"name": "Extra", "tasks": [
-          {"id": "aaaa1111-0000-4000-8000-000000000001", "title": "T1"},
-          {"id": "aaaa2222-0000-4000-8000-000000000002", "title": "T2"}
+          {"id": "a1aa1111-0000-4000-8000-000000000001", "title": "T1"},
+          {"id": "a1aa2222-0000-4000-8000-000000000002", "title": "T2"}
         ]}
         """)
         try setMtime(s.path("lists/extra.json"), 1_000_000_000)
         let before = try s.fingerprint()
-        let r = try s.tick("done", "aaaa")
+        let r = try s.tick("done", "a1aa")
         #expect(r.status == 3)
         #expect(r.stdout == "")
         #expect(r.stderr == """
-        tick: error: "aaaa" matches 2 tasks; give more of the UUID:
-          aaaa1111-0000-4000-8000-000000000001  [1] Extra: T1
-          aaaa2222-0000-4000-8000-000000000002  [2] Extra: T2
+        tick: error: "a1aa" matches 2 tasks; give more of the UUID:
+          a1aa1111-0000-4000-8000-000000000001  [1] Extra: T1
+          a1aa2222-0000-4000-8000-000000000002  [2] Extra: T2
 
         """)
         #expect(try s.fingerprint() == before, "nothing is written")
         // One of several ids bad: nothing is done.
-        let mixed = try s.tick("done", "aaaa1", "99")
+        let mixed = try s.tick("done", "a1aa1", "99")
         #expect(mixed.status == 3)
         #expect(try s.fingerprint() == before)
     }

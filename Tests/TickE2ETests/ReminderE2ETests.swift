@@ -34,27 +34,33 @@ import Testing
 
     @Test func firesOnTimeWithTitleDueAndActions_andNeverForDoneOrDeletedTasks() throws {
         let w = try World()
+        // Snoozed at the click: the new remind is the watcher's clock at the
+        // answer plus 10 minutes, so it tells when (on that clock) each fired.
+        try w.answer("snooze")
         try w.s.ok("add", "Pay rent", "due:today", "remind:10:00:03")
         let done = try w.s.add("Already paid", "remind:10:00:02")
         try w.s.ok("done", done)
         let deleted = try w.s.add("Cancelled", "remind:10:00:02")
         try w.s.ok("rm", deleted)
-        let started = Date()
+        // Due after the others: once it has fired, they would have fired too.
+        try w.s.ok("add", "Later one", "remind:10:00:05")
         let watcher = try w.watch()
         defer { watcher.stop() }
-        #expect(eventually(timeout: 10) { w.shown.count == 1 })
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed >= 2.5, "fired before its time (\(elapsed) s)")
-        #expect(elapsed <= 3 + 5, "fired more than 5 s late (\(elapsed) s)")
+        #expect(eventually(timeout: 60) { (try? w.inboxTask("Later one"))?.string("remind") != "2026-11-21T09:00:05Z" })
         let argv = try #require(w.shown.first)
         #expect(Array(argv.prefix(6)) == ["--app-name=tick", "--wait", "--action=done=Mark done",
                                           "--action=snooze=Snooze", "--action=tomorrow=Tomorrow", "--"])
         #expect(argv[6] == "Pay rent")
         #expect(argv[7] == "Due today · Inbox")
-        // Nothing else fires, and nothing fires twice.
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(w.summaries == ["Pay rent"])
-        #expect(watcher.messages.contains { $0.hasPrefix("reminder ") && $0.hasSuffix(" dismissed") })
+        // Nothing else fired, and nothing twice.
+        #expect(w.summaries == ["Pay rent", "Later one"])
+        // On time by the watcher's clock (TICK_NOW, running): not before it
+        // (snoozed from 09:00:03 or later), and not late (within a minute).
+        let rent = try #require(try w.inboxTask("Pay rent"))
+        #expect((rent.string("remind") ?? "") >= "2026-11-21T09:10:03Z", "\(rent)")
+        let id8 = String((rent.string("id") ?? "").prefix(8))
+        #expect(watcher.waitFor("reminder \(id8): snooze") != nil, "\(watcher.log)")
+        #expect(watcher.messages.contains("reminder \(id8) fired"), "fired, not late: \(watcher.log)")
         #expect(!watcher.log.contains("Pay rent"), "the log never carries titles")
     }
 
@@ -123,7 +129,8 @@ import Testing
         try w.s.ok("add", "Dentist", "remind:18:00")
         let watcher = try w.watch()
         defer { watcher.stop() }
-        Thread.sleep(forTimeInterval: 1)
+        // Started, and its first look at the store done: nothing is due before 18:00.
+        #expect(watcher.waitFor("watch established") != nil, "\(watcher.log)")
         #expect(w.shown.isEmpty)
         // Like an editor or a git pull: rewrite the file with an earlier remind.
         let text = try w.s.text("inbox.json").replacingOccurrences(of: "\"remind\": \"2026-11-21T17:00:00Z\"",

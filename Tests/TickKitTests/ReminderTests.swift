@@ -173,6 +173,9 @@ final class ManualClock: @unchecked Sendable {
         let notifier = RecordingNotifier(answer: .snooze)
         var options = StoreWatcher.Options()
         options.maxSleep = 0.05
+        // A heartbeat ends every pass of the loop that looked at the clock
+        // for reminders: the event that says "by now it would have fired".
+        options.heartbeat = 0.01
         let reminders = StoreWatcher.Reminders(service: service(store, index), notifier: notifier, clock: { clock.now })
         let events = EventLog()
         let watcher = StoreWatcher(store: store, index: index, options: options, reminders: reminders) { events.append($0) }
@@ -181,11 +184,17 @@ final class ManualClock: @unchecked Sendable {
         let thread = Thread { _ = try? box.value.run() }
         thread.start()
         defer { stop("test over") }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Two heartbeats after a mark: the second pass began after it, so it
+        // read the clock as it is now (the first may have read it before).
+        func passed() -> Bool {
+            let mark = events.count { if case .heartbeat = $0 { return true } else { return false } }
+            return waitUntil { events.count { if case .heartbeat = $0 { return true } else { return false } } >= mark + 2 }
+        }
+        #expect(passed())
         #expect(notifier.reminders.isEmpty, "nothing is due at 09:00")
         clock.set(Timestamp.parse("2026-11-21T09:59:59Z")!)
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(notifier.reminders.isEmpty)
+        #expect(passed())
+        #expect(notifier.reminders.isEmpty, "nor a second before ten")
         clock.set(Timestamp.parse("2026-11-21T10:00:00Z")!)
         #expect(waitUntil { notifier.reminders.count == 1 })
         #expect(notifier.reminders.first?.late == false)
@@ -196,7 +205,8 @@ final class ManualClock: @unchecked Sendable {
         #expect(events.contains { if case .reminderAnswered(_, .snooze?, true) = $0 { return true } else { return false } })
     }
 
-    func waitUntil(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    /// Polls `condition` until it holds or `timeout` (generous: a wait on an event, never a measure of speed) passes.
+    func waitUntil(_ timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if condition() { return true }
@@ -225,6 +235,11 @@ final class EventLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return events.contains(where: predicate)
+    }
+    func count(_ predicate: (WatchEvent) -> Bool) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return events.count(where: predicate)
     }
 }
 

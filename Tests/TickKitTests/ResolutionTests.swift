@@ -11,8 +11,8 @@ import Testing
 
     var snapshot: StoreSnapshot {
         let inbox = TaskFile(kind: .inbox, id: UUID(), createdAt: now, modifiedAt: now, tasks: [
-            task("aaaa1111-0000-4000-8000-000000000001", "One"),
-            task("aaaa2222-0000-4000-8000-000000000002", "Two"),
+            task("a1aa1111-0000-4000-8000-000000000001", "One"),
+            task("a1aa2222-0000-4000-8000-000000000002", "Two"),
         ])
         let work = TaskFile(kind: .list(slug: "work"), id: UUID(), name: "Work", createdAt: now, modifiedAt: now, tasks: [
             task("bbbb3333-0000-4000-8000-000000000003", "Three"),
@@ -59,22 +59,23 @@ import Testing
         table.sync(pending: snapshot.allTasks.filter { $0.task.state.isPending }.map(\.task.id))
         let resolver = TaskResolver(snapshot: snapshot, ids: table)
         #expect(try resolver.resolve("3").task.title == "Three")
-        #expect(try resolver.resolve("bbbb").task.title == "Three")
-        #expect(try resolver.resolve("AAAA-2222").task.title == "Two")
+        #expect(try resolver.resolve("bbbb3").task.title == "Three")
+        #expect(throws: LookupError.taskNotFound("bbbb")) { try resolver.resolve("bbbb") }   // letters alone are a word, not an id
+        #expect(try resolver.resolve("A1AA-2222").task.title == "Two")
         #expect(try resolver.resolve("cccc4444").task.title == "Four")
         #expect(try resolver.resolve("cccc4444").kind == .list(slug: "work"))
     }
 
     @Test func ambiguousPrefixListsTheCandidates() throws {
         let resolver = TaskResolver(snapshot: snapshot, ids: ShortIDTable())
-        let result = Result { try resolver.resolve("aaaa") }
+        let result = Result { try resolver.resolve("a1aa") }
         guard case .failure(let error) = result, case .ambiguousTask(let ref, let candidates) = error as? LookupError else {
             Issue.record("expected an ambiguity error, got \(result)")
             return
         }
-        #expect(ref == "aaaa")
+        #expect(ref == "a1aa")
         #expect(candidates.count == 2)
-        #expect(candidates[0].contains("aaaa1111-0000-4000-8000-000000000001"))
+        #expect(candidates[0].contains("a1aa1111-0000-4000-8000-000000000001"))
         #expect(candidates[1].contains("Two"))
     }
 

@@ -56,12 +56,124 @@ import Testing
         #expect(try task(f.store, .inbox, "finish")?.state == .done)
         #expect(try task(f.store, .inbox, "later")?.due == .day(tomorrow))
         #expect(try task(f.store, .inbox, "leave")?.due == .day(LocalDate(iso: "2026-11-23")!))
-        // Back to the inbox: no dates, gone from Work with a tombstone.
+        // Back to the inbox: no dates, gone from Work without a tombstone (a move).
         let sent = try #require(try task(f.store, .inbox, "rethink"))
         #expect(sent.due == nil)
         let work = try #require(try f.store.read(.list(slug: "work"))?.file)
         #expect(work.tasks.isEmpty)
-        #expect(work.deleted.map(\.id) == [added[2].task.id])
+        #expect(work.deleted.isEmpty)
+    }
+
+    @Test func sendingToTheInboxIsTheMoveTickMvMakesWithTheDatesCleared() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([
+            (nil, ["reviewed", "due:2026-11-23", "list:Work"]), (nil, ["moved", "due:2026-11-23", "list:Work"]),
+        ]).added
+        let later = setup.now.addingTimeInterval(60)
+        try review(f).sendToInbox(added[0])
+        _ = try TaskMutation(store: f.store, session: f.session, now: later).move([added[1].task.id.lowercased], to: "inbox")
+        let work = try #require(try f.store.read(.list(slug: "work"))?.file)
+        #expect(work.tasks.isEmpty)
+        #expect(work.deleted.isEmpty, "a move is not a deletion, from review as from tick mv")
+        let reviewed = try #require(try task(f.store, .inbox, "reviewed"))
+        let moved = try #require(try task(f.store, .inbox, "moved"))
+        #expect(reviewed.changed["list"] == later)
+        #expect(reviewed.changed["list"] == moved.changed["list"])
+        #expect(reviewed.changed["order"] == nil && moved.changed["order"] == nil)
+        #expect(reviewed.modifiedAt == moved.modifiedAt)
+        // What review changes on the way is stamped too, so a merge does not bring the dates back.
+        #expect(reviewed.due == nil && moved.due != nil)
+        #expect(reviewed.changed["due"] == later)
+        #expect(moved.changed["due"] == nil)
+    }
+
+    @Test func aTaskAlreadyInTheInboxOnlyLosesItsDates() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["here", "due:2026-11-23"])]).added
+        try review(f).sendToInbox(added[0])
+        let inbox = try #require(try f.store.read(.inbox)?.file)
+        #expect(inbox.tasks.map(\.title) == ["here"])
+        #expect(inbox.tasks[0].due == nil)
+        #expect(inbox.tasks[0].changed["list"] == nil, "not moved")
+        #expect(inbox.tasks[0].changed["due"] != nil)
+        #expect(inbox.deleted.isEmpty)
+    }
+
+    /// What the other machine does to its copy of the store meanwhile.
+    enum OtherChange: CaseIterable {
+        /// Renames the task in Work, before the review.
+        case renameEarlier
+        /// Moves the task to Home (`tick mv`), before the review.
+        case moveEarlier
+        /// Renames the task in Work, after the review.
+        case renameLater
+    }
+
+    /// Machine A sends a Work task to the inbox in review while machine B,
+    /// with its own copy of the store, changes the task; then the stores
+    /// meet as a git sync does (each file merged three-way, then the store
+    /// merged, Docs/MERGE.md §14). The review's move wins over B's earlier
+    /// move, keeps B's rename, and its cleared dates stay cleared.
+    @Test(arguments: OtherChange.allCases)
+    func theMoveSurvivesASyncWithAnotherCopyOfTheStore(_ other: OtherChange) throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let home = FileKind.list(slug: "home")
+        try AtomicFile.write(TaskFileEncoder.encode(TaskFile.empty(home, name: "Home", now: setup.now)),
+                             to: f.store.location.path(of: home), mode: nil)
+        let added = try setup.adding(f).add([(nil, ["rethink", "due:2026-11-23", "list:Work"])]).added
+        let ref = added[0].task.id.lowercased
+        // Edited once before, as most tasks are (its `changed` is not empty).
+        _ = try TaskMutation(store: f.store, session: f.session, now: setup.now).apply([ref]) { task, _ in
+            task.tags.append("plan")
+            return true
+        }
+        let kinds: [FileKind] = [.inbox, .list(slug: "work"), home]
+        let base = try kinds.map { try f.store.read($0)?.file }
+
+        // Machine B: a copy of the store, its own clock and index.
+        let bNow = setup.now.addingTimeInterval(other == .renameLater ? 90 : 30)
+        let bDir = f.dir + "/b"
+        try FileManager.default.createDirectory(atPath: bDir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: f.store.location.root, toPath: bDir + "/store")
+        let bStore = Store(location: StoreLocation(root: bDir + "/store", stateDirectory: bDir + "/state", cacheDirectory: bDir + "/cache"),
+                           clock: { bNow })
+        let bSession = IndexSession(try TaskIndex.open(store: bStore, now: { bNow }), warn: { _ in })
+        let bMutation = TaskMutation(store: bStore, session: bSession, now: bNow)
+        switch other {
+        case .renameEarlier, .renameLater:
+            _ = try bMutation.apply([ref]) { task, _ in
+                task.title = "rethink the plan"
+                return true
+            }
+        case .moveEarlier:
+            _ = try bMutation.move([ref], to: "home")
+        }
+
+        // Machine A reviews at +60 s: back to the inbox.
+        try review(f).sendToInbox(added[0])
+
+        // The sync: every file merged three-way, then the store.
+        for (i, kind) in kinds.enumerated() {
+            // A file only one side has (A's new inbox.json) is taken as it is.
+            let (ours, theirs) = (try f.store.read(kind)?.file, try bStore.read(kind)?.file)
+            guard let merged = ours.flatMap({ o in theirs.map { MergeEngine.merge(base: base[i], ours: o, theirs: $0).file } }) ?? ours ?? theirs
+            else { continue }
+            try AtomicFile.write(TaskFileEncoder.encode(merged), to: f.store.location.path(of: kind), mode: nil)
+        }
+        _ = try f.store.withLock { writer in try StoreReconciler.run(writer: writer) }
+
+        let copies = try kinds.map { kind in try f.store.read(kind)?.file.tasks.filter { $0.id == added[0].task.id } ?? [] }
+        #expect(copies.map(\.count) == [1, 0, 0], "one copy, in the inbox: \(copies)")
+        let result = try #require(copies[0].first)
+        #expect(result.due == nil, "the review cleared the dates")
+        #expect(result.tags == ["plan"])
+        #expect(result.title == (other == .moveEarlier ? "rethink" : "rethink the plan"), "B's rename is kept")
+        for kind in kinds {
+            #expect(try f.store.read(kind)?.file.deleted.isEmpty == true, "no tombstone in \(kind)")
+        }
     }
 
     @Test func quitAndEndOfInputStopTheWalkAndLeaveTheRest() throws {

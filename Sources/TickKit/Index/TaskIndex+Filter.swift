@@ -24,10 +24,22 @@ extension TaskIndex {
             case .ids(let refs):
                 var ids = Set<UUID>()
                 try db.read { db in
-                    for case .short(let range) in refs {
-                        let rows = try String.fetchAll(db, sql: "SELECT id FROM ids.short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
-                                                       arguments: [range.lowerBound, range.upperBound, now])
-                        ids.formUnion(rows.compactMap(UUID.init(uuidString:)))
+                    func held(_ range: ClosedRange<Int>) throws -> [UUID] {
+                        try String.fetchAll(db, sql: "SELECT id FROM ids.short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
+                                            arguments: [range.lowerBound, range.upperBound, now]).compactMap(UUID.init(uuidString:))
+                    }
+                    for ref in refs {
+                        switch ref {
+                        case .short(let range): ids.formUnion(try held(range))
+                        case .shortOrPrefix(let n, let digits):
+                            // As `tick done` resolves it: the short id, else a UUID prefix.
+                            let found = try held(n...n)
+                            if !found.isEmpty { ids.formUnion(found); continue }
+                            let dashed = FilterSQL.dashed(digits)
+                            ids.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE id >= ? AND id < ?", arguments: [dashed, dashed + "~"])
+                                .compactMap(UUID.init(uuidString:)))
+                        case .uuidPrefix: break
+                        }
                     }
                 }
                 bindings.ids[term.range.lowerBound] = ids

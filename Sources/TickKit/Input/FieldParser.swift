@@ -113,12 +113,13 @@ public struct FieldParser: Sendable {
     }
 
     /// The task references of `depends:ID[,ID]`, as typed (a leading `-`
-    /// marks a removal); the command resolves them like `tick done` does.
+    /// marks a removal); each is one task in the one id grammar
+    /// (``TaskReference/single(_:)``), resolved as `tick done` resolves it.
     public func dependencies(_ text: String, key: String = "depends") throws(InputError) -> [String] {
         let refs = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         for ref in refs {
             let bare = ref.hasPrefix("-") ? String(ref.dropFirst()) : ref
-            guard !bare.isEmpty, bare.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "-") }) else {
+            guard TaskReference.single(bare) != nil else {
                 throw .invalid("\(key): \"\(ref)\" is not a task id; give short ids or UUID prefixes, e.g. \(key):3,7 (see tick list)")
             }
         }

@@ -161,35 +161,13 @@ public struct ReviewSession {
         }
     }
 
-    /// Back to the inbox: clears due, scheduled and remind, and moves the task to
-    /// inbox.json (appended; the source file keeps a tombstone, as `tick mv` does).
+    /// Back to the inbox: clears due, scheduled and remind, and moves the task
+    /// to inbox.json by ``TaskMutation/move(_:to:changing:)``, the move `tick
+    /// mv` makes (`changed.list` stamped, no tombstone left behind; a task
+    /// already in the inbox only loses its dates).
     public func sendToInbox(_ item: ListedTask) throws {
         let now = self.now
-        try store.withLock { writer in
-            if item.kind == .inbox {
-                _ = try writer.update(.inbox) { file in
-                    try file.updateTask(item.task.id) { task in task.clearDates(now: now) }
-                }
-                return
-            }
-            // A read-only file at either end stops the move before either is written.
-            try writer.requireWritable([.inbox, item.kind])
-            // Read the task as it is now, under the lock.
-            let current: TaskItem = try writer.update(item.kind) { file in
-                guard let i = file.index(of: item.task.id) else { throw LookupError.taskNotFound(item.task.id.lowercased) }
-                return file.tasks[i]
-            }
-            var task = current
-            _ = task.clearDates(now: now)
-            task.modifiedAt = now
-            try writer.update(.inbox, create: { TaskFile.empty(.inbox, name: nil, now: now) }) { file in
-                if file.index(of: task.id) == nil { file.tasks.append(task) }
-                file.deleted.removeAll { $0.id == task.id }
-            }
-            try writer.update(item.kind) { file in
-                file.tasks.removeAll { $0.id == task.id }
-                file.recordDeletion(of: [task.id], at: now)
-            }
-        }
+        _ = try TaskMutation(store: store, session: session, now: now)
+            .move([item.task.id.lowercased], to: .inbox) { task in task.clearDates(now: now) }
     }
 }

@@ -26,35 +26,23 @@ public struct BulkSelection {
         self.confirmLimit = confirmLimit
     }
 
-    /// True when every word is an id as `tick done` always read them: a
-    /// number, 4+ hex digits of a UUID, or numbers with `-` ranges and `,` lists.
+    /// True when every word is a list of task references
+    /// (``TaskReference``, the one id grammar): `3`, `3-7`, `3,9`, `6f1c`.
     public static func isIDList(_ words: [String]) -> Bool {
-        !words.isEmpty && words.allSatisfy { word in
-            word.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { part in
-                let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-                if bounds.count == 2, let a = Int(bounds[0]), let b = Int(bounds[1]), a >= 1, b >= a { return true }
-                if let n = Int(part), n >= 1 { return true }
-                let hex = part.filter { $0 != "-" }
-                return hex.count >= 4 && hex.allSatisfy(\.isHexDigit)
-            }
-        }
+        TaskReference.isList(words)
     }
 
-    /// True for one task id: a number or 4+ hex digits of a UUID (not a range or list).
+    /// True for one task id: a short id or a UUID prefix (not a range or list).
     public static func isSingleID(_ word: String) -> Bool {
-        if let n = Int(word) { return n >= 1 }
-        let hex = word.filter { $0 != "-" }
-        return !word.hasPrefix("-") && hex.count >= 4 && hex.allSatisfy(\.isHexDigit)
+        TaskReference.single(word) != nil
     }
 
-    /// The ids of an id list, ranges and lists spelled out.
+    /// The ids of an id list, one task each: ranges spelled out, the other
+    /// parts as typed.
     public static func expanded(_ words: [String]) -> [String] {
         words.flatMap { word in
             word.split(separator: ",").flatMap { part -> [String] in
-                let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-                if bounds.count == 2, let a = Int(bounds[0]), let b = Int(bounds[1]), a >= 1, b >= a {
-                    return (a...b).map(String.init)
-                }
+                if case .short(let r)? = TaskReference.range(part) { return r.map(String.init) }
                 return [String(part)]
             }
         }

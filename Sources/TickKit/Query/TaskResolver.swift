@@ -13,19 +13,26 @@ public struct TaskResolver {
         self.init(catalog: SnapshotCatalog(snapshot: snapshot, ids: ids))
     }
 
-    /// Resolves one reference.
+    /// Resolves one reference (``TaskReference/single(_:)``: the one id grammar).
     ///
-    /// A number is a short id. Otherwise, or when no task has that short id,
-    /// 4 or more hex digits are matched against the start of task UUIDs
-    /// (dashes optional). No match and several matches are errors.
+    /// A number is a short id; one of 4+ digits that no task holds is then
+    /// matched as a UUID prefix. A UUID prefix (8+ hex digits, or 4+ with a
+    /// digit and a letter, dashes optional) is matched against the start of
+    /// task UUIDs. No match and several matches are errors.
     public func resolve(_ text: String) throws -> ListedTask {
         let ref = text.trimmingCharacters(in: .whitespaces)
-        if let n = Int(ref), n > 0, let found = try catalog.task(shortID: n) {
-            return found
-        }
-        let hex = ref.lowercased().filter { $0 != "-" }
-        guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else {
+        let hex: String
+        switch TaskReference.single(ref) {
+        case nil:
             throw brokenOrMissing(ref)
+        case .short(let r)?:
+            guard let found = try catalog.task(shortID: r.lowerBound) else { throw brokenOrMissing(ref) }
+            return found
+        case .shortOrPrefix(let n, let digits)?:
+            if let found = try catalog.task(shortID: n) { return found }
+            hex = digits
+        case .uuidPrefix(let prefix)?:
+            hex = prefix
         }
         let matches = try catalog.tasks(uuidHexPrefix: hex)
         if matches.count == 1 { return matches[0] }

@@ -179,38 +179,73 @@ public struct TaskMutation {
             let items = try resolveUnderLock(refs, writer: writer)
             let loaded = try session.load()
             let target = try loaded.lists.resolve(listRef)
-            var moved: [Outcome] = []
-            for item in items {
-                guard item.kind != target else {
-                    moved.append(Outcome(item: item, changed: false))
-                    continue
-                }
-                // The task as its file has it now (read under the lock), not the index's copy.
-                guard var task = try store.read(item.kind)?.file.tasks.first(where: { $0.id == item.task.id }) else {
-                    throw LookupError.taskNotFound(item.task.id.lowercased)
-                }
-                task.stamp("list", at: now)
-                task.changed["order"] = nil   // its place was in the old list
-                task.modifiedAt = max(task.modifiedAt, now)
-                // A read-only file at either end stops the move before either is written.
-                try writer.requireWritable([target, item.kind])
-                try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
-                    if let i = file.index(of: task.id) { file.tasks[i] = task } else { file.tasks.append(task) }
-                    file.deleted.removeAll { $0.id == task.id }
-                }
-                // No tombstone in the source: a move is not a deletion. A copy an
-                // older version brings back there merges into this one (its
-                // `changed.list` is later) and is removed (Docs/MERGE.md §14).
-                try writer.update(item.kind) { file in
-                    file.tasks.removeAll { $0.id == task.id }
-                }
-                var after = item
-                after.task = task
-                after.kind = target
-                moved.append(Outcome(item: after, changed: true))
-            }
+            let moved = try items.map { try Self.move($0, to: target, writer: writer, now: now) }
             return (moved, loaded.name(of: target))
         }
+    }
+
+    /// Moves every task named in `refs` to the file `target`, applying
+    /// `change` to each on the way (stamped like any change), all under the
+    /// store lock: the same move as ``move(_:to:)`` (`tick review`'s "inbox"
+    /// is this move with the dates cleared). A task already in `target` gets
+    /// `change` in place; its outcome's `changed` tells whether it changed.
+    public func move(_ refs: [String], to target: FileKind, changing change: @escaping (inout TaskItem) -> Void) throws -> [Outcome] {
+        let now = self.now
+        return try store.withLock { writer in
+            let items = try resolveUnderLock(refs, writer: writer)
+            return try items.map { try Self.move($0, to: target, writer: writer, now: now, changing: change) }
+        }
+    }
+
+    /// The one move, with the store lock held: `item` (resolved under the
+    /// lock) is written into `target` with `changed.list` stamped (its place
+    /// in the old list dropped), then removed from its file without a
+    /// tombstone. `change`, when given, is applied on the way and its fields
+    /// stamped at `now`; to a task already in `target` it is applied in place.
+    static func move(_ item: ListedTask, to target: FileKind, writer: StoreWriter, now: Date,
+                     changing change: ((inout TaskItem) -> Void)? = nil) throws -> Outcome {
+        guard item.kind != target else {
+            guard let change else { return Outcome(item: item, changed: false) }
+            let (changed, after) = try writer.update(item.kind) { file in
+                try file.updateTask(item.task.id) { task -> (Bool, TaskItem) in
+                    let before = task
+                    change(&task)
+                    return (task != before, task)
+                }
+            }
+            var updated = item
+            updated.task = after
+            return Outcome(item: updated, changed: changed)
+        }
+        // The task as its file has it now (read under the lock), not the index's copy.
+        guard let read = try writer.store.read(item.kind)?.file.tasks.first(where: { $0.id == item.task.id }) else {
+            throw LookupError.taskNotFound(item.task.id.lowercased)
+        }
+        var task = read
+        if let change {
+            change(&task)
+            // Written as a new task in `target`, where the writer has no old copy to compare with.
+            task.stampChanges(since: read, at: now)
+        }
+        task.stamp("list", at: now)
+        task.changed["order"] = nil   // its place was in the old list
+        task.modifiedAt = max(task.modifiedAt, now)
+        // A read-only file at either end stops the move before either is written.
+        try writer.requireWritable([target, item.kind])
+        try writer.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: now) } : nil) { file in
+            if let i = file.index(of: task.id) { file.tasks[i] = task } else { file.tasks.append(task) }
+            file.deleted.removeAll { $0.id == task.id }
+        }
+        // No tombstone in the source: a move is not a deletion. A copy an
+        // older version brings back there merges into this one (its
+        // `changed.list` is later) and is removed (Docs/MERGE.md §14).
+        try writer.update(item.kind) { file in
+            file.tasks.removeAll { $0.id == task.id }
+        }
+        var after = item
+        after.task = task
+        after.kind = target
+        return Outcome(item: after, changed: true)
     }
 
     /// What editing one task did.

@@ -130,11 +130,8 @@ public struct FilterTerm: Sendable, Equatable {
         case none
     }
 
-    public enum IDRef: Sendable, Equatable {
-        case short(ClosedRange<Int>)
-        /// Lowercase hex digits, no dashes.
-        case uuidPrefix(String)
-    }
+    /// A task reference of the one id grammar.
+    public typealias IDRef = TaskReference
 
     public enum VirtualTag: String, Sendable, CaseIterable {
         case overdue, repeating, placed, waiting, blocked

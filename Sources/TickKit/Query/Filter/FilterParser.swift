@@ -261,25 +261,10 @@ public struct FilterParser: Sendable {
         }
     }
 
-    /// `3`, `3-7`, `3,9`, `3,5-7`, and UUID prefixes (8+ hex digits, or 4+
-    /// with both a digit and a letter, dashes allowed).
+    /// `3`, `3-7`, `3,9`, `3,5-7`, and UUID prefixes: ``TaskReference``, the
+    /// grammar `tick done` reads ids with.
     static func idRefs(_ text: String) -> [FilterTerm.IDRef]? {
-        var refs: [FilterTerm.IDRef] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            if bounds.count == 2, let a = Int(bounds[0]), let b = Int(bounds[1]), a >= 1, b >= a {
-                refs.append(.short(a...b))
-            } else if let n = Int(part), n >= 1, part.allSatisfy(\.isNumber) {
-                refs.append(.short(n...n))
-            } else {
-                let hex = part.lowercased().filter { $0 != "-" }
-                let isHex = !hex.isEmpty && hex.allSatisfy(\.isHexDigit) && hex.count <= 32
-                let looksLikeID = hex.count >= 8 || (hex.count >= 4 && hex.contains(where: \.isNumber) && hex.contains(where: \.isLetter))
-                guard isHex, looksLikeID, !part.hasPrefix("-"), !part.hasSuffix("-") else { return nil }
-                refs.append(.uuidPrefix(hex))
-            }
-        }
-        return refs.isEmpty ? nil : refs
+        TaskReference.list(text)
     }
 
     func keyed(_ text: String, _ fail: (String) -> FilterError) throws(FilterError) -> FilterTerm.Kind {
