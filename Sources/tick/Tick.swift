@@ -25,7 +25,7 @@ struct Tick: ParsableCommand {
         TASK IDS
           Listings show a short number next to each pending task. It is local to
           this machine and stays the same until the task is done or deleted.
-          Anywhere an ID is expected, 4 or more hex digits of the UUID work too.
+          Anywhere an ID is expected, 8 hex digits of the UUID work too (4 with a digit and a letter).
 
         DATES (WHEN) AND DURATIONS (all forms: Docs/CLI.md "Dates and durations")
           now  today  tomorrow  yesterday  eod  mon..sun, next mon (the next one)

@@ -93,7 +93,7 @@ struct EditTests {
         (["edit", "1", "due:blah"], Int32(2), "tick: error: due: unrecognized date word \"blah\" in \"blah\"; try today, tomorrow, fri, next mon, dec 24, 15th, in 3d, in 2h, 2026-11-24, 17:00, fri@9am (all forms: tick add --help)\n"),
         (["edit", "1", "pri:urgent"], Int32(2), "tick: error: pri: \"urgent\" is not one of must, flexible\n"),
         (["edit", "1", "sched:9am"], Int32(2), "tick: error: sched: a time is not allowed here (\"9am\"); give a day only, e.g. tomorrow, fri, 2026-11-24\n"),
-        (["edit", "7", "due:today"], Int32(3), "tick: error: no task with id \"7\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID\n"),
+        (["edit", "7", "due:today"], Int32(3), "tick: error: no task with id \"7\"; use a short id from a listing (e.g. `tick list`) or a prefix of the task's UUID (8 hex digits, or 4 with a digit and a letter)\n"),
     ])
     func editBadInput(args: [String], status: Int32, stderr: String) throws {
         let s = try Sandbox()

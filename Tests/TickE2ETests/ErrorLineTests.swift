@@ -78,7 +78,7 @@ struct ErrorLineTests {
         Bad(args: ["upcoming", "--days", "-1"], contains: "tick: error: --days must be 1 or more"),
         Bad(args: ["upcoming", "--days", "0"], contains: "--days must be 1 or more"),
         Bad(args: ["upcoming", "--days", "x"], contains: "the value 'x' is invalid for '--days <days>'"),
-        Bad(args: ["show", "-1"], contains: "tick: error: -1 is not a task id; ids are numbers from 1 or 4+ hex digits of a UUID"),
+        Bad(args: ["show", "-1"], contains: "tick: error: -1 is not a task id; ids are numbers from 1 or a UUID prefix (8 hex digits, or 4 with a digit and a letter)"),
         Bad(args: ["done", "-3"], contains: "-3 is not a task id"),
         Bad(args: ["search", "x", "--limit", "0"], contains: "--limit must be 1 or more"),
         Bad(args: ["search", "x", "--limit", "-3"], contains: "--limit must be 1 or more"),

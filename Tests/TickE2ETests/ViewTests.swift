@@ -245,7 +245,7 @@ struct ViewTests {
         for ref in ["2", "99", "zzzz", "abc", unused] {
             let r = try s.tick("show", ref)
             #expect(r.status == 3, "\(ref)")
-            #expect(r.stderr == "tick: error: no task with id \"\(ref)\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID\n")
+            #expect(r.stderr == "tick: error: no task with id \"\(ref)\"; use a short id from a listing (e.g. `tick list`) or a prefix of the task's UUID (8 hex digits, or 4 with a digit and a letter)\n")
             #expect(r.stdout == "")
         }
     }

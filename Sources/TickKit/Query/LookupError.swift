@@ -19,7 +19,7 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
         let v = { (s: String) in TextRules.visible(s) }
         switch self {
         case .taskNotFound(let ref):
-            return "no task with id \"\(v(ref))\"; use a short id from a listing (e.g. `tick list`) or 4+ hex digits of the task's UUID"
+            return "no task with id \"\(v(ref))\"; use a short id from a listing (e.g. `tick list`) or a prefix of the task's UUID (8 hex digits, or 4 with a digit and a letter)"
         case let .ambiguousTask(ref, candidates):
             return "\"\(v(ref))\" matches \(candidates.count) tasks; give more of the UUID:\n" + candidates.map { "  " + $0 }.joined(separator: "\n")
         case let .listNotFound(name, known):

@@ -8,8 +8,8 @@ extension Tick {
             commandName: "done",
             abstract: "Mark tasks done; sets completedAt.",
             discussion: """
-            Each ID is a short id from a listing (3, 3-7, 3,9) or 4+ hex digits of a \
-            UUID. Instead of ids, a filter selects the tasks (Docs/CLI.md "Filters"); \
+            Each ID is a short id from a listing (3, 3-7, 3,9) or a UUID prefix (8 hex \
+            digits, or 4 with a digit and a letter). Instead of ids, a filter selects the tasks (Docs/CLI.md "Filters"); \
             more than 3 ask first on a terminal and need --yes in a script. Every \
             change bumps the task's modifiedAt; one command is one undo entry.
 

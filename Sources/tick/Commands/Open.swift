@@ -21,7 +21,7 @@ extension Tick {
         @Flag(name: .long, help: "Open the task in $VISUAL or $EDITOR, like `tick edit ID`.")
         var edit = false
 
-        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.", completion: ShellCompletion.tasks)
+        @Argument(help: "The task: a short id or a prefix of its UUID (8 hex digits, or 4 with a digit and a letter).", completion: ShellCompletion.tasks)
         var id: String
 
         func run() throws {

@@ -8,7 +8,8 @@ extension Tick {
             commandName: "reopen",
             abstract: "Set tasks back to open; clears completedAt.",
             discussion: """
-            Each ID is a short id from a listing or 4+ hex digits of a UUID. \
+            Each ID is a short id from a listing or a UUID prefix (8 hex digits, or 4 \
+            with a digit and a letter). \
             Every change bumps the task's modifiedAt. A done task keeps its \
             short id for a while, so `tick reopen 12` right after `tick done 12` works.
 

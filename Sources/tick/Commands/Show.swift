@@ -12,7 +12,7 @@ extension Tick {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption
 
-        @Argument(help: "The task: a short id or 4+ hex digits of its UUID.", completion: ShellCompletion.tasks)
+        @Argument(help: "The task: a short id or a prefix of its UUID (8 hex digits, or 4 with a digit and a letter).", completion: ShellCompletion.tasks)
         var id: String
 
         func run() throws {

@@ -8,7 +8,8 @@ extension Tick {
             commandName: "start",
             abstract: "Mark tasks active (in progress).",
             discussion: """
-            Each ID is a short id from a listing or 4+ hex digits of a UUID. \
+            Each ID is a short id from a listing or a UUID prefix (8 hex digits, or 4 \
+            with a digit and a letter). \
             Every change bumps the task's modifiedAt.
 
             EXAMPLE

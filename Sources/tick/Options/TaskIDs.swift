@@ -4,7 +4,7 @@ import TickKit
 /// The `ID...` argument of commands that act on several tasks: ids, or a
 /// filter (``BulkSelection``).
 struct TaskIDs: ParsableArguments {
-    @Argument(help: ArgumentHelp("The tasks: short ids from a listing (3, 3-7, 3,9), 4+ hex digits of their UUIDs, or a filter (+errand list:Home).",
+    @Argument(help: ArgumentHelp("The tasks: short ids from a listing (3, 3-7, 3,9), UUID prefixes (8 hex digits, or 4 with a digit and a letter), or a filter (+errand list:Home).",
                                  valueName: "id|filter"), completion: ShellCompletion.tasks)
     var ids: [String] = []
 

@@ -46,7 +46,7 @@ enum Invocation {
                 continue
             }
             if isNegativeNumber(a) {
-                throw CLIError("\(a) is not a task id; ids are numbers from 1 or 4+ hex digits of a UUID", status: .usage)
+                throw CLIError("\(a) is not a task id; ids are numbers from 1 or a UUID prefix (8 hex digits, or 4 with a digit and a letter)", status: .usage)
             }
             i += 1
         }
