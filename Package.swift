@@ -54,7 +54,9 @@ let package = Package(
         .testTarget(
             name: "TickE2ETests",
             dependencies: ["tick", "TickKit"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            // ArgumentRewriteTests imports the executable; its dependencies'
+            // extensions (TOMLKit's literals) must not leak into the other files.
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]
         ),
     ]
 )

@@ -206,12 +206,16 @@ struct UITests {
         try ui.waitFor("Moved")
         #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
         #expect(try titles(s, "lists/work.json").isEmpty)
+        // The UI's changes are journaled under their commands' names, newest first.
+        let journal = try JSONSerialization.jsonObject(with: Data(try s.ok("undo", "--list", "--json").utf8)) as? [[String: Any]] ?? []
+        #expect(journal.prefix(2).map { $0["command"] as? String } == ["mv", "edit"], "\(journal)")
         try ui.press("4")
         try ui.waitFor("[ ] Call the bank 账单")
         try ui.press("d")
         try ui.waitFor("Deleted")
         #expect(try titles(s, "lists/home.json").isEmpty)
         try ui.press("u")
+        try ui.waitFor("Undid")
         try ui.waitFor("[ ] Call the bank 账单")
         #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
     }
@@ -234,16 +238,17 @@ struct UITests {
         #expect((details.components(separatedBy: "─").last ?? "").contains("Bravo"), "\(details)")
         try ui.press("Enter")
         try ui.drag(from: (5, 2), to: (5, 4))
-        try UITerminal.eventually("Alpha dragged below Charlie") { try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"] }
         try ui.waitFor("Reordered")
+        #expect(try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"], "Alpha dragged below Charlie")
         let screen = try ui.waitFor("Alpha last on screen") { row($0, "Alpha") != nil && row($0, "Charlie") != nil
             && $0.components(separatedBy: "Alpha")[0].contains("Charlie") }
         let inbox = try #require(screen.split(separator: "\n").first.flatMap { $0.range(of: "Inbox") }).lowerBound
         let x = screen.split(separator: "\n")[0].distance(from: screen.split(separator: "\n")[0].startIndex, to: inbox)
         try ui.drag(from: (5, 2), to: (x, 0))
-        try UITerminal.eventually("Bravo moved to the inbox") { try titles(s, "inbox.json") == ["Bravo"] }
-        #expect(try titles(s, "lists/work.json") == ["Charlie", "Alpha"])
+        // "Moved" is on the screen once the move's two writes (the inbox first) are both done.
         try ui.waitFor("Moved")
+        #expect(try titles(s, "inbox.json") == ["Bravo"])
+        #expect(try titles(s, "lists/work.json") == ["Charlie", "Alpha"])
     }
 
     @Test("colors come from the terminal's palette (red overdue on the default background); NO_COLOR leaves only bold and reverse video")
