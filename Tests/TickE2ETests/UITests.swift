@@ -24,6 +24,15 @@ struct UITests {
     func captureAndCycle() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
         let s = try Sandbox()
+        // Hooks that note the command each write is made as (`command:done`), passing the task through.
+        let hooks = s.home + "/.config/tick/hooks"
+        let log = s.root + "/hooks.log"
+        try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
+        for name in ["on-add.log", "on-modify.log"] {
+            try "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in command:*) echo \"$a\" >> \(UITerminal.quoted(log));; esac; done\ntail -n 1\n"
+                .write(toFile: hooks + "/" + name, atomically: true, encoding: .utf8)
+            _ = try s.sh("chmod +x \(UITerminal.quoted(hooks + "/" + name))")
+        }
         let ui = try UITerminal(s)
         defer { ui.close() }
         let first = try ui.waitFor("add ›")
@@ -53,6 +62,8 @@ struct UITests {
         let done = try ui.waitFor("Completed 1")
         #expect(try state(s, "inbox.json", "Buy oat milk") == "done")
         #expect(row(done, "[ ] Buy oat milk") == nil && row(done, "[>] Buy oat milk") == nil, "a done task leaves Today: \(done)")
+        let commands = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(commands == ["command:add", "command:start", "command:done"], "the hooks are told each write's own command")
     }
 
     @Test("J moves the selected task down in the list file's array, K up; u undoes; the selection stays on the task")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 import TickKit
@@ -20,7 +21,8 @@ struct UIWriterTests {
 
     func id(_ s: Sandbox, _ title: String) throws -> UUID {
         let text = (try? s.tasks("inbox.json").task(title)?.string("id")) ?? (try? s.tasks("lists/work.json").task(title)?.string("id"))
-        return try #require(UUID(uuidString: try #require(text ?? nil)))
+        let found = try #require(text ?? nil)
+        return try #require(UUID(uuidString: found))
     }
 
     func perform(_ w: UIWriter, _ effect: UIEffect) throws -> UIWriteResult {
@@ -65,8 +67,8 @@ struct UIWriterTests {
         #expect(deleted.message.hasPrefix("Deleted "), "\(deleted.message)")
         #expect(try s.tasks("lists/work.json").isEmpty)
 
-        // tick's own `lists add` is journaled first; then one entry per write, named as its command.
-        #expect(try journal(w).suffix(6) == ["add", "start", "done", "mv", "edit", "rm"])
+        // One entry per write, named as its command (between them, the CLI's `lists add` and `add`).
+        #expect(try journal(w) == ["lists add", "add", "start", "done", "add", "mv", "edit", "rm"])
     }
 
     @Test("u undoes the last change, in the same journal as tick undo; a refused write shows the CLI's error line and writes nothing")
