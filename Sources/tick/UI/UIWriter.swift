@@ -121,17 +121,11 @@ struct UIWriter {
 
     /// `tick done ID`: a repeating task gets its next occurrence (`Next: …`).
     func complete(_ id: UUID, context: Context, said: inout Said) throws {
-        let results = try Completion(context: context).complete([id.lowercased])
-        let ids = try context.resyncIDs()
-        said.lines += TaskMutation.lines(results.map { .init(item: $0.item, changed: $0.outcome.changed) }, terminal: context.terminal,
-                                    verb: "Completed", unchanged: "was already done")
-        for result in results {
-            if let problem = result.outcome.ruleProblem {
-                said.warnings.append("tick: warning: no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
-            }
-            guard let next = result.outcome.next, result.outcome.nextCreated else { continue }
-            said.lines.append("Next: " + Completion.describe(next, ids: ids, dates: context.dates, terminal: context.terminal))
-        }
+        let completion = Completion(context: context)
+        let results = try completion.complete([id.lowercased])
+        let (lines, warnings) = completion.describe(results, ids: try context.resyncIDs())
+        said.lines += lines
+        said.warnings += warnings
     }
 
     /// `tick reopen ID`: a repeating task's untouched next occurrence is taken back.
@@ -192,13 +186,7 @@ struct UIWriter {
     func move(_ id: UUID, to list: String, context: Context, said: inout Said) throws {
         let (moved, name) = try TaskMutation(context: context).move([id.lowercased], to: list)
         _ = try context.resyncIDs()
-        let confirm = Confirmation(terminal: context.terminal)
-        for outcome in moved {
-            let task = outcome.item.task
-            said.lines.append(outcome.changed
-                ? confirm.changed("Moved", task, shortID: outcome.item.shortID, place: "to " + name)
-                : confirm.unchanged(task, shortID: outcome.item.shortID, "is already in " + name))
-        }
+        said.lines += Tick.Move.lines(moved, to: name, terminal: context.terminal)
     }
 
     /// `tick undo`: the last change, in the same journal as the CLI's.
