@@ -67,7 +67,7 @@ struct UIWriter {
     /// entry, its hooks); the result is its lines joined with ` · `, then the
     /// warnings and hook feedback, or the CLI's error line when it threw.
     func write(_ command: String, _ body: (Context, inout Said) throws -> Void) -> UIWriteResult {
-        let notes = Notes()
+        let notes = UIWriteNotes()
         do {
             let context = try base.action(command, notes: notes.add)
             var said = Said()
@@ -212,7 +212,7 @@ struct UIWriter {
 
 /// Lines the journal and the hooks have for the user during one write (a
 /// journal that could not be written, a hook's feedback), for the status line.
-final class Notes: @unchecked Sendable {
+final class UIWriteNotes: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []
 
