@@ -24,6 +24,15 @@ struct UITests {
     func captureAndCycle() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
         let s = try Sandbox()
+        // Hooks that note the command each write is made as (`command:done`), passing the task through.
+        let hooks = s.home + "/.config/tick/hooks"
+        let log = s.root + "/hooks.log"
+        try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
+        for name in ["on-add.log", "on-modify.log"] {
+            try "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in command:*) echo \"$a\" >> \(UITerminal.quoted(log));; esac; done\ntail -n 1\n"
+                .write(toFile: hooks + "/" + name, atomically: true, encoding: .utf8)
+            _ = try s.sh("chmod +x \(UITerminal.quoted(hooks + "/" + name))")
+        }
         let ui = try UITerminal(s)
         defer { ui.close() }
         let first = try ui.waitFor("add ›")
@@ -53,6 +62,8 @@ struct UITests {
         let done = try ui.waitFor("Completed 1")
         #expect(try state(s, "inbox.json", "Buy oat milk") == "done")
         #expect(row(done, "[ ] Buy oat milk") == nil && row(done, "[>] Buy oat milk") == nil, "a done task leaves Today: \(done)")
+        let commands = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(commands == ["command:add", "command:start", "command:done"], "the hooks are told each write's own command")
     }
 
     @Test("J moves the selected task down in the list file's array, K up; u undoes; the selection stays on the task")
@@ -206,12 +217,16 @@ struct UITests {
         try ui.waitFor("Moved")
         #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
         #expect(try titles(s, "lists/work.json").isEmpty)
+        // The UI's changes are journaled under their commands' names, newest first.
+        let journal = try JSONSerialization.jsonObject(with: Data(try s.ok("undo", "--list", "--json").utf8)) as? [[String: Any]] ?? []
+        #expect(journal.prefix(2).map { $0["command"] as? String } == ["mv", "edit"], "\(journal)")
         try ui.press("4")
         try ui.waitFor("[ ] Call the bank 账单")
         try ui.press("d")
         try ui.waitFor("Deleted")
         #expect(try titles(s, "lists/home.json").isEmpty)
         try ui.press("u")
+        try ui.waitFor("Undid")
         try ui.waitFor("[ ] Call the bank 账单")
         #expect(try titles(s, "lists/home.json") == ["Call the bank 账单"])
     }
@@ -234,16 +249,17 @@ struct UITests {
         #expect((details.components(separatedBy: "─").last ?? "").contains("Bravo"), "\(details)")
         try ui.press("Enter")
         try ui.drag(from: (5, 2), to: (5, 4))
-        try UITerminal.eventually("Alpha dragged below Charlie") { try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"] }
         try ui.waitFor("Reordered")
+        #expect(try titles(s, "lists/work.json") == ["Bravo", "Charlie", "Alpha"], "Alpha dragged below Charlie")
         let screen = try ui.waitFor("Alpha last on screen") { row($0, "Alpha") != nil && row($0, "Charlie") != nil
             && $0.components(separatedBy: "Alpha")[0].contains("Charlie") }
         let inbox = try #require(screen.split(separator: "\n").first.flatMap { $0.range(of: "Inbox") }).lowerBound
         let x = screen.split(separator: "\n")[0].distance(from: screen.split(separator: "\n")[0].startIndex, to: inbox)
         try ui.drag(from: (5, 2), to: (x, 0))
-        try UITerminal.eventually("Bravo moved to the inbox") { try titles(s, "inbox.json") == ["Bravo"] }
-        #expect(try titles(s, "lists/work.json") == ["Charlie", "Alpha"])
+        // "Moved" is on the screen once the move's two writes (the inbox first) are both done.
         try ui.waitFor("Moved")
+        #expect(try titles(s, "inbox.json") == ["Bravo"])
+        #expect(try titles(s, "lists/work.json") == ["Charlie", "Alpha"])
     }
 
     @Test("colors come from the terminal's palette (red overdue on the default background); NO_COLOR leaves only bold and reverse video")

@@ -45,12 +45,18 @@ public final class TaskHooks: @unchecked Sendable {
     let feedback: (String) -> Void
     let locate: Locate
 
-    private let lock = NSLock()
-    /// Each task a hook saw in this command: what it was given and what it answered
-    /// (a write retried after a concurrent save does not run hooks twice).
-    private var reviewed: [UUID: (given: TaskItem, answer: TaskItem)] = [:]
-    /// Lines for `on-exit`, in the order the tasks were first changed.
-    private var exitLines: [(id: UUID, line: String)] = []
+    /// What this run's hooks saw, shared with the copies ``invoked(as:feedback:)`` makes.
+    private let seen: Seen
+
+    /// What a run's hooks saw.
+    private final class Seen: @unchecked Sendable {
+        let lock = NSLock()
+        /// Each task a hook saw in this command: what it was given and what it answered
+        /// (a write retried after a concurrent save does not run hooks twice).
+        var reviewed: [UUID: (given: TaskItem, answer: TaskItem)] = [:]
+        /// Lines for `on-exit`, in the order the tasks were first changed.
+        var exitLines: [(id: UUID, line: String)] = []
+    }
 
     /// - Parameters:
     ///   - environment: the scripts' environment (tick adds `TICK_HOOKS=off`,
@@ -70,6 +76,28 @@ public final class TaskHooks: @unchecked Sendable {
         self.json = HookTaskJSON(context: InterchangeContext(path: "hook", now: now, timeZone: timeZone))
         self.feedback = feedback
         self.locate = locate
+        seen = Seen()
+    }
+
+    private init(_ hooks: TaskHooks, invocation: Invocation, feedback: @escaping (String) -> Void) {
+        scripts = hooks.scripts
+        self.invocation = invocation
+        environment = hooks.environment
+        directory = hooks.directory
+        timeout = hooks.timeout
+        json = hooks.json
+        self.feedback = feedback
+        locate = hooks.locate
+        seen = hooks.seen
+    }
+
+    /// The same hooks for one action of a long-running command (`tick ui`'s
+    /// `done`): scripts are told `command:` and feedback goes to `feedback`;
+    /// what they see still counts for the run's one `on-exit`.
+    public func invoked(as command: String, feedback: @escaping (String) -> Void) -> TaskHooks {
+        var invocation = self.invocation
+        invocation.command = command
+        return TaskHooks(self, invocation: invocation, feedback: feedback)
     }
 
     /// Runs the `on-launch` scripts; one that exits non-zero stops the command.
@@ -81,7 +109,7 @@ public final class TaskHooks: @unchecked Sendable {
 
     /// Runs the `on-exit` scripts with every task the command added or changed.
     public func finish() throws(HookError) {
-        let lines = lock.withLock { exitLines.map(\.line) }
+        let lines = seen.lock.withLock { seen.exitLines.map(\.line) }
         for script in scripts.scripts(for: .exit) {
             do {
                 _ = try run(script, input: lines, expecting: 0)
@@ -100,8 +128,8 @@ public final class TaskHooks: @unchecked Sendable {
         for task in before?.tasks ?? [] { old[task.id] = task }
         for i in after.tasks.indices {
             let task = after.tasks[i]
-            if let seen = lock.withLock({ reviewed[task.id] }), seen.given == task {
-                after.tasks[i] = seen.answer
+            if let known = seen.lock.withLock({ seen.reviewed[task.id] }), known.given == task {
+                after.tasks[i] = known.answer
                 continue
             }
             let original: (task: TaskItem, project: String?)?
@@ -122,30 +150,30 @@ public final class TaskHooks: @unchecked Sendable {
             if answer != task { answer.stampChanges(since: task, at: now) }
             after.tasks[i] = answer
             let finalLine = answer == task ? line : json.line(for: answer, project: project)
-            lock.withLock {
-                reviewed[task.id] = (task, answer)
+            seen.lock.withLock {
+                seen.reviewed[task.id] = (task, answer)
                 note(task.id, finalLine)
             }
         }
         // Dropped from this file and not placed in another by this command: deleted.
         let kept = Set(after.tasks.map(\.id))
         for task in before?.tasks ?? [] where !kept.contains(task.id) {
-            if lock.withLock({ reviewed[task.id] != nil }) { continue }
+            if seen.lock.withLock({ seen.reviewed[task.id] != nil }) { continue }
             let deleted = json.line(for: task, project: project, deleted: true)
             let before = json.line(for: task, project: project)
             for script in scripts.scripts(for: .modify) {
                 _ = try run(script, input: [before, deleted], expecting: 1)
             }
-            lock.withLock { note(task.id, deleted) }
+            seen.lock.withLock { note(task.id, deleted) }
         }
     }
 
     /// Keeps the latest line of each task for `on-exit`.
     private func note(_ id: UUID, _ line: String) {
-        if let i = exitLines.firstIndex(where: { $0.id == id }) {
-            exitLines[i].line = line
+        if let i = seen.exitLines.firstIndex(where: { $0.id == id }) {
+            seen.exitLines[i].line = line
         } else {
-            exitLines.append((id, line))
+            seen.exitLines.append((id, line))
         }
     }
 

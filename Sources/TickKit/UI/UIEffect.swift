@@ -1,7 +1,8 @@
 import Foundation
 
 /// A write or a load the terminal layer performs for the state machine.
-/// Writes go through the CLI's own code paths (store lock, undo journal).
+/// Writes go through the TickKit operation of the command named (store
+/// lock, checks, the undo journal and hooks under that command's name).
 public enum UIEffect: Sendable, Equatable {
     /// Quick-add words typed in the input line, captured into `view`'s list
     /// (the inbox for date views; due today in Today).

@@ -19,7 +19,7 @@ public enum UIEvent: Sendable {
     case clickedInput
     /// The mouse wheel: positive is down, in rows.
     case scrolled(Int)
-    /// A write finished: what the CLI printed (one line), or its error text.
+    /// A write finished: its confirmation (one line), or its error line.
     case wrote(UIWriteResult)
     /// A message for the status line that is not a write's outcome (a warning
     /// while loading); the input line is not touched.

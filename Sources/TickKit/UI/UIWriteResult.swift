@@ -2,7 +2,8 @@ import Foundation
 
 /// The outcome of one write, for the status line.
 public struct UIWriteResult: Sendable, Equatable {
-    /// The CLI's confirmation line, or its `tick: error: …` line.
+    /// The write's result in the CLI's confirmation style (warnings after ` — `),
+    /// or the `tick: error: …` line the CLI would print.
     public var message: String
     /// False when the write was refused: the input line keeps its text.
     public var succeeded: Bool

@@ -60,8 +60,7 @@ extension Tick {
                 }
             case "none":
                 guard words.count == 1 else { throw ValidationError("tick context none takes nothing more") }
-                try state.set(nil)
-                t.out("No context: listings show everything.")
+                t.out(try Self.activate(nil, context: context, config: config))
             case "define":
                 guard words.count >= 3 else { throw ValidationError("give a name and a filter, e.g. tick context define work '+work or list:Work'") }
                 let name = words[1]
@@ -82,14 +81,26 @@ extension Tick {
                 t.out("Deleted context \(name).")
             case let name?:
                 guard words.count == 1 else { throw ValidationError("tick context NAME takes one name; to define one: tick context define NAME FILTER") }
-                guard config.contexts[name] != nil else {
-                    var message = "no context named \(name)"
-                    if let guess = Spelling.closest(to: name, among: Array(config.contexts.keys)) { message += " (did you mean \(guess)?)" }
-                    throw CLIError(message + "; define it with: tick context define \(name) FILTER", status: .notFound)
-                }
-                try state.set(name)
-                t.out("Context \(t.bold(name)) is active: \(config.contexts[name] ?? ""). tick context none shows everything.")
+                t.out(try Self.activate(name, context: context, config: config))
             }
+        }
+
+        /// Makes the context `name` active (nil: none), as `tick context NAME`
+        /// and `c` in `tick ui` do; returns the confirmation line. A name
+        /// config.toml does not define is refused (exit 4), with a guess.
+        static func activate(_ name: String?, context: Context, config: TickConfig) throws -> String {
+            let state = ActiveContext(location: context.store.location)
+            guard let name else {
+                try state.set(nil)
+                return "No context: listings show everything."
+            }
+            guard let filter = config.contexts[name] else {
+                var message = "no context named \(name)"
+                if let guess = Spelling.closest(to: name, among: Array(config.contexts.keys)) { message += " (did you mean \(guess)?)" }
+                throw CLIError(message + "; define it with: tick context define \(name) FILTER", status: .notFound)
+            }
+            try state.set(name)
+            return "Context \(context.terminal.bold(name)) is active: \(filter). tick context none shows everything."
         }
 
         static func checkName(_ name: String) throws {

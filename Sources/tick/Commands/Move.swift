@@ -35,12 +35,16 @@ extension Tick {
             let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes, terminal: context.terminal)
             let (moved, name) = try TaskMutation(context: context).move(refs, to: arguments[arguments.count - 1])
             _ = try context.resyncIDs()
-            let confirm = Confirmation(terminal: context.terminal)
-            for outcome in moved {
-                let task = outcome.item.task
-                context.terminal.out(outcome.changed
-                    ? confirm.changed("Moved", task, shortID: outcome.item.shortID, place: "to " + name)
-                    : confirm.unchanged(task, shortID: outcome.item.shortID, "is already in " + name))
+            context.terminal.outLines(Self.lines(moved, to: name, terminal: context.terminal))
+        }
+
+        /// `Moved 19 (3f2a9c1e) to Home: title`, or `… is already in Home: title`, per task.
+        static func lines(_ moved: [TaskMutation.Outcome], to name: String, terminal: Terminal) -> [String] {
+            let confirm = Confirmation(terminal: terminal)
+            return moved.map { outcome in
+                outcome.changed
+                    ? confirm.changed("Moved", outcome.item.task, shortID: outcome.item.shortID, place: "to " + name)
+                    : confirm.unchanged(outcome.item.task, shortID: outcome.item.shortID, "is already in " + name)
             }
         }
     }

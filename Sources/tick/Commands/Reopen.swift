@@ -34,16 +34,20 @@ extension Tick {
             }
             let ids = try context.resyncIDs()
             TaskMutation.report(to: context.terminal, results.map(\.outcome), verb: "Reopened", unchanged: "was already open", ids: ids)
-            let t = context.terminal
             for (_, next) in results {
-                switch next {
-                case .none: break
-                case .removed(let task):
-                    t.out("  removed its next occurrence \(t.bold(String(task.id.lowercased.prefix(8)))), which nobody had touched: \(task.title)")
-                case .kept(let task):
-                    let label = ids.shortID(of: task.id).map { "\(t.bold(String($0))) (\(task.id.lowercased.prefix(8)))" } ?? t.bold(String(task.id.lowercased.prefix(8)))
-                    t.out("  kept its next occurrence \(label), changed since (delete it with `tick rm` if it is not wanted): \(task.title)")
-                }
+                if let line = Self.describe(next, ids: ids, terminal: context.terminal) { context.terminal.out("  " + line) }
+            }
+        }
+
+        /// What reopening did to the task's next occurrence, in words (nil: it had none).
+        static func describe(_ next: NextOccurrenceOnReopen, ids: any ShortIDLookup, terminal t: Terminal) -> String? {
+            switch next {
+            case .none: return nil
+            case .removed(let task):
+                return "removed its next occurrence \(t.bold(String(task.id.lowercased.prefix(8)))), which nobody had touched: \(task.title)"
+            case .kept(let task):
+                let label = ids.shortID(of: task.id).map { "\(t.bold(String($0))) (\(task.id.lowercased.prefix(8)))" } ?? t.bold(String(task.id.lowercased.prefix(8)))
+                return "kept its next occurrence \(label), changed since (delete it with `tick rm` if it is not wanted): \(task.title)"
             }
         }
     }

@@ -21,8 +21,9 @@ struct Context {
 
     /// `indexProgress` hears about building the index from scratch, when
     /// opening it does that (no usable index yet).
-    init(_ options: GlobalOptions, indexProgress: ((Int, Int) -> Void)? = nil) throws {
-        let process = try ProcessEnvironment.current()
+    /// `process` is read from this process unless given (in-process tests).
+    init(_ options: GlobalOptions, indexProgress: ((Int, Int) -> Void)? = nil, process: ProcessEnvironment? = nil) throws {
+        let process = try process ?? ProcessEnvironment.current()
         self.process = process
         let env = process.variables
         let now = process.now
@@ -64,16 +65,22 @@ struct Context {
 
     /// The context of one later action of a long-running command (`tick ui`):
     /// "now" read again (still `TICK_NOW` when pinned), the same index and
-    /// terminal, and its own undo-journal entry named `command` (`ui done`).
-    func action(_ command: String) throws -> Context {
+    /// terminal, its own undo-journal entry named `command` (`done`, `mv`),
+    /// and the run's hooks told that command (none for one that runs none,
+    /// `undo`). `notes` gets the journal's warnings and the hooks' feedback
+    /// (nil: stderr), which `tick ui` shows on its status line.
+    func action(_ command: String, notes: (@Sendable (String) -> Void)? = nil) throws -> Context {
         let process = try ProcessEnvironment(variables: process.variables, currentDirectory: process.currentDirectory,
                                              realNow: self.process.clock())
         let now = process.now
+        let terminal = self.terminal
         let journal = JournalSession(
             journal: UndoJournal(location: store.location), command: command, now: now,
-            warn: Diagnostics.warn)
+            warn: { warning in if let notes { notes(Diagnostics.line(warning)) } else { Diagnostics.warn(warning) } })
+        let hooks = HookSlot.enabled(for: command, environment: process.variables)
+            ? store.hooks?.invoked(as: command, feedback: notes ?? { terminal.err($0) }) : nil
         let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal,
-                          hooks: store.hooks, clock: { now })
+                          hooks: hooks, clock: { now })
         return Context(process: process, store: store, indexSession: indexSession, terminal: terminal, noPager: noPager)
     }
 
@@ -116,11 +123,13 @@ struct Context {
     /// A clock that runs (see ``ProcessEnvironment/clock``).
     var clock: @Sendable () -> Date { process.clock }
 
-    /// The user's config.toml (defaults when there is none).
-    func config() throws -> TickConfig {
+    /// The user's config.toml (defaults when there is none). Its warnings go
+    /// to `warn` (without `tick: warning: `; `tick ui` shows them), else stderr.
+    func config(warn: ((String) -> Void)? = nil) throws -> TickConfig {
         let config = try TickConfig.load(environment: environment)
         for key in config.unknownKeys {
-            terminal.warn(TickWarning("unknown setting \(key) (ignored)", at: FileLocation(path: config.path ?? "config.toml")))
+            let warning = TickWarning("unknown setting \(key) (ignored)", at: FileLocation(path: config.path ?? "config.toml"))
+            if let warn { warn(warning.description) } else { terminal.warn(warning) }
         }
         return config
     }
@@ -158,10 +167,12 @@ struct Context {
 
     /// The active context (Docs/CLI.md "Contexts"): its name and filter, or nil.
     /// One that config.toml no longer defines is ignored with a warning.
-    func activeContext() throws -> ActiveFilter? {
+    /// `warn` as for ``config(warn:)``.
+    func activeContext(warn: ((String) -> Void)? = nil) throws -> ActiveFilter? {
         guard let name = ActiveContext(location: store.location).name(environment: environment) else { return nil }
-        guard let text = try config().contexts[name] else {
-            terminal.warn("the active context \(name) is not defined in config.toml; showing everything (tick context none forgets it)")
+        guard let text = try config(warn: warn).contexts[name] else {
+            let message = "the active context \(name) is not defined in config.toml; showing everything (tick context none forgets it)"
+            if let warn { warn(message) } else { terminal.warn(message) }
             return nil
         }
         do {

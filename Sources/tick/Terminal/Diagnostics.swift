@@ -49,10 +49,4 @@ extension Terminal {
     func warn(_ message: String) {
         Diagnostics.warn(TickWarning(message))
     }
-
-    /// The same as ``warn(_:)-(TickWarning)``, under the name `tick ui`'s writer
-    /// still calls (`report.warnings.forEach(context.terminal.err)`).
-    func err(_ warning: TickWarning) {
-        Diagnostics.warn(warning)
-    }
 }

@@ -21,7 +21,9 @@ struct UILoader {
             : views.first { $0.kind != nil && $0.kind == state.view.kind } ?? .today
         var parsed = try FilterParser(now: context.now, timeZone: context.timeZone)
             .parse(state.filter.split(whereSeparator: \.isWhitespace).map(String.init))
-        let active = try context.activeContext()
+        // Warnings (config.toml, an undefined context) go to the status line, never over the screen.
+        var warnings: [String] = []
+        let active = try context.activeContext { warnings.append($0) }
         if let active { parsed = parsed.and(active.filter, label: active.label) }
         var filter = TaskFilter()
         if parsed.expression.choosesStates { filter.states = Set(TaskState.allCases) }
@@ -41,12 +43,12 @@ struct UILoader {
         if let selected = state.selected, !rows.contains(where: { $0.task.id == selected }) {
             whereabouts[selected] = try Self.whereabouts(of: selected, index: loaded.index, view: view)
         }
-        let contexts = (try? context.config().contexts.keys.sorted()) ?? []
+        let contexts = (try? context.config { _ in }.contexts.keys.sorted()) ?? []
         // As `tick status` counts them: a file with conflict markers never parses.
         let conflicts = context.store.pendingConflicts(markerCandidates: loaded.broken.keys.sorted()).count
         let refresh = UIRefresh(views: views, view: view, rows: rows, context: active?.name,
                                 listNames: loaded.listInfos.map(\.name), contextNames: contexts, whereabouts: whereabouts, conflicts: conflicts)
-        return (refresh, problems)
+        return (refresh, problems + warnings)
     }
 
     /// Where a task that left the view is now, in words (nil: it is gone).

@@ -3,10 +3,10 @@ import TickKit
 
 /// The `tick ui` loop: waits on the keyboard and on the store follower
 /// together (`poll(2)`), feeds events to the ``UIState`` machine, performs its
-/// effects through ``UIWriter`` and ``UILoader``, and repaints.
+/// effects through ``UIWriter`` (TickKit's operations, their results on the
+/// status line) and ``UILoader``, and repaints.
 final class UISession {
     private let context: Context
-    private let capture: OutputCapture
     private let screen: Screen
     private let follower: StoreFollower
     private let writer: UIWriter
@@ -17,12 +17,10 @@ final class UISession {
 
     init(context: Context, global: GlobalOptions, filter: String) throws {
         self.context = context
-        capture = try OutputCapture(temporaryDirectory: context.process.temporaryDirectory)
         let noColor = global.noColor || !(context.environment["NO_COLOR"] ?? "").isEmpty
-        screen = try Screen(ttyFD: capture.tty, noColor: noColor, term: context.environment["TERM"])
-        capture.begin()
+        screen = try Screen(ttyFD: STDOUT_FILENO, noColor: noColor, term: context.environment["TERM"])
         follower = StoreFollower()
-        writer = UIWriter(base: context, global: global, capture: capture)
+        writer = UIWriter(base: context)
         loader = UILoader(base: context)
         let plain = Terminal(noColorFlag: true, environment: context.environment)
         painter = ScreenPainter(renderer: TaskRenderer(terminal: plain, dates: context.dates, query: context.query), dates: context.dates)
@@ -31,10 +29,7 @@ final class UISession {
 
     /// Runs until `q`; the terminal is given back however it ends.
     func run() {
-        defer {
-            screen.end()
-            capture.end()
-        }
+        defer { screen.end() }
         // A parent may have left termination signals blocked (they are inherited):
         // a full-screen program must still end when told to or when its terminal hangs up.
         var unblock = sigset_t()
@@ -126,9 +121,6 @@ final class UISession {
         } catch {
             _ = state.handle(.noted(UIWriter.errorLine(error)))
         }
-        // Warnings printed while loading (config.toml, the index) go to the status line.
-        let printed = capture.take().split(separator: "\n").map(String.init)
-        if let last = printed.last { _ = state.handle(.noted(last)) }
     }
 
     private func paint() {

@@ -1,110 +1,95 @@
-import ArgumentParser
 import Foundation
 import TickKit
 
-/// Performs the state machine's writes through the CLI's own code: most run
-/// the very command (`tick done ID`, `tick mv ID LIST`, `tick undo`, …) in
-/// this process, so the store lock, the undo journal, the checks and the
-/// confirmation or error text are the CLI's; capture goes through
-/// ``TaskAdding`` as `tick add` and `tick capture` do.
+/// Performs the state machine's writes through TickKit's operations
+/// (``TaskAdding``, ``TaskMutation``, ``UndoRun``, ``EditorSession``, the
+/// active context), each in its own action context, so the undo journal and
+/// the hooks name the operation as its command would (`done`, `mv`, `edit`).
+/// Their typed results are rendered in the CLI's confirmation style
+/// (``Confirmation``) into one status line; nothing is printed.
 struct UIWriter {
     let base: Context
-    let global: GlobalOptions
-    let capture: OutputCapture
 
     /// Runs `effect`; returns its outcome for the status line, or nil for an
     /// effect that is not a write. `suspend`/`resume` hand the terminal to `$EDITOR`.
     func perform(_ effect: UIEffect, suspend: () -> Void, resume: () -> Void) -> UIWriteResult? {
-        let id = { (uuid: UUID) in uuid.lowercased }
         switch effect {
         case let .add(text, view):
-            var made: UUID?
-            var result = attempt {
-                let (line, id) = try add(text, view: view)
-                made = id
-                return line
-            }
-            result.task = made
-            return result
+            return write("add") { context, said in try add(text, view: view, context: context, said: &said) }
         case let .setState(uuid, state):
-            let verb = state == .active ? "start" : state == .done ? "done" : "reopen"
-            return run([verb, id(uuid)])
-        case .delete(let uuid):
-            return run(["rm", id(uuid)])
-        case let .reorder(uuid, position):
-            switch position {
-            case .top: return run(["reorder", id(uuid), "--top"])
-            case .bottom: return run(["reorder", id(uuid), "--bottom"])
-            case .before(let anchor): return run(["reorder", id(uuid), "--before", id(anchor)])
-            case .after(let anchor): return run(["reorder", id(uuid), "--after", id(anchor)])
+            switch state {
+            case .active: return write("start") { context, said in try start(uuid, context: context, said: &said) }
+            case .done: return write("done") { context, said in try complete(uuid, context: context, said: &said) }
+            case .open: return write("reopen") { context, said in try reopen(uuid, context: context, said: &said) }
             }
+        case .delete(let uuid):
+            return write("rm") { context, said in try delete(uuid, context: context, said: &said) }
+        case let .reorder(uuid, position):
+            return write("reorder") { context, said in try reorder(uuid, to: position, context: context, said: &said) }
         case let .schedule(uuid, day):
-            return run(["edit", id(uuid), day == .today ? "sched:today" : "sched:tomorrow"])
+            return write("edit") { context, said in try schedule(uuid, on: day, context: context, said: &said) }
         case let .move(uuid, list):
-            return run(["mv", id(uuid), list])
+            return write("mv") { context, said in try move(uuid, to: list, context: context, said: &said) }
         case let .edit(uuid, text):
-            return attempt { try InlineEdit(context: try base.action("ui")).apply(text, to: uuid) }
+            return write("edit") { context, said in
+                report(try InlineEdit(context: context).apply(text, to: uuid), context: context, said: &said)
+            }
         case .editInEditor(let uuid):
             suspend()
-            capture.end()
-            defer {
-                capture.begin()
-                resume()
+            defer { resume() }
+            return write("edit") { context, said in
+                let item = try context.load().tasks.resolve(uuid.lowercased)
+                // The editor has the terminal; its confirmation is printed there, and the status line says where we are.
+                try EditorSession(context: context, item: item).run(context: context)
+                said.lines.append("Back from the editor; u undoes the edit.")
             }
-            var result = run(["edit", id(uuid)])
-            // Its confirmation went to the terminal with the editor.
-            if result.succeeded { result.message = "Back from the editor; u undoes the edit." }
-            return result
         case .undo:
-            return run(["undo"])
+            return write("undo") { context, said in try undo(context: context, said: &said) }
         case .setContext(let name):
-            return run(["context", name ?? "none"])
+            // config.toml's warnings are shown by the load that follows.
+            return write("context") { context, said in
+                said.lines.append(try Tick.ContextCommand.activate(name, context: context, config: try context.config { _ in }))
+            }
         case .load, .quit:
             return nil
         }
     }
 
-    /// `tick ARGS` in this process, with the UI's global options.
-    func run(_ arguments: [String]) -> UIWriteResult {
-        var args = arguments
-        if let store = global.store { args += ["--store", store] }
-        return attempt {
-            var command = try Tick.command(for: args, environment: base.environment)
-            try command.run()
-            return nil
-        }
+    /// What one write says: its confirmation lines, then its warnings.
+    struct Said {
+        var lines: [String] = []
+        var warnings: [TickWarning] = []
+        /// The task the write made (a capture).
+        var task: UUID?
     }
 
-    /// Runs `body`; the result is its line, else the last line printed, else
-    /// the CLI's error line when it threw.
-    func attempt(_ body: () throws -> String?) -> UIWriteResult {
-        _ = capture.take()
+    /// Runs `body` in a fresh action context named `command` (its journal
+    /// entry, its hooks); the result is its lines joined with ` · `, then the
+    /// warnings and hook feedback, or the CLI's error line when it threw.
+    func write(_ command: String, _ body: (Context, inout Said) throws -> Void) -> UIWriteResult {
+        let notes = UIWriteNotes()
         do {
-            let line = try body()
-            let printed = capture.take().split(separator: "\n").map(String.init)
-            let warnings = printed.filter { $0.hasPrefix("tick: warning:") }
-            let said = printed.filter { !$0.hasPrefix("tick: warning:") }
-            // Every line the command printed (`Completed …` and `Next: …` for a repeating task), then its warnings.
-            let message = Terminal.unstyled(([line ?? (said.isEmpty ? "Done." : said.joined(separator: " · "))] + warnings).joined(separator: " — "))
-            return UIWriteResult(message: message, succeeded: true)
+            let context = try base.action(command, notes: notes.add)
+            var said = Said()
+            try body(context, &said)
+            let first = said.lines.isEmpty ? "Done." : said.lines.joined(separator: " · ")
+            let message = Terminal.unstyled(([first] + said.warnings.map(Diagnostics.line) + notes.lines).joined(separator: " — "))
+            return UIWriteResult(message: message, succeeded: true, task: said.task)
         } catch {
-            _ = capture.take()
             return UIWriteResult(message: Self.errorLine(error), succeeded: false)
         }
     }
 
-    /// The line the CLI prints for `error` (`tick: error: …`, or `path:line: error: …`).
+    /// The line `main` prints for `error` (`tick: error: …`, or
+    /// `path:line: error: …`), its further lines joined with `; `.
     static func errorLine(_ error: Error) -> String {
-        if let error = error as? TickError {
-            return (error.fileLocation ?? "tick") + ": error: " + error.report.split(separator: "\n").joined(separator: "; ")
-        }
-        return "tick: error: " + Tick.message(for: error).split(separator: "\n").joined(separator: "; ")
+        let line = (error as? TickError)?.errorLine ?? FileLocation.errorLine(Tick.message(for: error), at: nil)
+        return line.split(separator: "\n").joined(separator: "; ")
     }
 
     /// Capture: the current list's file (the inbox in Today and Upcoming),
     /// due today in Today; tokens win (`list:Work`, `due:fri`).
-    func add(_ text: String, view: UIView) throws -> (line: String, task: UUID?) {
-        let context = try base.action("ui")
+    func add(_ text: String, view: UIView, context: Context, said: inout Said) throws {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         var flags = TaskEdit()
         if view == .today { flags.due = .set(.day(context.query.today)) }
@@ -113,9 +98,126 @@ struct UIWriter {
             return "inbox"
         }
         let report = try context.adding.add([(nil, words)], flags: flags, list: list)
-        report.warnings.forEach(context.terminal.err)
-        let items = report.added
-        guard let item = items.first else { return ("Nothing added.", nil) }
-        return (Confirmation(terminal: context.terminal).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName), item.task.id)
+        said.warnings += report.warnings
+        guard let item = report.added.first else {
+            said.lines.append("Nothing added.")
+            return
+        }
+        said.lines.append(Confirmation(terminal: context.terminal).changed("Added", item.task, shortID: item.shortID, place: "to " + item.listName))
+        said.task = item.task.id
+    }
+
+    /// `tick start ID`.
+    func start(_ id: UUID, context: Context, said: inout Said) throws {
+        let results = try TaskMutation(context: context).apply([id.lowercased]) { task, now in
+            guard task.setState(.active, at: now) else { return false }
+            task.modifiedAt = now
+            return true
+        }
+        let ids = try context.resyncIDs()
+        said.lines += TaskMutation.lines(results, terminal: context.terminal, verb: "Started", unchanged: "was already active", ids: ids)
+    }
+
+    /// `tick done ID`: a repeating task gets its next occurrence (`Next: …`).
+    func complete(_ id: UUID, context: Context, said: inout Said) throws {
+        let completion = Completion(context: context)
+        let results = try completion.complete([id.lowercased])
+        let (lines, warnings) = completion.describe(results, ids: try context.resyncIDs())
+        said.lines += lines
+        said.warnings += warnings
+    }
+
+    /// `tick reopen ID`: a repeating task's untouched next occurrence is taken back.
+    func reopen(_ id: UUID, context: Context, said: inout Said) throws {
+        let results = try TaskMutation(context: context).applyInFile([id.lowercased]) { file, id, now in
+            try file.reopen(taskID: id, at: now)
+        }
+        let ids = try context.resyncIDs()
+        said.lines += TaskMutation.lines(results.map(\.outcome), terminal: context.terminal, verb: "Reopened", unchanged: "was already open", ids: ids)
+        said.lines += results.compactMap { Tick.Reopen.describe($0.detail, ids: ids, terminal: context.terminal) }
+    }
+
+    /// `tick rm ID`: tasks that depended on it lose that dependency, with a warning.
+    func delete(_ id: UUID, context: Context, said: inout Said) throws {
+        let removal = try TaskMutation(context: context).remove([id.lowercased])
+        said.warnings += removal.droppedDependencies.compactMap {
+            DependencyInput.droppedWarning(task: $0.task, shortID: $0.shortID, dropped: $0.ids)
+        }
+        said.lines += TaskMutation.lines(removal.removed.map { .init(item: $0, changed: true) }, terminal: context.terminal, verb: "Deleted", unchanged: "")
+        _ = try context.resyncIDs()
+    }
+
+    /// `tick reorder ID --top|--bottom|--before ID|--after ID`.
+    func reorder(_ id: UUID, to position: ReorderPosition, context: Context, said: inout Said) throws {
+        let target: TaskMutation.ReorderTarget
+        switch position {
+        case .top: target = .top
+        case .bottom: target = .bottom
+        case .before(let anchor): target = .before(anchor.lowercased)
+        case .after(let anchor): target = .after(anchor.lowercased)
+        }
+        let outcome = try TaskMutation(context: context).reorder(id.lowercased, to: target)
+        said.lines += TaskMutation.lines([outcome], terminal: context.terminal, verb: "Reordered", unchanged: "is already there",
+                                    place: { "in " + $0.listName })
+    }
+
+    /// `tick edit ID sched:today` (or `sched:tomorrow`).
+    func schedule(_ id: UUID, on day: UIDay, context: Context, said: inout Said) throws {
+        var edit = TaskEdit()
+        edit.scheduled = .set(context.query.today.adding(days: day == .today ? 0 : 1))
+        report(try TaskMutation(context: context).edit(id.lowercased, with: edit), context: context, said: &said)
+    }
+
+    /// `Edited 3 (6f1c2a3b): title (sched)`, as `tick edit ID CHANGES` prints it, and its warnings.
+    func report(_ edited: TaskMutation.Edited, context: Context, said: inout Said) {
+        let item = edited.outcome.item
+        if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies) {
+            said.warnings.append(line)
+        }
+        said.warnings += edited.slotWarnings
+        let confirm = Confirmation(terminal: context.terminal)
+        said.lines.append(edited.outcome.changed
+            ? confirm.changed("Edited", item.task, shortID: item.shortID, fields: Confirmation.fieldNames(from: edited.before, to: item.task))
+            : confirm.unchanged(item.task, shortID: item.shortID, "unchanged"))
+    }
+
+    /// `tick mv ID LIST` (`inbox` for the inbox).
+    func move(_ id: UUID, to list: String, context: Context, said: inout Said) throws {
+        let (moved, name) = try TaskMutation(context: context).move([id.lowercased], to: list)
+        _ = try context.resyncIDs()
+        said.lines += Tick.Move.lines(moved, to: name, terminal: context.terminal)
+    }
+
+    /// `tick undo`: the last change, in the same journal as the CLI's.
+    func undo(context: Context, said: inout Said) throws {
+        let ids = try? context.load().index
+        var warnings: [TickWarning] = []
+        let outcome = try UndoRun(store: context.store, force: false).undo(count: 1) { warnings.append($0) }
+        said.warnings += warnings
+        let after = try? context.resyncIDs()
+        let command = try Tick.Undo.parse([])
+        for entry in outcome.undone {
+            said.lines.append("Undid \(context.terminal.bold(entry.command)): \(entry.summary)\(command.taskList(entry, ids: after))")
+        }
+        if let failure = outcome.failure {
+            if case UndoError.conflicts(let name, let conflicts) = failure {
+                throw CLIError(command.describe(command: name, conflicts, ids: ids))
+            }
+            if let e = failure as? UndoError { throw CLIError(e.errorDescription ?? "\(e)") }
+            throw failure
+        }
+    }
+}
+
+/// Lines the journal and the hooks have for the user during one write (a
+/// journal that could not be written, a hook's feedback), for the status line.
+final class UIWriteNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    var lines: [String] { lock.withLock { stored } }
+
+    @Sendable func add(_ line: String) {
+        lock.withLock { stored.append(line) }
     }
 }

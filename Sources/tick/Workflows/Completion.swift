@@ -22,17 +22,26 @@ struct Completion {
     /// Prints `Completed 12 (6f1c2a3b): title` and, for a recurring task,
     /// `Next: 14 (ab12cd34) due Mon 23 Nov`. `ids` gives current short ids.
     func report(_ results: [Result], ids: any ShortIDLookup) {
+        let (lines, warnings) = describe(results, ids: ids)
+        context.terminal.outLines(lines)
+        warnings.forEach(context.terminal.warn)
+    }
+
+    /// What ``report(_:ids:)`` prints: its lines, and its warnings (a repeat
+    /// rule that gives no next occurrence). `tick ui` shows them on its status line.
+    func describe(_ results: [Result], ids: any ShortIDLookup) -> (lines: [String], warnings: [TickWarning]) {
         let t = context.terminal
-        TaskMutation.report(to: context.terminal, 
-            results.map { .init(item: $0.item, changed: $0.outcome.changed) },
-            verb: "Completed", unchanged: "was already done")
+        var lines = TaskMutation.lines(results.map { .init(item: $0.item, changed: $0.outcome.changed) }, terminal: t,
+                                       verb: "Completed", unchanged: "was already done")
+        var warnings: [TickWarning] = []
         for result in results {
             if let problem = result.outcome.ruleProblem {
-                t.warn("no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
+                warnings.append(TickWarning("no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)"))
             }
             guard let next = result.outcome.next, result.outcome.nextCreated else { continue }
-            t.out("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
+            lines.append("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
         }
+        return (lines, warnings)
     }
 
     /// `14 (ab12cd34) due Mon 23 Nov`: the short id, the UUID prefix and its first date.

@@ -13,13 +13,21 @@ extension TaskMutation {
     /// current short ids; `place` (`in Work`) follows the id when given.
     static func report(to terminal: Terminal, _ outcomes: [Outcome], verb: String, unchanged: String, ids: (any ShortIDLookup)? = nil,
                        place: ((ListedTask) -> String)? = nil) {
+        for line in lines(outcomes, terminal: terminal, verb: verb, unchanged: unchanged, ids: ids, place: place) {
+            terminal.out(line)
+        }
+    }
+
+    /// The lines ``report(to:_:verb:unchanged:ids:place:)`` prints (`tick ui`'s status line shows them).
+    static func lines(_ outcomes: [Outcome], terminal: Terminal, verb: String, unchanged: String, ids: (any ShortIDLookup)? = nil,
+                      place: ((ListedTask) -> String)? = nil) -> [String] {
         let confirm = Confirmation(terminal: terminal)
-        for outcome in outcomes {
+        return outcomes.map { outcome in
             let task = outcome.item.task
             let short = ids.map { $0.shortID(of: task.id) } ?? outcome.item.shortID
-            terminal.out(outcome.changed
+            return outcome.changed
                 ? confirm.changed(verb, task, shortID: short, place: place?(outcome.item))
-                : confirm.unchanged(task, shortID: short, unchanged))
+                : confirm.unchanged(task, shortID: short, unchanged)
         }
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// `e` in `tick ui`: what the edited input line means for the task. The line
+/// was prefilled with the task as quick-add words (``UITaskText``), so a
+/// token taken out clears that field and a tag taken out is removed.
+public enum UILineEdit {
+    /// The change the line makes to `task`, given the line as
+    /// ``QuickAddParser/split(_:allowRemoval:)`` reads it (title words and
+    /// tokens). A `list:` (a move is `m`'s) or a slot (`at:`, `for:`) is
+    /// refused, and so is a line without a title.
+    public static func change(to task: TaskItem, titleWords: [String], tokens: TaskEdit) throws(InputError) -> TaskEdit {
+        if tokens.list != nil {
+            throw .invalid("list: cannot be changed by edit; press m to move the task to another list")
+        }
+        guard tokens.slot == .keep, tokens.slotMinutes == nil else {
+            throw .invalid("a slot (at:, for:) is set with tick edit ID at:…, not from the UI's line")
+        }
+        guard !titleWords.isEmpty else { throw .emptyTitle }
+        var edit = tokens
+        edit.title = titleWords.joined(separator: " ")
+        // What the line no longer says is cleared.
+        if task.due != nil, edit.due == .keep { edit.due = .clear }
+        if task.scheduled != nil, edit.scheduled == .keep, task.slot == nil { edit.scheduled = .clear }
+        if task.remind != nil, edit.remind == .keep { edit.remind = .clear }
+        if task.repeatRule != nil, edit.repeatRule == .keep { edit.repeatRule = .clear }
+        if task.priority != nil, edit.priority == .keep { edit.priority = .clear }
+        if task.energy != nil, edit.energy == .keep { edit.energy = .clear }
+        if task.estimate != nil, edit.estimate == .keep { edit.estimate = .clear }
+        if task.wait != nil, edit.wait == .keep { edit.wait = .clear }
+        let kept = Set(edit.addTags.map { $0.lowercased() })
+        edit.removeTags += task.tags.filter { !kept.contains($0.lowercased()) }
+        if let problem = edit.textProblem { throw .invalid(problem) }
+        return edit
+    }
+}
