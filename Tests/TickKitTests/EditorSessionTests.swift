@@ -8,8 +8,8 @@ import Testing
     let setup = TaskAddingTests()
 
     func session(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ item: ListedTask) -> (EditorSession, String) {
-        let path = EditorSession.scratchPath(directory: f.dir, task: item.task, processID: 42)
-        return (EditorSession(store: f.store, item: item, now: setup.now.addingTimeInterval(60), timeZone: setup.utc, path: path), path)
+        let path = EditorSession.scratchPath(location: f.store.location, task: item.task, processID: 42)
+        return (EditorSession(store: f.store, session: f.session, item: item, now: setup.now.addingTimeInterval(60), timeZone: setup.utc, path: path), path)
     }
 
     /// An editor that replaces `old` with `new` in the file.
@@ -52,7 +52,7 @@ import Testing
             Issue.record("a valid edit was refused")
             return false
         })
-        guard case let .saved(original, edited, changed) = outcome else {
+        guard case let .saved(original, edited, changed, _) = outcome else {
             Issue.record("not saved: \(outcome)")
             return
         }
@@ -89,7 +89,7 @@ import Testing
         })
         #expect(round == 2)
         #expect(problems == [path])
-        if case let .saved(_, edited, changed) = outcome {
+        if case let .saved(_, edited, changed, _) = outcome {
             #expect(changed && edited.title == "Call the bank soon")
         } else {
             Issue.record("not saved after the retry: \(outcome)")

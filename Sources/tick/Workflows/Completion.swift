@@ -22,17 +22,21 @@ struct Completion {
     /// Prints `Completed 12 (6f1c2a3b): title` and, for a recurring task,
     /// `Next: 14 (ab12cd34) due Mon 23 Nov`. `ids` gives current short ids.
     func report(_ results: [Result], ids: any ShortIDLookup) {
-        let t = context.terminal
         TaskMutation.report(to: context.terminal, 
             results.map { .init(item: $0.item, changed: $0.outcome.changed) },
             verb: "Completed", unchanged: "was already done")
-        for result in results {
-            if let problem = result.outcome.ruleProblem {
-                t.err("tick: warning: no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
-            }
-            guard let next = result.outcome.next, result.outcome.nextCreated else { continue }
-            t.out("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
+        for result in results { reportSeries(of: result, ids: ids) }
+    }
+
+    /// What happened to a completed task's series: `Next: …` for a created
+    /// occurrence, a warning when its repeat rule could not be read.
+    func reportSeries(of result: Result, ids: any ShortIDLookup) {
+        let t = context.terminal
+        if let problem = result.outcome.ruleProblem {
+            t.err("tick: warning: no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)")
         }
+        guard let next = result.outcome.next, result.outcome.nextCreated else { return }
+        t.out("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
     }
 
     /// `14 (ab12cd34) due Mon 23 Nov`: the short id, the UUID prefix and its first date.
