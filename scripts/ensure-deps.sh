@@ -31,6 +31,8 @@ if [ "${1:-}" = "--test" ]; then
     command -v setpriv >/dev/null 2>&1 || missing="$missing util-linux"
     # Interactive prompts are tested on a real terminal.
     command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+    # `tick edit` is tested with a real vim in tmux.
+    command -v vim >/dev/null 2>&1 || missing="$missing vim-nox"
     # Install tests: man pages rendered by man and groff; completions driven
     # in real bash, zsh and fish.
     command -v man >/dev/null 2>&1 || missing="$missing man-db"

@@ -127,7 +127,7 @@ struct EditTests {
         #expect(t.int("x-estimate") == 3)
         #expect(t.string("createdAt") == "2026-11-01T10:00:00Z")
         #expect(t.string("modifiedAt") == Self.later)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.tmp) == [], "the temp file is removed after a successful edit")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: try EditorE2ETests.editsDirectory(s)) == [], "the scratch file is removed after a successful edit")
     }
 
     @Test("setting state done in $EDITOR adds completedAt")
@@ -151,10 +151,10 @@ struct EditTests {
         #expect(r.status == 0)
         #expect(r.stdout == "No changes.\n")
         #expect(try s.fingerprint() == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.tmp) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: try EditorE2ETests.editsDirectory(s)) == [])
     }
 
-    @Test("invalid JSON from $EDITOR: exit 4 with line:column, store unchanged, temp file kept and named")
+    @Test("invalid JSON from $EDITOR: exit 4 with line:column, store unchanged, scratch file kept under the state directory and named")
     func editorInvalidJSON() throws {
         let s = try Sandbox()
         try s.add("A", "due:today")
@@ -164,9 +164,10 @@ struct EditTests {
         let r = try s.tick("edit", "1", now: Self.later, env: ["EDITOR": editor])
         #expect(r.status == 4)
         #expect(try s.fingerprint() == before)
-        let kept = try FileManager.default.contentsOfDirectory(atPath: s.tmp)
+        let edits = try EditorE2ETests.editsDirectory(s)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: edits)
         #expect(kept.count == 1)
-        let keptPath = s.tmp + "/" + (kept.first ?? "?")
+        let keptPath = edits + "/" + (kept.first ?? "?")
         #expect(kept.first?.hasPrefix("tick-edit-") == true)
         // Line 5 of the task JSON, after the buffer's four `//` header lines.
         #expect(r.stderr.contains("\(keptPath):9:3: error: expected ',' or '}' after the value of \"state\""))
@@ -195,7 +196,7 @@ struct EditTests {
         let before = try s.fingerprint()
         let r = try s.tick("edit", "1", now: Self.later, env: ["EDITOR": "false"])
         #expect(r.status == 1)
-        #expect(r.stderr.hasPrefix("tick: error: the editor \"false\" exited with status 1; nothing was saved (your text is in \(s.tmp)/tick-edit-"))
+        #expect(r.stderr.hasPrefix("tick: error: the editor \"false\" exited with status 1; nothing was saved (your text is in \(try EditorE2ETests.editsDirectory(s))/tick-edit-"))
         #expect(try s.fingerprint() == before)
     }
 
@@ -223,8 +224,11 @@ struct EditTests {
         """#)
         let r = try s.tick("edit", "1", now: Self.later, env: ["EDITOR": editor])
         #expect(r.status == 1)
-        for name in try FileManager.default.contentsOfDirectory(atPath: s.tmp) {
-            #expect(r.stderr.contains(s.tmp + "/" + name))
+        let edits = try EditorE2ETests.editsDirectory(s)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: edits)
+        #expect(kept.count == 1)
+        for name in kept {
+            #expect(r.stderr.contains(edits + "/" + name))
         }
     }
 

@@ -14,8 +14,8 @@ final class UITerminal {
         (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    /// Starts `tick ui ARGS` in a `width`×`height` tmux window.
-    init(_ s: Sandbox, _ args: [String] = [], width: Int = 100, height: Int = 30, env: [String: String?] = [:],
+    /// Starts `tick ui ARGS` (or `tick COMMAND ARGS`) in a `width`×`height` tmux window.
+    init(_ s: Sandbox, _ args: [String] = [], command: [String] = ["ui"], width: Int = 100, height: Int = 30, env: [String: String?] = [:],
          name: String = "ui", sourceLocation: SourceLocation = #_sourceLocation) throws {
         sandbox = s
         socket = s.root + "/tmux-\(name).sock"
@@ -24,7 +24,7 @@ final class UITerminal {
         let vars = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.sorted().joined(separator: " ")
         pidFile = s.root + "/ui-\(name).pid"
         // The shell that writes its pid becomes `tick ui` (exec), so the pid is tick's.
-        let ui = "echo $$ > \(Self.quoted(pidFile)); exec env -i \(vars) \(Self.quoted(TickBinary.path)) ui \(args.map(Self.quoted).joined(separator: " "))"
+        let ui = "echo $$ > \(Self.quoted(pidFile)); exec env -i \(vars) \(Self.quoted(TickBinary.path)) \((command + args).map(Self.quoted).joined(separator: " "))"
         let command = "sh -c \(Self.quoted(ui)); echo EXIT:$?; sleep 600"
         // The tmux server outlives this call: started with only stdin/out/err open
         // (Python closes the rest), so it does not hold the descriptor by which

@@ -8,8 +8,8 @@ import Testing
     let setup = TaskAddingTests()
 
     func session(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ item: ListedTask) -> (EditorSession, String) {
-        let path = EditorSession.scratchPath(directory: f.dir, task: item.task, processID: 42)
-        return (EditorSession(store: f.store, item: item, now: setup.now.addingTimeInterval(60), timeZone: setup.utc, path: path), path)
+        let path = EditorSession.scratchPath(location: f.store.location, task: item.task, processID: 42)
+        return (EditorSession(store: f.store, session: f.session, item: item, now: setup.now.addingTimeInterval(60), timeZone: setup.utc, path: path), path)
     }
 
     /// An editor that replaces `old` with `new` in the file.
@@ -52,7 +52,7 @@ import Testing
             Issue.record("a valid edit was refused")
             return false
         })
-        guard case let .saved(original, edited, changed) = outcome else {
+        guard case let .saved(original, edited, changed, _) = outcome else {
             Issue.record("not saved: \(outcome)")
             return
         }
@@ -89,7 +89,7 @@ import Testing
         })
         #expect(round == 2)
         #expect(problems == [path])
-        if case let .saved(_, edited, changed) = outcome {
+        if case let .saved(_, edited, changed, _) = outcome {
             #expect(changed && edited.title == "Call the bank soon")
         } else {
             Issue.record("not saved after the retry: \(outcome)")
@@ -134,5 +134,186 @@ import Testing
         }
         #expect(try f.store.read(.inbox)?.file.tasks.first?.title == "Changed elsewhere")
         #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    // MARK: Issue 32: the task as its file has it, every time
+
+    /// An editor session at `minutes` after the fixture's time, with the
+    /// store's clock (the writer's stamps) at the same time, as the CLI has it.
+    func editor(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ id: UUID, minutes: Double) throws -> EditorSession {
+        let at = setup.now.addingTimeInterval(minutes * 60)
+        let item = try f.session.load().tasks.resolve(id.lowercased)
+        return EditorSession(store: f.store.with(clock: { at }), session: f.session, item: item, now: at, timeZone: setup.utc,
+                             path: EditorSession.scratchPath(location: f.store.location, task: item.task, processID: 42))
+    }
+
+    func mutation(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), minutes: Double) -> TaskMutation {
+        let at = setup.now.addingTimeInterval(minutes * 60)
+        return TaskMutation(store: f.store.with(clock: { at }), session: f.session, now: at)
+    }
+
+    func refuse(_ error: FormatError) -> Bool {
+        Issue.record("a valid edit was refused: \(error.message)")
+        return false
+    }
+
+    func stored(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ id: UUID) throws -> TaskItem {
+        try #require(try f.store.read(.inbox)?.file.tasks.first { $0.id == id })
+    }
+
+    @Test func threeEditsInARowAreAllSavedAndStampedWithAnUnknownKey() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let id = try setup.adding(f).add([(nil, ["Alpha"])]).added[0].task.id
+        // An unknown key, written by another tool: kept, and no reason to refuse.
+        try f.store.withLock { writer in
+            try writer.update(.inbox) { file in file.tasks[0].extra = [JSONMember("x-owner", .string("sam"))] }
+        }
+        for (round, (old, new)) in [("Alpha", "Beta"), ("Beta", "Gamma"), ("Gamma", "Delta")].enumerated() {
+            let minutes = Double(round + 1)
+            let outcome = try editor(f, id, minutes: minutes).run(edit: replacing("\"\(old)\"", with: "\"\(new)\""), retry: refuse)
+            guard case let .saved(original, edited, changed, completion) = outcome else {
+                Issue.record("round \(round + 1) not saved: \(outcome)")
+                return
+            }
+            #expect(changed && original.title == old && edited.title == new && completion == nil)
+            let task = try stored(f, id)
+            #expect(task.title == new)
+            #expect(task.extra == [JSONMember("x-owner", .string("sam"))])
+            #expect(task.changed["title"] == setup.now.addingTimeInterval(minutes * 60), "the edit stamps changed.title")
+            #expect(task.modifiedAt == setup.now.addingTimeInterval(minutes * 60))
+        }
+        // The unknown key's change time (set when it was added) survives the edits.
+        #expect(try stored(f, id).changed["x-owner"] != nil)
+    }
+
+    @Test func editsAfterDoneReopenStartAndTagEditsAreSaved() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let id = try setup.adding(f).add([(nil, ["Alpha"])]).added[0].task.id
+        let ref = id.lowercased
+        let steps: [(String, (Double) throws -> Void)] = [
+            ("start", { m in _ = try mutation(f, minutes: m).apply([ref]) { task, now in task.setState(.active, at: now) } }),
+            ("tag", { m in _ = try mutation(f, minutes: m).apply([ref]) { task, _ in task.addTag("home"); return true } }),
+            ("done", { m in _ = try mutation(f, minutes: m).complete([ref], timeZone: setup.utc) }),
+            ("reopen", { m in _ = try mutation(f, minutes: m).applyInFile([ref]) { file, id, now in try file.reopen(taskID: id, at: now) } }),
+        ]
+        var title = "Alpha"
+        for (i, (name, step)) in steps.enumerated() {
+            let minutes = Double(2 * i + 1)
+            try step(minutes)
+            let newTitle = "\(title) after \(name)"
+            let outcome = try editor(f, id, minutes: minutes + 1).run(edit: replacing("\"\(title)\"", with: "\"\(newTitle)\""), retry: refuse)
+            guard case .saved(_, _, true, _) = outcome else {
+                Issue.record("the edit after \(name) was not saved: \(outcome)")
+                return
+            }
+            title = newTitle
+            #expect(try stored(f, id).title == title)
+        }
+        let task = try stored(f, id)
+        #expect(task.state == .open && task.tags == ["home"])
+        #expect(task.changed.keys.sorted() == ["+home", "state", "title"])
+    }
+
+    @Test func editingTheStateCompletesAndReopensAsDoneAndReopenDo() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let added = try setup.adding(f).add([(nil, ["Water", "plants", "repeat:daily", "due:2026-11-23"])]).added[0]
+        let id = added.task.id
+        let outcome = try editor(f, id, minutes: 1).run(edit: replacing("\"state\": \"open\"", with: "\"state\": \"done\""), retry: refuse)
+        guard case let .saved(_, edited, true, completion?) = outcome else {
+            Issue.record("no completion: \(outcome)")
+            return
+        }
+        let at = setup.now.addingTimeInterval(60)
+        #expect(edited.state == .done && edited.completedAt == at)
+        #expect(completion.ruleProblem == nil && completion.nextCreated)
+        let nextID = TaskFile.nextOccurrenceID(after: id)
+        #expect(completion.next?.id == nextID)
+        let file = try #require(try f.store.read(.inbox)?.file)
+        #expect(file.tasks.map(\.id) == [id, nextID], "the next occurrence follows it, as after tick done")
+        #expect(file.tasks[0].changed["state"] == at)
+
+        // Back to open: the untouched next occurrence is taken back, as by tick reopen.
+        let reopened = try editor(f, id, minutes: 2).run(edit: replacing("\"state\": \"done\"", with: "\"state\": \"open\""), retry: refuse)
+        guard case let .saved(_, back, true, nil) = reopened else {
+            Issue.record("not reopened: \(reopened)")
+            return
+        }
+        #expect(back.state == .open && back.completedAt == nil)
+        let after = try #require(try f.store.read(.inbox)?.file)
+        #expect(after.tasks.map(\.id) == [id])
+        #expect(after.deleted.map(\.id) == [nextID])
+    }
+
+    @Test func aRepeatRuleThatCannotBeReadIsReportedNotDropped() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let id = try setup.adding(f).add([(nil, ["Alpha"])]).added[0].task.id
+        try f.store.withLock { writer in
+            try writer.update(.inbox) { file in file.tasks[0].repeatRule = "every blue moon" }
+        }
+        let outcome = try editor(f, id, minutes: 1).run(edit: replacing("\"state\": \"open\"", with: "\"state\": \"done\""), retry: refuse)
+        guard case let .saved(_, edited, true, completion?) = outcome else {
+            Issue.record("no completion: \(outcome)")
+            return
+        }
+        #expect(edited.state == .done)
+        #expect(completion.ruleProblem?.contains("every blue moon") == true)
+        #expect(completion.next == nil)
+        #expect(try f.store.read(.inbox)?.file.tasks.count == 1)
+    }
+
+    @Test func aReorderMeanwhileIsNotAConflictAndKeepsItsStamp() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let ids = try setup.adding(f).add([(nil, ["Alpha"]), (nil, ["Beta"])]).added.map(\.task.id)
+        let session = try editor(f, ids[0], minutes: 2)
+        let outcome = try session.run(edit: { p in
+            _ = try mutation(f, minutes: 1).reorder(ids[0].lowercased, to: .bottom)
+            try replacing("\"Alpha\"", with: "\"Alpha 2\"")(p)
+        }, retry: refuse)
+        guard case .saved(_, _, true, _) = outcome else {
+            Issue.record("not saved: \(outcome)")
+            return
+        }
+        let file = try #require(try f.store.read(.inbox)?.file)
+        #expect(file.tasks.map(\.title) == ["Beta", "Alpha 2"])
+        #expect(file.tasks[1].changed["order"] == setup.now.addingTimeInterval(60))
+    }
+
+    @Test func aFieldChangedMeanwhileByAnotherCommandIsRefused() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let id = try setup.adding(f).add([(nil, ["Alpha"])]).added[0].task.id
+        // An earlier edit leaves a `changed` map: the check must still see a real change.
+        _ = try editor(f, id, minutes: 1).run(edit: replacing("\"Alpha\"", with: "\"Beta\""), retry: refuse)
+        let session = try editor(f, id, minutes: 3)
+        let path = EditorSession.scratchPath(location: f.store.location, task: session.item.task, processID: 42)
+        #expect(throws: EditorError.changedOnDisk(kept: path)) {
+            _ = try session.run(edit: { p in
+                _ = try mutation(f, minutes: 2).apply([id.lowercased]) { task, now in task.setState(.active, at: now) }
+                try replacing("\"Beta\"", with: "\"Mine\"")(p)
+            }, retry: { _ in false })
+        }
+        let task = try stored(f, id)
+        #expect(task.title == "Beta" && task.state == .active)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func theScratchFileIsPrivateUnderTheStateDirectory() throws {
+        let f = try setup.fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let item = try setup.adding(f).add([(nil, ["Alpha"])]).added[0]
+        let (editor, path) = session(f, item)
+        #expect(path.hasPrefix(f.store.location.stateDirectory + "/edits/tick-edit-"))
+        var modes: [Int] = []
+        _ = try editor.run(edit: { p in
+            let dir = try FileManager.default.attributesOfItem(atPath: (p as NSString).deletingLastPathComponent)
+            let file = try FileManager.default.attributesOfItem(atPath: p)
+            modes = [dir[.posixPermissions] as? Int ?? -1, file[.posixPermissions] as? Int ?? -1]
+        }, retry: { _ in false })
+        #expect(modes == [0o700, 0o600])
     }
 }

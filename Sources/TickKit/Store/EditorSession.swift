@@ -4,22 +4,42 @@ import Foundation
 /// editor, validated on return and saved under the store lock. Running the
 /// editor is the caller's (`edit`), and so is asking whether to edit again
 /// after a mistake (`retry`).
+///
+/// The buffer holds the task as its file has it (change times and unknown
+/// keys included), never the index's copy, so the save compares like with
+/// like. A save goes through the same paths as every other change: the
+/// writer stamps `changed.<field>` for each field the edit changed, `done`
+/// completes through ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``
+/// and leaving `done` reopens through ``TaskFile/reopen(taskID:at:)``.
 public struct EditorSession {
     let store: Store
-    /// The task being edited, as it was listed.
+    let session: IndexSession
+    /// The task being edited, as it was listed (its short id and list).
     public let item: ListedTask
     let now: Date
     let timeZone: TimeZone
     let path: String
 
-    /// `path` is the scratch file (``scratchPath(directory:task:processID:)``);
+    /// `path` is the scratch file (``scratchPath(location:task:processID:)``);
     /// it is removed once the edit is saved or had no changes, and kept otherwise.
-    public init(store: Store, item: ListedTask, now: Date, timeZone: TimeZone, path: String) {
+    public init(store: Store, session: IndexSession, item: ListedTask, now: Date, timeZone: TimeZone, path: String) {
         self.store = store
+        self.session = session
         self.item = item
         self.now = now
         self.timeZone = timeZone
         self.path = path
+    }
+
+    /// `<state directory>/edits`: where scratch files (and the text of an
+    /// edit that was not saved) live, a 0700 directory beside the undo journal.
+    public static func scratchDirectory(_ location: StoreLocation) -> String {
+        (location.stateDirectory as NSString).appendingPathComponent("edits")
+    }
+
+    /// `<state directory>/edits/tick-edit-<uuid8>-<pid>.json`.
+    public static func scratchPath(location: StoreLocation, task: TaskItem, processID: Int32) -> String {
+        scratchPath(directory: scratchDirectory(location), task: task, processID: processID)
     }
 
     /// `<directory>/tick-edit-<uuid8>-<pid>.json`.
@@ -32,8 +52,10 @@ public struct EditorSession {
         /// The text came back as it was (or differs in the comment header only).
         case noChanges
         /// The edited task was saved; `changed` is false when it matched the
-        /// file already (an edit that only reformatted).
-        case saved(original: TaskItem, edited: TaskItem, changed: Bool)
+        /// file already (an edit that only reformatted). `completion` is set
+        /// when the edit completed the task (its series: the next occurrence,
+        /// or why none was made).
+        case saved(original: TaskItem, edited: TaskItem, changed: Bool, completion: CompletionOutcome?)
     }
 
     /// Writes the task's JSON to the scratch file, runs `edit` on its path,
@@ -41,13 +63,14 @@ public struct EditorSession {
     /// rules, goes to `retry`: true runs `edit` again, false stops with
     /// ``EditorError/notSaved(kept:)``.
     public func run(edit: (String) throws -> Void, retry: (FormatError) -> Bool) throws -> Outcome {
-        let original = item.task
+        let original = try fileCopy()
         var originalNode = JSONWriter.write(TaskFileEncoder.node(for: original))
         if originalNode.isEmpty { originalNode = [] }
         // A `//` header says how times are read; zone-less times are local (EditorBuffer).
         let buffer = EditorBuffer(timeZone: timeZone)
         let originalBuffer = buffer.render(json: originalNode)
-        try AtomicFile.write(originalBuffer, to: path, mode: 0o600)
+        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        try AtomicFile.write(originalBuffer, to: path, mode: PrivateFiles.fileMode)
         while true {
             try edit(path)
             guard let (bytes, _) = try AtomicFile.read(path: path) else { throw EditorError.bufferGone(path: path) }
@@ -58,14 +81,25 @@ public struct EditorSession {
             let decoder = TaskFileDecoder(bytes: buffer.json(from: bytes), path: path, kind: item.kind, fallbackDate: now)
             do {
                 let edited = try validated(decoder.decodeTask(), original: original)
-                let changed = try save(edited, original: original)
+                let (saved, changed, completion) = try save(edited, original: original)
                 unlink(path)
-                return .saved(original: original, edited: edited, changed: changed)
+                return .saved(original: original, edited: saved, changed: changed, completion: completion)
             } catch let error as FormatError {
                 if retry(error) { continue }
                 throw EditorError.notSaved(kept: path)
             }
         }
+    }
+
+    /// The task as its file has it now, with hand edits stamped as the
+    /// writer will stamp them (so the save's check sees the same task).
+    private func fileCopy() throws -> TaskItem {
+        guard var read = try store.read(item.kind) else { throw LookupError.taskNotFound(item.task.id.lowercased) }
+        store.written.stampHandEdits(in: &read.file, bytes: read.bytes, at: read.stamp.modificationDate)
+        guard let task = read.file.tasks.first(where: { $0.id == item.task.id }) else {
+            throw LookupError.taskNotFound(item.task.id.lowercased)
+        }
+        return task
     }
 
     /// The task as edited, when the rules allow it: the same id; new text
@@ -85,30 +119,62 @@ public struct EditorSession {
         return edited
     }
 
-    /// Saves `edited` over the task when it is still as `original` was;
-    /// returns whether it changed.
-    private func save(_ edited: TaskItem, original: TaskItem) throws -> Bool {
+    /// True when `a` and `b` hold the same values: change times and
+    /// `modifiedAt` aside (a reorder or a sync that changed no value is not
+    /// a change the editor's text would overwrite).
+    static func sameValues(_ a: TaskItem, _ b: TaskItem) -> Bool {
+        var a = a, b = b
+        a.changed = [:]
+        b.changed = [:]
+        a.modifiedAt = b.modifiedAt
+        return a.sameContent(as: b)
+    }
+
+    /// Saves `edited` over the task when its values are still as `original`
+    /// had them; returns the task as saved, whether it changed, and the
+    /// completion when the edit set it done.
+    private func save(_ edited: TaskItem, original: TaskItem) throws -> (TaskItem, Bool, CompletionOutcome?) {
         let now = self.now
         let zone = timeZone
         let keptPath = path
         let kind = item.kind
+        let index = session.index
         return try store.withLock { writer in
-            try writer.update(kind) { file in
-                let changed: Bool = try file.updateTask(original.id) { current in
-                    guard current.sameContent(as: original) else { throw EditorError.changedOnDisk(kept: keptPath) }
-                    var next = edited
-                    guard !next.sameContent(as: current) else { return false }
-                    next.modifiedAt = now
-                    if next.state == .done && next.completedAt == nil { next.completedAt = now }
-                    if next.state != .done && current.state == .done && next.completedAt == current.completedAt { next.completedAt = nil }
-                    current = next
-                    return true
+            try writer.update(kind) { file -> (TaskItem, Bool, CompletionOutcome?) in
+                guard let i = file.index(of: original.id) else { throw EditorError.changedOnDisk(kept: keptPath) }
+                let current = file.tasks[i]
+                guard Self.sameValues(current, original) else { throw EditorError.changedOnDisk(kept: keptPath) }
+                var next = edited
+                // Change times the text left alone are the file's (a reorder meanwhile
+                // stamped `order`); the writer stamps the fields this edit changed.
+                if next.changed == original.changed { next.changed = current.changed }
+                if next.modifiedAt == original.modifiedAt { next.modifiedAt = current.modifiedAt }
+                guard !next.sameContent(as: current) else { return (current, false, nil) }
+                next.modifiedAt = max(now, current.modifiedAt)
+                // The state changes through the paths `tick done` and `tick reopen` take.
+                let completing = current.state != .done && edited.state == .done
+                let reopening = current.state == .done && edited.state != .done
+                if completing || reopening {
+                    next.state = current.state
+                    next.completedAt = current.completedAt
                 }
-                // Done by editing the JSON is a completion too: a recurring task gets its next occurrence.
-                if changed, original.state != .done, edited.state == .done {
-                    _ = try? file.insertNextOccurrence(of: original.id, now: now, timeZone: zone)
+                file.tasks[i] = next
+                var completion: CompletionOutcome?
+                if completing {
+                    completion = try file.complete(taskID: original.id, at: now, timeZone: zone) { id in
+                        index.contains(id, outside: kind)
+                    }
+                } else if reopening {
+                    _ = try file.reopen(taskID: original.id, at: now)
                 }
-                return changed
+                guard let j = file.index(of: original.id) else { throw LookupError.taskNotFound(original.id.lowercased) }
+                if reopening, edited.state != .open { file.tasks[j].state = edited.state }
+                // complete and reopen set `modifiedAt` to now; a stamp that ran ahead stays ahead.
+                file.tasks[j].modifiedAt = max(file.tasks[j].modifiedAt, next.modifiedAt)
+                // A completion time typed in the text is kept.
+                if completing, let at = edited.completedAt, at != original.completedAt { file.tasks[j].completedAt = at }
+                if var c = completion { c.task = file.tasks[j]; completion = c }
+                return (file.tasks[j], true, completion)
             }
         }
     }

@@ -18,6 +18,7 @@ public enum ProcessRunner {
     /// throws ``ProcessError`` saying so. Throws when the program cannot be
     /// started, too; otherwise returns whatever status it exited with.
     public static func run(_ request: ProcessRequest) throws(ProcessError) -> ProcessResult {
+        if request.usesTerminal { return try runOnTerminal(request) }
         let name = request.program
         let process = Process()
         if name.contains("/") {
@@ -77,6 +78,62 @@ public enum ProcessRunner {
             throw ProcessError("\(name) is not installed (or not on PATH)")
         }
         return ProcessResult(status: status, stdout: out.contents(), stderr: stderr)
+    }
+
+    /// Runs a program that uses tick's terminal (an editor): in tick's own
+    /// process group, so it is in the terminal's foreground and may read it
+    /// (Foundation's `Process` puts a child in a group of its own, where
+    /// reading the terminal stops it: vim quit at once). While it runs, tick
+    /// ignores SIGINT and SIGQUIT (as git does for its editor): a Ctrl-C
+    /// typed in the editor is the editor's. The child gets the default
+    /// dispositions and an empty signal mask. No timeout; nothing captured.
+    /// A program not found exits 127, as from a shell.
+    static func runOnTerminal(_ request: ProcessRequest) throws(ProcessError) -> ProcessResult {
+        let name = request.program
+        // Started in `directory` by a shell that then becomes the program (the
+        // spawn's own chdir action is not in every C library tick builds with).
+        let path = "/bin/sh"
+        let arguments = ["sh", "-c", "cd -- \"$0\" && exec \"$@\"", request.directory, name] + request.arguments
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGHUP, SIGTERM] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        var oldInt = sigaction(), oldQuit = sigaction()
+        sigaction(SIGINT, &ignore, &oldInt)
+        sigaction(SIGQUIT, &ignore, &oldQuit)
+        defer {
+            sigaction(SIGINT, &oldInt, nil)
+            sigaction(SIGQUIT, &oldQuit, nil)
+        }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = request.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+        guard spawned == 0 else { throw ProcessError("cannot run \(name): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw ProcessError("cannot wait for \(name): \(String(cString: strerror(errno)))") }
+        }
+        // WIFSIGNALED / WEXITSTATUS, which Swift does not import as macros.
+        let signal = status & 0x7f
+        let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return ProcessResult(status: code, stdout: [], stderr: "")
     }
 
     /// `10 s`, `0.5 s`.

@@ -20,8 +20,9 @@ extension Tick {
             JSON, under a `//` header (ignored). A time typed without a zone \
             (2026-11-24T17:00) is read in the local zone; with Z or an offset it is that \
             instant. The result is validated; invalid JSON is refused with file:line:column \
-            and your text is kept in the temp file it names. If the task changed on disk \
-            while you were editing, tick refuses rather than overwrite that change.
+            and your text is kept in the file it names (under tick's state directory). If \
+            the task changed on disk while you were editing, tick refuses rather than \
+            overwrite that change. "state": "done" completes the task as `tick done` does.
 
             Every change bumps modifiedAt; an edit that changes nothing writes nothing.
 

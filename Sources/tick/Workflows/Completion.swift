@@ -30,18 +30,34 @@ struct Completion {
     /// What ``report(_:ids:)`` prints: its lines, and its warnings (a repeat
     /// rule that gives no next occurrence). `tick ui` shows them on its status line.
     func describe(_ results: [Result], ids: any ShortIDLookup) -> (lines: [String], warnings: [TickWarning]) {
-        let t = context.terminal
-        var lines = TaskMutation.lines(results.map { .init(item: $0.item, changed: $0.outcome.changed) }, terminal: t,
+        var lines = TaskMutation.lines(results.map { .init(item: $0.item, changed: $0.outcome.changed) }, terminal: context.terminal,
                                        verb: "Completed", unchanged: "was already done")
         var warnings: [TickWarning] = []
         for result in results {
-            if let problem = result.outcome.ruleProblem {
-                warnings.append(TickWarning("no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)"))
-            }
-            guard let next = result.outcome.next, result.outcome.nextCreated else { continue }
-            lines.append("Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: t))
+            let said = series(of: result, ids: ids)
+            lines += said.lines
+            warnings += said.warnings
         }
         return (lines, warnings)
+    }
+
+    /// Prints what happened to a completed task's series (``series(of:ids:)``);
+    /// `tick edit` in the editor prints it after its own confirmation.
+    func reportSeries(of result: Result, ids: any ShortIDLookup) {
+        let said = series(of: result, ids: ids)
+        context.terminal.outLines(said.lines)
+        said.warnings.forEach(context.terminal.warn)
+    }
+
+    /// What happened to a completed task's series: `Next: …` for a created
+    /// occurrence, a warning when its repeat rule could not be read.
+    func series(of result: Result, ids: any ShortIDLookup) -> (lines: [String], warnings: [TickWarning]) {
+        var warnings: [TickWarning] = []
+        if let problem = result.outcome.ruleProblem {
+            warnings.append(TickWarning("no next occurrence for \(result.item.task.id.lowercased.prefix(8)): \(problem)"))
+        }
+        guard let next = result.outcome.next, result.outcome.nextCreated else { return ([], warnings) }
+        return (["Next: " + Self.describe(next, ids: ids, dates: context.dates, terminal: context.terminal)], warnings)
     }
 
     /// `14 (ab12cd34) due Mon 23 Nov`: the short id, the UUID prefix and its first date.

@@ -2,13 +2,13 @@ import Foundation
 import TickKit
 
 /// The terminal side of TickKit's ``EditorSession`` (`tick edit ID` with no
-/// flags): the scratch file in the temporary directory, $VISUAL or $EDITOR
-/// on the terminal, "Edit again?", and the confirmation line.
+/// flags): the scratch file under the store's state directory, $VISUAL or
+/// $EDITOR on the terminal, "Edit again?", and the confirmation line.
 extension EditorSession {
     /// The command's edit of `item`: its store, start time and zone.
     init(context: Context, item: ListedTask) {
-        self.init(store: context.store, item: item, now: context.now, timeZone: context.timeZone,
-                  path: Self.scratchPath(directory: context.process.temporaryDirectory, task: item.task, processID: getpid()))
+        self.init(store: context.store, session: context.indexSession, item: item, now: context.now, timeZone: context.timeZone,
+                  path: Self.scratchPath(location: context.store.location, task: item.task, processID: getpid()))
     }
 
     /// Edits the task in the user's editor and prints what was saved.
@@ -22,7 +22,7 @@ extension EditorSession {
         switch outcome {
         case .noChanges:
             t.out("No changes.")
-        case let .saved(original, edited, changed):
+        case let .saved(original, edited, changed, completion):
             // The same confirmation as `tick edit ID tokens`, naming what changed (state included).
             let confirm = Confirmation(terminal: t)
             var fields = Confirmation.fieldNames(from: original, to: edited)
@@ -30,6 +30,10 @@ extension EditorSession {
             t.out(changed
                 ? confirm.changed("Edited", edited, shortID: item.shortID, fields: fields)
                 : confirm.unchanged(edited, shortID: item.shortID, "unchanged"))
+            // A completion reports its series as `tick done` does (the next occurrence, or why none).
+            if let completion {
+                Completion(context: context).reportSeries(of: .init(item: item, outcome: completion), ids: try context.resyncIDs())
+            }
         }
     }
 
