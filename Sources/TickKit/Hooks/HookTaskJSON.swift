@@ -21,7 +21,8 @@ struct HookTaskJSON {
     }
 
     /// `task` with what the hook's answer `returned` changed, compared with the
-    /// line it was given (`sent`): the fields Taskwarrior's JSON carries, and
+    /// line it was given (`sent`): the fields Taskwarrior's JSON carries (the
+    /// ``TaskField`` entries with a hook key), and
     /// any other key (a UDA), kept as `x-taskwarrior-NAME`. A hook may not
     /// change the uuid or the project (a move is `tick mv`'s), nor delete.
     func apply(returned: String, sent: String, to task: TaskItem, project: String?) throws(HookTaskJSONError) -> TaskItem {
@@ -34,34 +35,8 @@ struct HookTaskJSON {
             throw HookTaskJSONError("changed the task's project (\(before.project ?? "none") to \(after.project ?? "none")); a hook cannot move a task, `tick mv` does")
         }
         var result = task
-        let a = before.task, b = after.task
-        if b.title != a.title { result.title = b.title }
-        if b.state != a.state || b.completedAt != a.completedAt {
-            result.state = b.state
-            result.completedAt = b.completedAt
-        }
-        if b.due != a.due { result.due = b.due }
-        if b.scheduled != a.scheduled { result.scheduled = b.scheduled }
-        if b.wait != a.wait { result.wait = b.wait }
-        if b.remind != a.remind { result.remind = b.remind }
-        if b.repeatRule != a.repeatRule { result.repeatRule = b.repeatRule }
-        if b.priority != a.priority { result.priority = b.priority }
-        if b.energy != a.energy { result.energy = b.energy }
-        if b.notes != a.notes { result.notes = b.notes }
-        if b.tags != a.tags {
-            result.tags.removeAll { a.tags.contains($0) && !b.tags.contains($0) }
-            for tag in b.tags where !a.tags.contains(tag) { result.addTag(tag) }
-        }
-        if b.depends != a.depends {
-            result.depends.removeAll { a.depends.contains($0) && !b.depends.contains($0) }
-            for id in b.depends where !a.depends.contains(id) { result.addDependency(id) }
-        }
-        if b.extra != a.extra {
-            let old = TaskItem.members(a.extra), new = TaskItem.members(b.extra)
-            for key in Set(old.keys).union(new.keys) where old[key] != new[key] {
-                result.extra.removeAll { $0.key == key }
-                if let value = new[key] { result.extra.append(JSONMember(key, value)) }
-            }
+        for field in TaskField.all where field.hookKey != nil {
+            field.applyChange(&result, before.task, after.task)
         }
         return result
     }

@@ -6,7 +6,38 @@ import GRDBSQLite
 /// tasks must not pay for a generic row abstraction per column.
 struct RowReader {
     /// The columns every task query selects, in this order.
-    static let columns = "t.id, t.title, t.state, t.due, t.scheduled_day, t.remind_ts, t.repeat, t.priority, t.energy, t.tags, t.notes, t.created_ts, t.modified_ts, t.completed_ts, t.extra, t.path, t.short, t.position, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.slot_extra, t.wait, t.depends, \(blockedColumn)"
+    static let columns = TaskColumns.read.map { "t." + $0 }.joined(separator: ", ") + ", \(blockedColumn)"
+
+    /// The result columns of ``columns``, by name (``TaskColumns``).
+    enum C {
+        static let id = TaskColumns.result("id")
+        static let title = TaskColumns.result("title")
+        static let state = TaskColumns.result("state")
+        static let due = TaskColumns.result("due")
+        static let scheduledDay = TaskColumns.result("scheduled_day")
+        static let remindTs = TaskColumns.result("remind_ts")
+        static let `repeat` = TaskColumns.result("repeat")
+        static let priority = TaskColumns.result("priority")
+        static let energy = TaskColumns.result("energy")
+        static let tags = TaskColumns.result("tags")
+        static let notes = TaskColumns.result("notes")
+        static let createdTs = TaskColumns.result("created_ts")
+        static let modifiedTs = TaskColumns.result("modified_ts")
+        static let completedTs = TaskColumns.result("completed_ts")
+        static let extra = TaskColumns.result("extra")
+        static let path = TaskColumns.result("path")
+        static let short = TaskColumns.result("short")
+        static let position = TaskColumns.result("position")
+        static let estimate = TaskColumns.result("estimate")
+        static let slotDay = TaskColumns.result("slot_day")
+        static let slotStart = TaskColumns.result("slot_start")
+        static let slotMinutes = TaskColumns.result("slot_minutes")
+        static let slotExtra = TaskColumns.result("slot_extra")
+        static let wait = TaskColumns.result("wait")
+        static let depends = TaskColumns.result("depends")
+        /// The blocked flag, right after the named columns.
+        static let blocked = Int32(TaskColumns.read.count)
+    }
 
     /// 1 when the task is not done and depends on a task that exists and is not done.
     static let blockedColumn = blocked("t")
@@ -33,8 +64,8 @@ struct RowReader {
             guard rc == SQLITE_ROW else {
                 throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(raw))))
             }
-            guard let task = reader.task(), let path = reader.text(15) else { continue }
-            try body(task, path, reader.int(16), reader.int(17) ?? 0, (reader.int(25) ?? 0) != 0)
+            guard let task = reader.task(), let path = reader.text(C.path) else { continue }
+            try body(task, path, reader.int(C.short), reader.int(C.position) ?? 0, (reader.int(C.blocked) ?? 0) != 0)
         }
     }
 
@@ -61,20 +92,20 @@ struct RowReader {
     }
 
     func task() -> TaskItem? {
-        guard let id = uuid(0), let title = text(1),
-              let stateText = text(2), let state = TaskState(rawValue: stateText),
-              let created = double(11), let modified = double(12)
+        guard let id = uuid(C.id), let title = text(C.title),
+              let stateText = text(C.state), let state = TaskState(rawValue: stateText),
+              let created = double(C.createdTs), let modified = double(C.modifiedTs)
         else { return nil }
         var extra: [JSONMember] = []
-        if let json = text(14), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
+        if let json = text(C.extra), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
             extra = members
         }
-        let tagsText = text(9) ?? ""
-        let dependsText = text(24) ?? ""
+        let tagsText = text(C.tags) ?? ""
+        let dependsText = text(C.depends) ?? ""
         var slot: TaskSlot?
-        if let day = int(19), let startMinutes = int(20), let start = ClockTime(minutes: startMinutes), let length = int(21) {
+        if let day = int(C.slotDay), let startMinutes = int(C.slotStart), let start = ClockTime(minutes: startMinutes), let length = int(C.slotMinutes) {
             var slotExtra: [JSONMember] = []
-            if let json = text(22), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
+            if let json = text(C.slotExtra), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
                 slotExtra = members
             }
             slot = TaskSlot(day: LocalDate(daysSinceEpoch: day), start: start, minutes: length, extra: slotExtra)
@@ -83,21 +114,21 @@ struct RowReader {
             id: id,
             title: title,
             state: state,
-            due: text(3).flatMap(TaskDate.init(fileString:)),
-            scheduled: int(4).map(LocalDate.init(daysSinceEpoch:)),
-            remind: double(5).map(Date.init(timeIntervalSinceReferenceDate:)),
-            repeatRule: text(6),
-            priority: text(7).flatMap(Priority.init(rawValue:)),
-            energy: text(8).flatMap(Energy.init(rawValue:)),
-            estimate: int(18),
+            due: text(C.due).flatMap(TaskDate.init(fileString:)),
+            scheduled: int(C.scheduledDay).map(LocalDate.init(daysSinceEpoch:)),
+            remind: double(C.remindTs).map(Date.init(timeIntervalSinceReferenceDate:)),
+            repeatRule: text(C.repeat),
+            priority: text(C.priority).flatMap(Priority.init(rawValue:)),
+            energy: text(C.energy).flatMap(Energy.init(rawValue:)),
+            estimate: int(C.estimate),
             slot: slot,
             tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
-            wait: text(23).flatMap(TaskDate.init(fileString:)),
+            wait: text(C.wait).flatMap(TaskDate.init(fileString:)),
             depends: dependsText.isEmpty ? [] : dependsText.split(separator: " ").compactMap { UUID(fastString: String($0)) },
-            notes: text(10),
+            notes: text(C.notes),
             createdAt: Date(timeIntervalSinceReferenceDate: created),
             modifiedAt: Date(timeIntervalSinceReferenceDate: modified),
-            completedAt: double(13).map(Date.init(timeIntervalSinceReferenceDate:)),
+            completedAt: double(C.completedTs).map(Date.init(timeIntervalSinceReferenceDate:)),
             extra: extra
         )
     }

@@ -5,12 +5,41 @@ import GRDBSQLite
 /// Inserts task rows through SQLite's C API (reindexing 100,000 tasks must
 /// not build a boxed argument array per row).
 struct RowWriter {
-    static let insertSQL = """
-        INSERT INTO tasks (id, chash, path, position, title, state, due, due_day, due_ts, scheduled_day, remind_ts,
-                           repeat, priority, energy, tags, notes, created_ts, modified_ts, completed_ts, extra,
-                           estimate, slot_day, slot_start, slot_minutes, slot_extra, wait, wait_day, wait_ts, depends)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    static let insertSQL = "INSERT INTO tasks (" + TaskColumns.insert.joined(separator: ", ") + ") VALUES ("
+        + Array(repeating: "?", count: TaskColumns.insert.count).joined(separator: ", ") + ")"
+
+    /// The insert's parameters, by column name (``TaskColumns``).
+    enum P {
+        static let id = TaskColumns.parameter("id")
+        static let chash = TaskColumns.parameter("chash")
+        static let path = TaskColumns.parameter("path")
+        static let position = TaskColumns.parameter("position")
+        static let title = TaskColumns.parameter("title")
+        static let state = TaskColumns.parameter("state")
+        static let due = TaskColumns.parameter("due")
+        static let dueDay = TaskColumns.parameter("due_day")
+        static let dueTs = TaskColumns.parameter("due_ts")
+        static let scheduledDay = TaskColumns.parameter("scheduled_day")
+        static let remindTs = TaskColumns.parameter("remind_ts")
+        static let `repeat` = TaskColumns.parameter("repeat")
+        static let priority = TaskColumns.parameter("priority")
+        static let energy = TaskColumns.parameter("energy")
+        static let tags = TaskColumns.parameter("tags")
+        static let notes = TaskColumns.parameter("notes")
+        static let createdTs = TaskColumns.parameter("created_ts")
+        static let modifiedTs = TaskColumns.parameter("modified_ts")
+        static let completedTs = TaskColumns.parameter("completed_ts")
+        static let extra = TaskColumns.parameter("extra")
+        static let estimate = TaskColumns.parameter("estimate")
+        static let slotDay = TaskColumns.parameter("slot_day")
+        static let slotStart = TaskColumns.parameter("slot_start")
+        static let slotMinutes = TaskColumns.parameter("slot_minutes")
+        static let slotExtra = TaskColumns.parameter("slot_extra")
+        static let wait = TaskColumns.parameter("wait")
+        static let waitDay = TaskColumns.parameter("wait_day")
+        static let waitTs = TaskColumns.parameter("wait_ts")
+        static let depends = TaskColumns.parameter("depends")
+    }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -42,9 +71,9 @@ struct RowWriter {
         sqlite3_clear_bindings(s)
         var binder = ColumnBinder(statement: s)
         Self.visitColumns(of: task, id: id, into: &binder)
-        sqlite3_bind_int64(s, 2, hash ?? Int64(bitPattern: binder.hasher.hash))
-        Self.bind(s, 3, path)
-        sqlite3_bind_int64(s, 4, Int64(position))
+        sqlite3_bind_int64(s, P.chash, hash ?? Int64(bitPattern: binder.hasher.hash))
+        Self.bind(s, P.path, path)
+        sqlite3_bind_int64(s, P.position, Int64(position))
         try step(s, db)
         guard !task.tags.isEmpty || !task.depends.isEmpty else { return }
         let rowid = sqlite3_last_insert_rowid(sqlite3_db_handle(s))
@@ -69,48 +98,48 @@ struct RowWriter {
     /// `id` is `task.id.lowercased`. Binding and hashing both walk this, so
     /// the hash covers what is stored by construction.
     static func visitColumns<V: ColumnVisitor>(of task: TaskItem, id: String, into v: inout V) {
-        v.text(1, id)
-        v.text(5, task.title)
-        v.text(6, task.state.rawValue)
+        v.text(P.id, id)
+        v.text(P.title, task.title)
+        v.text(P.state, task.state.rawValue)
         if let due = task.due {
-            v.text(7, due.fileString)
+            v.text(P.due, due.fileString)
             switch due {
-            case .day(let d): v.int(8, Int64(d.daysSinceEpoch))
-            case .time(let t): v.double(9, t.timeIntervalSinceReferenceDate)
+            case .day(let d): v.int(P.dueDay, Int64(d.daysSinceEpoch))
+            case .time(let t): v.double(P.dueTs, t.timeIntervalSinceReferenceDate)
             }
         }
-        if let d = task.scheduled { v.int(10, Int64(d.daysSinceEpoch)) }
-        if let r = task.remind { v.double(11, r.timeIntervalSinceReferenceDate) }
-        if let r = task.repeatRule { v.text(12, r) }
-        if let p = task.priority { v.text(13, p.rawValue) }
-        if let e = task.energy { v.text(14, e.rawValue) }
-        v.text(15, task.tags.count == 1 ? task.tags[0] : task.tags.joined(separator: " "))
+        if let d = task.scheduled { v.int(P.scheduledDay, Int64(d.daysSinceEpoch)) }
+        if let r = task.remind { v.double(P.remindTs, r.timeIntervalSinceReferenceDate) }
+        if let r = task.repeatRule { v.text(P.repeat, r) }
+        if let p = task.priority { v.text(P.priority, p.rawValue) }
+        if let e = task.energy { v.text(P.energy, e.rawValue) }
+        v.text(P.tags, task.tags.count == 1 ? task.tags[0] : task.tags.joined(separator: " "))
         // The tags table has one row per tag: the hash sees where each ends.
-        if task.tags.count > 1 { v.parts(15, task.tags) }
-        if let n = task.notes { v.text(16, n) }
-        v.double(17, task.createdAt.timeIntervalSinceReferenceDate)
-        v.double(18, task.modifiedAt.timeIntervalSinceReferenceDate)
-        if let c = task.completedAt { v.double(19, c.timeIntervalSinceReferenceDate) }
+        if task.tags.count > 1 { v.parts(P.tags, task.tags) }
+        if let n = task.notes { v.text(P.notes, n) }
+        v.double(P.createdTs, task.createdAt.timeIntervalSinceReferenceDate)
+        v.double(P.modifiedTs, task.modifiedAt.timeIntervalSinceReferenceDate)
+        if let c = task.completedAt { v.double(P.completedTs, c.timeIntervalSinceReferenceDate) }
         if !task.extra.isEmpty {
-            v.text(20, String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self))
+            v.text(P.extra, String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self))
         }
-        if let e = task.estimate { v.int(21, Int64(e)) }
+        if let e = task.estimate { v.int(P.estimate, Int64(e)) }
         if let slot = task.slot {
-            v.int(22, Int64(slot.day.daysSinceEpoch))
-            v.int(23, Int64(slot.start.minutes))
-            v.int(24, Int64(slot.minutes))
+            v.int(P.slotDay, Int64(slot.day.daysSinceEpoch))
+            v.int(P.slotStart, Int64(slot.start.minutes))
+            v.int(P.slotMinutes, Int64(slot.minutes))
             if !slot.extra.isEmpty {
-                v.text(25, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
+                v.text(P.slotExtra, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
             }
         }
         if let wait = task.wait {
-            v.text(26, wait.fileString)
+            v.text(P.wait, wait.fileString)
             switch wait {
-            case .day(let d): v.int(27, Int64(d.daysSinceEpoch))
-            case .time(let t): v.double(28, t.timeIntervalSinceReferenceDate)
+            case .day(let d): v.int(P.waitDay, Int64(d.daysSinceEpoch))
+            case .time(let t): v.double(P.waitTs, t.timeIntervalSinceReferenceDate)
             }
         }
-        if !task.depends.isEmpty { v.text(29, task.depends.map(\.lowercased).joined(separator: " ")) }
+        if !task.depends.isEmpty { v.text(P.depends, task.depends.map(\.lowercased).joined(separator: " ")) }
     }
 
     fileprivate static func bind(_ s: SQLiteStatement, _ i: Int32, _ text: String) {

@@ -116,32 +116,12 @@ extension TaskItem {
     }
 
     /// The change keys whose values differ between this task and `other`
-    /// (`list` and `order` are not values of a task, so never included).
+    /// (`list` and `order` are not values of a task, so never included),
+    /// from ``TaskField/all``.
     public func changedKeys(comparedTo other: TaskItem) -> [String] {
         var keys: [String] = []
-        if title != other.title { keys.append("title") }
-        if state != other.state || completedAt != other.completedAt { keys.append("state") }
-        if due != other.due { keys.append("due") }
-        if scheduled != other.scheduled { keys.append("scheduled") }
-        if remind != other.remind { keys.append("remind") }
-        if repeatRule != other.repeatRule { keys.append("repeat") }
-        if priority != other.priority { keys.append("priority") }
-        if energy != other.energy { keys.append("energy") }
-        if estimate != other.estimate { keys.append("estimate") }
-        if slot != other.slot { keys.append("slot") }
-        if wait != other.wait { keys.append("wait") }
-        if notes != other.notes { keys.append("notes") }
-        if tags != other.tags {
-            let mine = Set(tags), theirs = Set(other.tags)
-            for tag in mine.symmetricDifference(theirs) { keys.append(TaskChange.tagKey(tag)) }
-        }
-        if depends != other.depends {
-            let mine = Set(depends), theirs = Set(other.depends)
-            for id in mine.symmetricDifference(theirs) { keys.append(TaskChange.dependencyKey(id)) }
-        }
-        if extra != other.extra {
-            let mine = Self.members(extra), theirs = Self.members(other.extra)
-            for key in Set(mine.keys).union(theirs.keys) where mine[key] != theirs[key] { keys.append(key) }
+        for field in TaskField.all {
+            for key in field.changeKeys(self, other) where !keys.contains(key) { keys.append(key) }
         }
         return keys
     }

@@ -163,25 +163,10 @@ public enum UndoReverter {
         for (slot, task) in zip(slots, sorted) { f.tasks[slot] = task }
     }
 
-    /// Names of the fields that differ (as in the file format), for messages.
+    /// Names of the fields that differ (as in the file format, ``TaskField/undoName``),
+    /// for messages; `position` when no field does (the task only moved).
     public static func changedFields(_ a: TaskItem, _ b: TaskItem) -> [String] {
-        var fields: [String] = []
-        if a.title != b.title { fields.append("title") }
-        if a.state != b.state { fields.append("state") }
-        if a.due != b.due { fields.append("due") }
-        if a.scheduled != b.scheduled { fields.append("scheduled") }
-        if a.remind != b.remind { fields.append("remind") }
-        if a.repeatRule != b.repeatRule { fields.append("repeat") }
-        if a.priority != b.priority { fields.append("priority") }
-        if a.energy != b.energy { fields.append("energy") }
-        if a.estimate != b.estimate { fields.append("estimate") }
-        if a.slot != b.slot { fields.append("slot") }
-        if a.tags != b.tags { fields.append("tags") }
-        if a.notes != b.notes { fields.append("notes") }
-        if a.createdAt != b.createdAt { fields.append("createdAt") }
-        if a.modifiedAt != b.modifiedAt { fields.append("modifiedAt") }
-        if a.completedAt != b.completedAt { fields.append("completedAt") }
-        if a.extra != b.extra { fields.append("other fields") }
+        let fields = TaskField.differing(a, b).map(\.undoName)
         return fields.isEmpty ? ["position"] : fields
     }
 }

@@ -27,27 +27,11 @@ struct Confirmation {
     }
 
     /// The fields that differ between two versions of a task, named as
-    /// `tick edit` spells them: `title`, `due`, `remind`, `sched`, `at` (the
-    /// slot), `pri`, `energy`, `estimate`, `repeat`, `note`, then `+tag` for
-    /// each tag added and `-tag` for each removed.
+    /// `tick edit` spells them (``TaskField/confirmationName``, in the
+    /// registry's order: `title`, `due`, `remind`, `wait`, `sched`, `at` (the
+    /// slot), `pri`, `energy`, `estimate`, `repeat`, `note`, `depends`), then
+    /// `+tag` for each tag added and `-tag` for each removed.
     static func fieldNames(from before: TaskItem, to after: TaskItem) -> [String] {
-        var names: [String] = []
-        if before.title != after.title { names.append("title") }
-        if before.due != after.due { names.append("due") }
-        if before.remind != after.remind { names.append("remind") }
-        if before.wait != after.wait { names.append("wait") }
-        // A slot sets its day as the scheduled day: name the slot alone then.
-        let slotChanged = before.slot != after.slot
-        if before.scheduled != after.scheduled, !(slotChanged && after.scheduled == after.slot?.day) { names.append("sched") }
-        if slotChanged { names.append("at") }
-        if before.priority != after.priority { names.append("pri") }
-        if before.energy != after.energy { names.append("energy") }
-        if before.estimate != after.estimate { names.append("estimate") }
-        if before.repeatRule != after.repeatRule { names.append("repeat") }
-        if before.notes != after.notes { names.append("note") }
-        if before.depends != after.depends { names.append("depends") }
-        names += after.tags.filter { !before.tags.contains($0) }.map { "+" + $0 }
-        names += before.tags.filter { !after.tags.contains($0) }.map { "-" + $0 }
-        return names
+        TaskField.confirmationNames(from: before, to: after)
     }
 }

@@ -1,0 +1,177 @@
+import Foundation
+
+/// One field of a task, and what every part of tick that handles fields
+/// needs to know about it: the one list (``TaskField/all``) from which change
+/// stamping, merge, undo's conflict message, confirmations, the hook JSON and
+/// the index's columns are derived. Adding a field is one entry here plus
+/// its codecs (the file format, the index's columns, Taskwarrior, CalDAV).
+public struct TaskField: Sendable {
+    /// How a merge (and change stamping) treats the field (Docs/MERGE.md).
+    public enum MergeRule: Sendable, Equatable {
+        /// One value, stamped and merged under its change key: the later change wins.
+        case register
+        /// A set whose elements are registers of their own (`+TAG`, `depends:UUID`).
+        case elementSet
+        /// Unknown keys: each key a register under its own name.
+        case unknownKeys
+        /// Follows the others: `createdAt` is kept, `modifiedAt` is the later
+        /// one, `completedAt` goes with `state` (stamped under `state`).
+        case bookkeeping
+    }
+
+    /// Its key in a task file (Docs/FORMAT.md); unknown keys are `extra`.
+    public let name: String
+    /// The stored properties of ``TaskItem`` it covers.
+    public let properties: [String]
+    /// Its key in the `changed` object (nil: not stamped; element sets and
+    /// unknown keys stamp one key per element).
+    public let changeKey: String?
+    public let mergeRule: MergeRule
+    /// How confirmations name a change of it (`tick edit`'s spelling); nil: not shown.
+    public let confirmationName: String?
+    /// Its key in the hook JSON (Taskwarrior's), when a hook's answer can change it; nil: not sent or not taken back.
+    public let hookKey: String?
+    /// The `tasks` columns of the index that store it.
+    public let indexColumns: [String]
+    /// The CalDAV property that carries it; nil when CalDAV does not.
+    public let davProperty: String?
+    /// How undo's conflict message names a change of it.
+    public let undoName: String
+    /// True when the field differs between two tasks.
+    public let differs: @Sendable (TaskItem, TaskItem) -> Bool
+    /// Carries the change from `before` to `after` onto a task (tags,
+    /// dependencies and unknown keys element by element, so changes the
+    /// task has of its own are kept).
+    let applyChange: @Sendable (_ task: inout TaskItem, _ before: TaskItem, _ after: TaskItem) -> Void
+
+    /// The change keys a change from `b` to `a` stamps.
+    func changeKeys(_ a: TaskItem, _ b: TaskItem) -> [String] {
+        guard differs(a, b) else { return [] }
+        switch mergeRule {
+        case .register, .bookkeeping:
+            return changeKey.map { [$0] } ?? []
+        case .elementSet:
+            if name == "tags" {
+                return Set(a.tags).symmetricDifference(b.tags).map(TaskChange.tagKey)
+            }
+            return Set(a.depends).symmetricDifference(b.depends).map(TaskChange.dependencyKey)
+        case .unknownKeys:
+            let mine = TaskItem.members(a.extra), theirs = TaskItem.members(b.extra)
+            return Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }
+        }
+    }
+
+    /// A field holding one value at `path`.
+    static func value<V: Equatable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, property: String, changeKey: String?,
+        rule: MergeRule = .register, confirmation: String?, hook: String?, index: [String], dav: String?, undo: String? = nil
+    ) -> TaskField {
+        TaskField(
+            name: name, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
+            hookKey: hook, indexColumns: index, davProperty: dav, undoName: undo ?? name,
+            differs: { $0[keyPath: path] != $1[keyPath: path] },
+            applyChange: { task, before, after in
+                if before[keyPath: path] != after[keyPath: path] { task[keyPath: path] = after[keyPath: path] }
+            })
+    }
+
+    /// Every field of a task, in the order confirmations and undo's
+    /// conflict message name them.
+    public static let all: [TaskField] = [
+        .value("title", \.title, property: "title", changeKey: "title",
+               confirmation: "title", hook: "description", index: ["title"], dav: "SUMMARY"),
+        .value("state", \.state, property: "state", changeKey: "state",
+               confirmation: nil, hook: "status", index: ["state"], dav: "STATUS"),
+        .value("due", \.due, property: "due", changeKey: "due",
+               confirmation: "due", hook: "due", index: ["due", "due_day", "due_ts"], dav: "DUE"),
+        .value("remind", \.remind, property: "remind", changeKey: "remind",
+               confirmation: "remind", hook: "tickremind", index: ["remind_ts"], dav: "VALARM"),
+        .value("wait", \.wait, property: "wait", changeKey: "wait",
+               confirmation: "wait", hook: "wait", index: ["wait", "wait_day", "wait_ts"], dav: "X-TICK-WAIT"),
+        // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
+        .value("scheduled", \.scheduled, property: "scheduled", changeKey: "scheduled",
+               confirmation: "sched", hook: "scheduled", index: ["scheduled_day"], dav: "DTSTART"),
+        // Taskwarrior has no slot or estimate: hooks do not see them.
+        .value("slot", \.slot, property: "slot", changeKey: "slot",
+               confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"], dav: "X-TICK-SLOT"),
+        .value("priority", \.priority, property: "priority", changeKey: "priority",
+               confirmation: "pri", hook: "priority", index: ["priority"], dav: "PRIORITY"),
+        .value("energy", \.energy, property: "energy", changeKey: "energy",
+               confirmation: "energy", hook: "tickenergy", index: ["energy"], dav: "X-TICK-ENERGY"),
+        .value("estimate", \.estimate, property: "estimate", changeKey: "estimate",
+               confirmation: "estimate", hook: nil, index: ["estimate"], dav: "X-TICK-ESTIMATE"),
+        .value("repeat", \.repeatRule, property: "repeatRule", changeKey: "repeat",
+               confirmation: "repeat", hook: "recur", index: ["repeat"], dav: "RRULE"),
+        .value("notes", \.notes, property: "notes", changeKey: "notes",
+               confirmation: "note", hook: "annotations", index: ["notes"], dav: "DESCRIPTION"),
+        TaskField(
+            name: "depends", properties: ["depends"], changeKey: nil, mergeRule: .elementSet, confirmationName: "depends",
+            hookKey: "depends", indexColumns: ["depends"], davProperty: "RELATED-TO", undoName: "depends",
+            differs: { $0.depends != $1.depends },
+            applyChange: { task, before, after in
+                guard before.depends != after.depends else { return }
+                task.depends.removeAll { before.depends.contains($0) && !after.depends.contains($0) }
+                for id in after.depends where !before.depends.contains(id) { task.addDependency(id) }
+            }),
+        // Confirmations name tags one by one: `+tag` added, `-tag` removed.
+        TaskField(
+            name: "tags", properties: ["tags"], changeKey: nil, mergeRule: .elementSet, confirmationName: "tags",
+            hookKey: "tags", indexColumns: ["tags"], davProperty: "CATEGORIES", undoName: "tags",
+            differs: { $0.tags != $1.tags },
+            applyChange: { task, before, after in
+                guard before.tags != after.tags else { return }
+                task.tags.removeAll { before.tags.contains($0) && !after.tags.contains($0) }
+                for tag in after.tags where !before.tags.contains(tag) { task.addTag(tag) }
+            }),
+        // A hook's answer does not set the timestamps: the write does.
+        .value("createdAt", \.createdAt, property: "createdAt", changeKey: nil, rule: .bookkeeping,
+               confirmation: nil, hook: nil, index: ["created_ts"], dav: "CREATED"),
+        .value("modifiedAt", \.modifiedAt, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
+               confirmation: nil, hook: nil, index: ["modified_ts"], dav: "LAST-MODIFIED"),
+        // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
+        .value("completedAt", \.completedAt, property: "completedAt", changeKey: "state", rule: .bookkeeping,
+               confirmation: nil, hook: "end", index: ["completed_ts"], dav: "COMPLETED"),
+        // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
+        TaskField(
+            name: "extra", properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
+            hookKey: "x-taskwarrior-*", indexColumns: ["extra"], davProperty: nil, undoName: "other fields",
+            differs: { $0.extra != $1.extra },
+            applyChange: { task, before, after in
+                guard before.extra != after.extra else { return }
+                let old = TaskItem.members(before.extra), new = TaskItem.members(after.extra)
+                for key in Set(old.keys).union(new.keys) where old[key] != new[key] {
+                    task.extra.removeAll { $0.key == key }
+                    if let value = new[key] { task.extra.append(JSONMember(key, value)) }
+                }
+            }),
+    ]
+
+    /// The fields that differ between two tasks, in ``all``'s order.
+    public static func differing(_ a: TaskItem, _ b: TaskItem) -> [TaskField] {
+        all.filter { $0.differs(a, b) }
+    }
+
+    /// The fields that differ between two versions of a task, as
+    /// confirmations name them (``confirmationName``, in ``all``'s order),
+    /// tags one by one: `+tag` for each added, `-tag` for each removed. A new
+    /// slot sets its day as the scheduled day: then the slot alone is named.
+    public static func confirmationNames(from before: TaskItem, to after: TaskItem) -> [String] {
+        var names: [String] = []
+        for field in differing(before, after) {
+            guard let name = field.confirmationName else { continue }
+            switch field.name {
+            case "tags":
+                names += after.tags.filter { !before.tags.contains($0) }.map { "+" + $0 }
+                names += before.tags.filter { !after.tags.contains($0) }.map { "-" + $0 }
+            case "scheduled" where before.slot != after.slot && after.scheduled == after.slot?.day:
+                continue
+            default:
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    /// Every index column the fields store, in ``all``'s order.
+    static var indexColumnNames: [String] { all.flatMap(\.indexColumns) }
+}

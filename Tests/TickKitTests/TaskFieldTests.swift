@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TickKit
+
+/// The field registry (``TaskField/all``): every field is one, and every
+/// consumer derived from it sees a change of every field. A consumer that
+/// drops a field fails here.
+@Suite struct TaskFieldTests {
+    static let t0 = Timestamp.parse("2026-11-20T08:00:00Z")!
+    static let t1 = Timestamp.parse("2026-11-21T09:30:00Z")!
+    static let t2 = Timestamp.parse("2026-11-22T10:15:00Z")!
+    static let dep = UUID(uuidString: "00000000-0000-4000-8000-0000000000d1")!
+
+    /// An open task with a value in every field a variant changes.
+    static let base = TaskItem(
+        id: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!,
+        title: "Call the bank",
+        due: .day(LocalDate(iso: "2026-11-25")!),
+        scheduled: LocalDate(iso: "2026-11-24")!,
+        remind: t1,
+        repeatRule: "weekly",
+        priority: .flexible,
+        energy: .low,
+        estimate: 30,
+        slot: TaskSlot(day: LocalDate(iso: "2026-11-24")!, start: ClockTime(minutes: 540)!, minutes: 30),
+        tags: ["errand"],
+        wait: .day(LocalDate(iso: "2026-11-23")!),
+        depends: [dep],
+        notes: "Ask about the fee",
+        createdAt: t0,
+        modifiedAt: t0)
+
+    /// For each field: a task and a copy differing only in that field.
+    static let variants: [String: (before: TaskItem, after: TaskItem)] = {
+        func change(_ f: (inout TaskItem) -> Void) -> (TaskItem, TaskItem) {
+            var after = base
+            f(&after)
+            return (base, after)
+        }
+        var done = base
+        done.state = .done
+        done.completedAt = t1
+        var doneLater = done
+        doneLater.completedAt = t2
+        return [
+            "title": change { $0.title = "Call the bank now" },
+            "state": change { $0.state = .active },
+            "due": change { $0.due = .day(LocalDate(iso: "2026-11-26")!) },
+            "remind": change { $0.remind = t2 },
+            "wait": change { $0.wait = .day(LocalDate(iso: "2026-11-22")!) },
+            "scheduled": change { $0.scheduled = LocalDate(iso: "2026-11-23")! },
+            "slot": change { $0.slot = TaskSlot(day: LocalDate(iso: "2026-11-24")!, start: ClockTime(minutes: 600)!, minutes: 30) },
+            "priority": change { $0.priority = .must },
+            "energy": change { $0.energy = .high },
+            "estimate": change { $0.estimate = 45 },
+            "repeat": change { $0.repeatRule = "daily" },
+            "notes": change { $0.notes = "Ask about the fee and the card" },
+            "depends": change { $0.depends.append(UUID(uuidString: "00000000-0000-4000-8000-0000000000d2")!) },
+            "tags": change { $0.tags.append("phone") },
+            "createdAt": change { $0.createdAt = t1 },
+            "modifiedAt": change { $0.modifiedAt = t2 },
+            "completedAt": (done, doneLater),
+            "extra": change { $0.extra = [JSONMember("x-taskwarrior-size", .string("big"))] },
+        ]
+    }()
+
+    /// Each registry entry with its two tasks; fails for a field without a variant.
+    func cases() -> [(field: TaskField, before: TaskItem, after: TaskItem)] {
+        TaskField.all.compactMap { field in
+            guard let v = Self.variants[field.name] else {
+                Issue.record("no variant for the field \(field.name): add one to TaskFieldTests.variants")
+                return nil
+            }
+            return (field, v.before, v.after)
+        }
+    }
+
+    @Test func everyStoredPropertyOfATaskIsAField() {
+        // Stored properties of TaskItem that are not fields of their own:
+        let notFields: Set<String> = [
+            "id",  // the task's identity: what every consumer matches tasks by
+            "changed",  // the fields' change times (bookkeeping of the fields, merged with them)
+            "needsFill",  // in-memory only: the id or timestamps were derived, not read
+        ]
+        let stored = Set(Mirror(reflecting: Self.base).children.compactMap(\.label))
+        let covered = TaskField.all.flatMap(\.properties)
+        #expect(Set(covered).count == covered.count, "a property is covered twice")
+        #expect(stored.subtracting(notFields) == Set(covered))
+        #expect(notFields.isSubset(of: stored))
+        #expect(Set(TaskField.all.map(\.name)).count == TaskField.all.count)
+        #expect(Set(Self.variants.keys) == Set(TaskField.all.map(\.name)))
+    }
+
+    @Test func eachVariantDiffersInItsFieldOnly() {
+        for (field, before, after) in cases() {
+            #expect(TaskField.differing(before, after).map(\.name) == [field.name], "\(field.name)")
+        }
+    }
+
+    @Test func changeStampingSeesEveryStampedField() {
+        let now = Timestamp.parse("2026-11-23T12:00:00Z")!
+        for (field, before, after) in cases() {
+            let keys = after.changedKeys(comparedTo: before)
+            switch field.mergeRule {
+            case .bookkeeping where field.changeKey == nil:
+                #expect(keys.isEmpty, "\(field.name)")
+            case .register, .bookkeeping:
+                #expect(keys == [field.changeKey].compactMap { $0 }, "\(field.name)")
+            case .elementSet, .unknownKeys:
+                #expect(keys.count == 1, "\(field.name): \(keys)")
+            }
+            var stamped = after
+            let done = stamped.stampChanges(since: before, at: now)
+            #expect(done == keys, "\(field.name)")
+            for key in keys { #expect(stamped.changed[key] == now, "\(field.name): \(key)") }
+        }
+    }
+
+    @Test func mergeTakesAOneSidedChangeOfEveryField() {
+        for (field, before, after) in cases() {
+            let theirs = TaskMerge.merge(base: before, ours: before, theirs: after)
+            #expect(!field.differs(theirs.task, after), "\(field.name): theirs")
+            #expect(theirs.conflicts == 0, "\(field.name)")
+            let ours = TaskMerge.merge(base: before, ours: after, theirs: before)
+            #expect(!field.differs(ours.task, after), "\(field.name): ours")
+        }
+    }
+
+    @Test func undoNamesEveryField() {
+        for (field, before, after) in cases() {
+            #expect(UndoReverter.changedFields(after, before) == [field.undoName], "\(field.name)")
+        }
+        #expect(UndoReverter.changedFields(Self.base, Self.base) == ["position"])
+    }
+
+    @Test func confirmationsNameEveryShownField() {
+        for (field, before, after) in cases() {
+            let names = TaskField.confirmationNames(from: before, to: after)
+            switch field.confirmationName {
+            case nil: #expect(names.isEmpty, "\(field.name): \(names)")
+            case "tags": #expect(names == ["+phone"])
+            case let name?: #expect(names == [name], "\(field.name)")
+            }
+        }
+        // A new slot names the scheduled day it sets as the slot alone.
+        var slotted = Self.base
+        slotted.slot = TaskSlot(day: LocalDate(iso: "2026-11-27")!, start: ClockTime(minutes: 600)!, minutes: 30)
+        slotted.scheduled = LocalDate(iso: "2026-11-27")!
+        #expect(TaskField.confirmationNames(from: Self.base, to: slotted) == ["at"])
+    }
+
+    @Test func hookAnswersCarryEverySentField() throws {
+        let json = HookTaskJSON(context: InterchangeContext(path: "hook", now: Self.t0, timeZone: TimeZone(identifier: "UTC")!))
+        for (field, before, after) in cases() where field.hookKey != nil {
+            let sent = json.line(for: before, project: nil)
+            let returned = json.line(for: after, project: nil)
+            #expect(sent != returned, "\(field.name) is not sent")
+            let result = try json.apply(returned: returned, sent: sent, to: before, project: nil)
+            #expect(!field.differs(result, after), "\(field.name)")
+        }
+    }
+
+    @Test func indexStoresEveryField() throws {
+        let db = try DatabaseQueue()
+        try db.write { db in
+            for sql in IndexSchema.statements { try db.execute(sql: sql) }
+        }
+        func roundTrip(_ task: TaskItem) throws -> TaskItem? {
+            try db.write { db in
+                try db.execute(sql: "DELETE FROM tasks")
+                try RowWriter(db).write(task, id: task.id.lowercased, hash: nil, path: "inbox.json", position: 0, db: db)
+                var read: TaskItem?
+                try RowReader.forEach(try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t")) { t, path, _, _, _ in
+                    #expect(path == "inbox.json")
+                    read = t
+                }
+                return read
+            }
+        }
+        for (field, before, after) in cases() {
+            let a = try #require(try roundTrip(before)), b = try #require(try roundTrip(after))
+            #expect(TaskField.differing(a, before).isEmpty, "\(field.name): \(TaskField.differing(a, before).map(\.name))")
+            #expect(TaskField.differing(b, after).isEmpty, "\(field.name): \(TaskField.differing(b, after).map(\.name))")
+            #expect(RowWriter.contentHash(before, id: "x") != RowWriter.contentHash(after, id: "x"), "\(field.name)")
+        }
+    }
+
+    @Test func indexColumnsAreTheRegistrysColumns() {
+        let fields = TaskField.indexColumnNames
+        #expect(Set(fields).count == fields.count)
+        #expect(TaskColumns.insert.count == TaskColumns.bookkeeping.count + fields.count)
+        #expect(Set(TaskColumns.insert) == Set(TaskColumns.bookkeeping + fields))
+        // Reads skip the derived columns (`due_day`, `wait_ts`...) but every field is read.
+        #expect(Set(TaskColumns.read).isSubset(of: Set(TaskColumns.readBookkeeping + fields)))
+        for field in TaskField.all { #expect(field.indexColumns.contains { TaskColumns.read.contains($0) }, "\(field.name)") }
+        let schema = IndexSchema.tables.joined(separator: "\n")
+        for column in fields { #expect(schema.contains("\n    " + column + " ") || schema.contains(" " + column + " "), "\(column)") }
+    }
+}
