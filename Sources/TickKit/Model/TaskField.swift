@@ -75,6 +75,26 @@ public struct TaskField: Sendable {
             })
     }
 
+    /// A set kept as an array at `path` (tags, dependencies): each element
+    /// is stamped and merged on its own, so a change is carried element by
+    /// element and elements the task gained of its own are kept.
+    static func elements<E: Equatable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, dav: String
+    ) -> TaskField {
+        TaskField(
+            name: name, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
+            hookKey: hook, indexColumns: [name], davProperty: dav, undoName: name,
+            differs: { $0[keyPath: path] != $1[keyPath: path] },
+            applyChange: { task, before, after in
+                let old = before[keyPath: path], new = after[keyPath: path]
+                guard old != new else { return }
+                task[keyPath: path].removeAll { old.contains($0) && !new.contains($0) }
+                for element in new where !old.contains(element) && !task[keyPath: path].contains(element) {
+                    task[keyPath: path].append(element)
+                }
+            })
+    }
+
     /// Every field of a task, in the order confirmations and undo's
     /// conflict message name them.
     public static let all: [TaskField] = [
@@ -104,25 +124,9 @@ public struct TaskField: Sendable {
                confirmation: "repeat", hook: "recur", index: ["repeat"], dav: "RRULE"),
         .value("notes", \.notes, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: ["notes"], dav: "DESCRIPTION"),
-        TaskField(
-            name: "depends", properties: ["depends"], changeKey: nil, mergeRule: .elementSet, confirmationName: "depends",
-            hookKey: "depends", indexColumns: ["depends"], davProperty: "RELATED-TO", undoName: "depends",
-            differs: { $0.depends != $1.depends },
-            applyChange: { task, before, after in
-                guard before.depends != after.depends else { return }
-                task.depends.removeAll { before.depends.contains($0) && !after.depends.contains($0) }
-                for id in after.depends where !before.depends.contains(id) { task.addDependency(id) }
-            }),
+        .elements("depends", \.depends, hook: "depends", dav: "RELATED-TO"),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
-        TaskField(
-            name: "tags", properties: ["tags"], changeKey: nil, mergeRule: .elementSet, confirmationName: "tags",
-            hookKey: "tags", indexColumns: ["tags"], davProperty: "CATEGORIES", undoName: "tags",
-            differs: { $0.tags != $1.tags },
-            applyChange: { task, before, after in
-                guard before.tags != after.tags else { return }
-                task.tags.removeAll { before.tags.contains($0) && !after.tags.contains($0) }
-                for tag in after.tags where !before.tags.contains(tag) { task.addTag(tag) }
-            }),
+        .elements("tags", \.tags, hook: "tags", dav: "CATEGORIES"),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, property: "createdAt", changeKey: nil, rule: .bookkeeping,
                confirmation: nil, hook: nil, index: ["created_ts"], dav: "CREATED"),
