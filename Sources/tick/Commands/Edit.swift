@@ -126,15 +126,8 @@ extension Tick {
                 return
             }
             let edited = try TaskMutation(context: context).edit(arguments[0], with: edit)
-            let item = edited.outcome.item
-            if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies) {
-                context.terminal.warn(line)
-            }
-            edited.slotWarnings.forEach(context.terminal.warn)
-            let confirm = Confirmation(terminal: context.terminal)
-            context.terminal.out(edited.outcome.changed
-                ? confirm.changed("Edited", item.task, shortID: item.shortID, fields: Confirmation.fieldNames(from: edited.before, to: item.task))
-                : confirm.unchanged(item.task, shortID: item.shortID, "unchanged"))
+            TaskMutation.warnings(edited).forEach(context.terminal.warn)
+            context.terminal.out(TaskMutation.line(edited, terminal: context.terminal))
         }
 
         /// `tick edit FILTER -- CHANGES`: the same change to every task the

@@ -28,9 +28,7 @@ extension Tick {
             let refs = try tasks.refs(context, verb: "Delete")
             let removal = try TaskMutation(context: context).remove(refs)
             let items = removal.removed
-            for d in removal.droppedDependencies {
-                if let line = DependencyInput.droppedWarning(task: d.task, shortID: d.shortID, dropped: d.ids) { context.terminal.warn(line) }
-            }
+            TaskMutation.warnings(removal).forEach(context.terminal.warn)
             TaskMutation.report(to: context.terminal, items.map { .init(item: $0, changed: true) }, verb: "Deleted", unchanged: "")
             _ = try context.resyncIDs()
         }

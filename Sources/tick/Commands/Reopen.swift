@@ -29,9 +29,7 @@ extension Tick {
         func run() throws {
             let context = try Context(global)
             let mutation = TaskMutation(context: context)
-            let results = try mutation.applyInFile(try tasks.refs(context, states: [.done], verb: "Reopen")) { file, id, now in
-                try file.reopen(taskID: id, at: now)
-            }
+            let results = try mutation.reopen(try tasks.refs(context, states: [.done], verb: "Reopen"))
             let ids = try context.resyncIDs()
             TaskMutation.report(to: context.terminal, results.map(\.outcome), verb: "Reopened", unchanged: "was already open", ids: ids)
             for (_, next) in results {

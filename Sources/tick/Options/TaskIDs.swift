@@ -36,11 +36,7 @@ struct TaskIDs: ParsableArguments {
             return
         }
         let mutation = TaskMutation(context: context)
-        let results = try mutation.apply(try refs(context, verb: verb == "Started" ? "Start" : verb)) { task, now in
-            guard task.setState(state, at: now) else { return false }
-            task.modifiedAt = now
-            return true
-        }
+        let results = try mutation.setState(try refs(context, verb: verb == "Started" ? "Start" : verb), to: state)
         let current = try context.resyncIDs()
         TaskMutation.report(to: context.terminal, results, verb: verb, unchanged: unchanged, ids: state == .done ? nil : current)
     }

@@ -109,11 +109,7 @@ struct UIWriter {
 
     /// `tick start ID`.
     func start(_ id: UUID, context: Context, said: inout Said) throws {
-        let results = try TaskMutation(context: context).apply([id.lowercased]) { task, now in
-            guard task.setState(.active, at: now) else { return false }
-            task.modifiedAt = now
-            return true
-        }
+        let results = try TaskMutation(context: context).setState([id.lowercased], to: .active)
         let ids = try context.resyncIDs()
         said.lines += TaskMutation.lines(results, terminal: context.terminal, verb: "Started", unchanged: "was already active", ids: ids)
     }
@@ -129,9 +125,7 @@ struct UIWriter {
 
     /// `tick reopen ID`: a repeating task's untouched next occurrence is taken back.
     func reopen(_ id: UUID, context: Context, said: inout Said) throws {
-        let results = try TaskMutation(context: context).applyInFile([id.lowercased]) { file, id, now in
-            try file.reopen(taskID: id, at: now)
-        }
+        let results = try TaskMutation(context: context).reopen([id.lowercased])
         let ids = try context.resyncIDs()
         said.lines += TaskMutation.lines(results.map(\.outcome), terminal: context.terminal, verb: "Reopened", unchanged: "was already open", ids: ids)
         said.lines += results.compactMap { Tick.Reopen.describe($0.detail, ids: ids, terminal: context.terminal) }
@@ -140,9 +134,7 @@ struct UIWriter {
     /// `tick rm ID`: tasks that depended on it lose that dependency, with a warning.
     func delete(_ id: UUID, context: Context, said: inout Said) throws {
         let removal = try TaskMutation(context: context).remove([id.lowercased])
-        said.warnings += removal.droppedDependencies.compactMap {
-            DependencyInput.droppedWarning(task: $0.task, shortID: $0.shortID, dropped: $0.ids)
-        }
+        said.warnings += TaskMutation.warnings(removal)
         said.lines += TaskMutation.lines(removal.removed.map { .init(item: $0, changed: true) }, terminal: context.terminal, verb: "Deleted", unchanged: "")
         _ = try context.resyncIDs()
     }
@@ -170,15 +162,8 @@ struct UIWriter {
 
     /// `Edited 3 (6f1c2a3b): title (sched)`, as `tick edit ID CHANGES` prints it, and its warnings.
     func report(_ edited: TaskMutation.Edited, context: Context, said: inout Said) {
-        let item = edited.outcome.item
-        if let line = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies) {
-            said.warnings.append(line)
-        }
-        said.warnings += edited.slotWarnings
-        let confirm = Confirmation(terminal: context.terminal)
-        said.lines.append(edited.outcome.changed
-            ? confirm.changed("Edited", item.task, shortID: item.shortID, fields: Confirmation.fieldNames(from: edited.before, to: item.task))
-            : confirm.unchanged(item.task, shortID: item.shortID, "unchanged"))
+        said.warnings += TaskMutation.warnings(edited)
+        said.lines.append(TaskMutation.line(edited, terminal: context.terminal))
     }
 
     /// `tick mv ID LIST` (`inbox` for the inbox).

@@ -31,3 +31,44 @@ extension TaskMutation {
         }
     }
 }
+
+extension TaskMutation {
+    /// `tick start` (and any state but done and open, which have their own
+    /// paths): sets the state, bumping `modifiedAt` when it changed.
+    func setState(_ refs: [String], to state: TaskState) throws -> [Outcome] {
+        try apply(refs) { task, now in
+            guard task.setState(state, at: now) else { return false }
+            task.modifiedAt = now
+            return true
+        }
+    }
+
+    /// `tick reopen`: reopens done tasks; a repeating task's untouched next
+    /// occurrence is taken back (the detail says what happened to it).
+    func reopen(_ refs: [String]) throws -> [(outcome: Outcome, detail: NextOccurrenceOnReopen)] {
+        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now) }
+    }
+
+    /// The warnings of a removal: tasks that lost a dependency on a removed one.
+    static func warnings(_ removal: Removal) -> [TickWarning] {
+        removal.droppedDependencies.compactMap {
+            DependencyInput.droppedWarning(task: $0.task, shortID: $0.shortID, dropped: $0.ids)
+        }
+    }
+
+    /// The warnings of an edit: a dependency dropped on a gone task, a slot over another.
+    static func warnings(_ edited: Edited) -> [TickWarning] {
+        let item = edited.outcome.item
+        let dropped = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies)
+        return (dropped.map { [$0] } ?? []) + edited.slotWarnings
+    }
+
+    /// `Edited 3 (6f1c2a3b): title (sched)`, or `… unchanged`, as `tick edit ID CHANGES` prints it.
+    static func line(_ edited: Edited, terminal: Terminal) -> String {
+        let item = edited.outcome.item
+        let confirm = Confirmation(terminal: terminal)
+        return edited.outcome.changed
+            ? confirm.changed("Edited", item.task, shortID: item.shortID, fields: Confirmation.fieldNames(from: edited.before, to: item.task))
+            : confirm.unchanged(item.task, shortID: item.shortID, "unchanged")
+    }
+}
