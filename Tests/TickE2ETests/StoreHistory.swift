@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import Testing
+import TickKit
+@testable import tick
+
+/// One machine of a simulated history: a sandbox (store, state, cache) and
+/// tick's own operations on it, in process, each at the instant it is given
+/// (`TICK_NOW`), journaled and stamped as the CLI and `tick ui` do it.
+final class SimMachine {
+    let sandbox: Sandbox
+    let number: Int
+    /// The CLI's global options as none are given (parsed once: it is costly in a debug build).
+    let global: GlobalOptions
+    /// Per file: the bytes last agreed with another machine (Syncthing's
+    /// idea of "my version"), or, in git mode, the bytes of this clone's HEAD.
+    var known: [String: [UInt8]] = [:]
+
+    init(number: Int, global: GlobalOptions) throws {
+        self.number = number
+        self.global = global
+        sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.store + "/lists", withIntermediateDirectories: true)
+    }
+
+    /// A `tick ui`-style writer whose every write happens at `now`.
+    func writer(_ now: Date) throws -> UIWriter {
+        let process = try ProcessEnvironment(variables: sandbox.environment(["TICK_NOW": Timestamp.format(now)]),
+                                             currentDirectory: sandbox.root, realNow: now)
+        return UIWriter(base: try Context(global, process: process))
+    }
+
+    /// Runs `body` as the command `command` at `now`; a refused write is part of
+    /// a random history (a list that is not empty, a task changed meanwhile).
+    @discardableResult
+    func run(_ command: String, at now: Date, _ body: (Context) throws -> Void) throws -> UIWriteResult {
+        let before = files()
+        defer { touch(since: before, at: now) }
+        return try writer(now).write(command) { context, _ in try body(context) }
+    }
+
+    /// Performs a `tick ui` effect at `now`.
+    @discardableResult
+    func perform(_ effect: UIEffect, at now: Date) throws -> UIWriteResult? {
+        let before = files()
+        defer { touch(since: before, at: now) }
+        return try writer(now).perform(effect, suspend: {}, resume: {})
+    }
+
+    /// Every store file by relative path (conflict copies included).
+    func files() -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        let fm = FileManager.default
+        for dir in ["", "lists", "archive"] {
+            let path = dir.isEmpty ? sandbox.store : sandbox.store + "/" + dir
+            for name in (try? fm.contentsOfDirectory(atPath: path)) ?? [] where name.hasSuffix(".json") {
+                let relative = dir.isEmpty ? name : dir + "/" + name
+                if let data = fm.contents(atPath: sandbox.store + "/" + relative) { out[relative] = [UInt8](data) }
+            }
+        }
+        return out
+    }
+
+    /// Gives the files that changed since `before` the modification time
+    /// `now`: tick wrote them at the history's time, not the wall clock's.
+    func touch(since before: [String: [UInt8]], at now: Date) {
+        for (path, bytes) in files() where before[path] != bytes {
+            try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: sandbox.store + "/" + path)
+        }
+    }
+
+    /// Writes a file as another program does (Syncthing, git): not through tick.
+    func put(_ relative: String, _ bytes: [UInt8]?, mtime: Date) throws {
+        let path = sandbox.store + "/" + relative
+        guard let bytes else {
+            try? FileManager.default.removeItem(atPath: path)
+            return
+        }
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let temp = path + ".tmp-sim"
+        try Data(bytes).write(to: URL(fileURLWithPath: temp))
+        try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: temp)
+        guard rename(temp, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// `tick resolve` (as the watcher and git's post-merge hook run it).
+    func resolve(at now: Date) throws {
+        let result = try run("resolve", at: now) { context in
+            var resolver = ConflictResolver(store: context.store, dryRun: false)
+            _ = try resolver.run()
+        }
+        if !result.succeeded { throw SimFailure("machine \(number): tick resolve failed: \(result.message)") }
+    }
+}
+
+/// A failure of the simulation itself (not a finding).
+struct SimFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// SplitMix64: a seeded, reproducible random source.
+struct SimRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D &+ 1 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
+    mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
+}
+
+/// A store's tasks as plain JSON, by id: where each is and its keys.
+struct SimView {
+    struct Task {
+        var file: String
+        /// The list file's id (placement survives a rename), "inbox" or "archive".
+        var place: String
+        var keys: [String: String]
+        var tags: Set<String>
+    }
+    var tasks: [String: Task] = [:]
+    /// The ids in file (path) order, then each file's order.
+    var order: [String] = []
+    /// Ids in more than one file.
+    var duplicates: [String] = []
+    /// List id → name.
+    var lists: [String: String] = [:]
+    /// Files that are not JSON objects with a task array.
+    var unreadable: [String] = []
+
+    /// The fields a change is recorded for: everything but bookkeeping.
+    static let bookkeeping: Set<String> = ["id", "changed", "modifiedAt", "tags", "createdAt", "archivedFrom"]
+
+    init(_ files: [String: [UInt8]]) {
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where !path.contains(".sync-conflict-") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                  let tasks = object["tasks"] as? [[String: Any]] else {
+                unreadable.append(path)
+                continue
+            }
+            let place = path == "inbox.json" ? "inbox" : path.hasPrefix("archive/") ? "archive" : (object["id"] as? String ?? path)
+            if path.hasPrefix("lists/") { lists[place] = object["name"] as? String }
+            for t in tasks {
+                guard let id = t["id"] as? String else { continue }
+                if self.tasks[id] != nil { duplicates.append(id) } else { order.append(id) }
+                var keys: [String: String] = [:]
+                for (k, v) in t where !Self.bookkeeping.contains(k) { keys[k] = Self.canonical(v) }
+                // The state is one field with its completion time (Docs/MERGE.md §16).
+                if let done = keys.removeValue(forKey: "completedAt") { keys["state"] = (keys["state"] ?? "open") + " " + done }
+                self.tasks[id] = Task(file: path, place: place, keys: keys, tags: Set(t["tags"] as? [String] ?? []))
+            }
+        }
+    }
+
+    static func canonical(_ value: Any) -> String {
+        if let s = value as? String { return "\"" + s + "\"" }
+        guard JSONSerialization.isValidJSONObject([value]),
+              let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]) else { return "\(value)" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// What users did, field by field: the oracle's memory. Each entry is the
+/// value an operation gave a key of a task, and when.
+struct SimLedger {
+    struct Entry { var value: String?; var at: Date; var what: String }
+    /// task id → key ("title", "+tag", "@place", "exists") → entries in time order.
+    var entries: [String: [String: [Entry]]] = [:]
+    /// Every task id ever seen.
+    var known: Set<String> = []
+    /// The same ids in the order they were first seen: random picks go by it,
+    /// so a seed replays the same history although tick makes random ids.
+    var sequence: [String] = []
+
+    /// Records what an operation at `at` changed on one machine.
+    mutating func record(before: SimView, after: SimView, at: Date, what: String, recreates: Bool) {
+        for id in after.order {
+            guard let task = after.tasks[id] else { continue }
+            let old = before.tasks[id]
+            if old == nil, recreates, known.contains(id) {
+                // A completion creating an occurrence that existed once: not a user's new value.
+                continue
+            }
+            if old == nil { add(id, "exists", "yes", at, what) }
+            for key in Set(task.keys.keys).union(old?.keys.keys ?? [:].keys) where task.keys[key] != old?.keys[key] {
+                add(id, key, task.keys[key], at, what)
+            }
+            for tag in task.tags.symmetricDifference(old?.tags ?? []) {
+                add(id, "+" + tag, task.tags.contains(tag) ? "yes" : nil, at, what)
+            }
+            if old?.place != task.place { add(id, "@place", task.place, at, what) }
+            if known.insert(id).inserted { sequence.append(id) }
+        }
+        for id in before.tasks.keys where after.tasks[id] == nil {
+            add(id, "exists", nil, at, what)
+        }
+    }
+
+    private mutating func add(_ id: String, _ key: String, _ value: String?, _ at: Date, _ what: String) {
+        entries[id, default: [:]][key, default: []].append(Entry(value: value, at: at, what: what))
+    }
+
+    /// The latest entry of a key.
+    func latest(_ id: String, _ key: String) -> Entry? { entries[id]?[key]?.max { $0.at < $1.at } }
+}

@@ -1,0 +1,404 @@
+import ArgumentParser
+import Foundation
+import Testing
+import TickKit
+@testable import tick
+
+/// The sync oracle over every operation a user has (issue 33), in process:
+/// three machines run tick's own operations (add, edits of each field and
+/// of an unknown key, done/reopen/start, rm, mv, reorder, list add and
+/// rename, archive, undo, repeating tasks, hand edits of the files) at
+/// random, and sync at random points, either Syncthing-style (files copied
+/// both ways, conflict copies, `tick resolve`) or git-style (a shared
+/// remote, tick's merge driver on the three versions, the post-merge
+/// `tick resolve`). Checked once every machine has synced with every other:
+/// all machines hold the same bytes; every file parses; no id is in two
+/// files; for each task still there, each field, tag and placement has the
+/// value of its latest change; a task is there exactly when its latest
+/// change was not a deletion; nothing archived comes back open.
+///
+/// `TICK_STORE_HISTORIES` sets how many histories run per mode (default
+/// 1000); `TICK_STORE_SEED=N` (or `N-M`) replays one; the long run is
+/// `scripts/store-histories.sh`.
+@Suite(.serialized) struct StoreHistoryTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let total = Int(environment["TICK_STORE_HISTORIES"] ?? "") ?? 1000
+    static let batches = 4
+
+    @Test("three machines, every operation, synced at random: no change is undone by a sync",
+          arguments: [StoreHistory.Mode.syncthing, .git], 0..<batches)
+    func histories(mode: StoreHistory.Mode, batch: Int) throws {
+        if let seeds = Self.environment["TICK_STORE_SEED"] {
+            let bounds = seeds.split(separator: "-").compactMap { UInt64($0) }
+            if batch == 0, let low = bounds.first {
+                for seed in low...(bounds.last ?? low) {
+                    var history = try StoreHistory(seed: seed, mode: mode)
+                    try history.check()
+                }
+            }
+            return
+        }
+        let per = max(1, Self.total / Self.batches)
+        for i in 0..<per {
+            var history = try StoreHistory(seed: UInt64(batch * per + i), mode: mode)
+            try history.check()
+        }
+    }
+}
+
+/// One generated history and its checks.
+struct StoreHistory {
+    enum Mode: String, CustomStringConvertible, Sendable {
+        case syncthing, git
+        var description: String { rawValue }
+    }
+
+    let seed: UInt64
+    let mode: Mode
+    var rng: SimRandom
+    var machines: [SimMachine] = []
+    var ledger = SimLedger()
+    var clock = Timestamp.parse("2026-11-21T09:00:00Z") ?? Date(timeIntervalSince1970: 0)
+    /// The remote's files (git mode).
+    var remote: [String: [UInt8]] = [:]
+    var log: [String] = []
+    var counter = 0
+
+    init(seed: UInt64, mode: Mode) throws {
+        self.seed = seed
+        self.mode = mode
+        rng = SimRandom(seed: seed &+ (mode == .git ? 1_000_000 : 0))
+    }
+
+    mutating func tick() -> Date {
+        clock = clock.addingTimeInterval(Double(5 + rng.int(90)))
+        return clock
+    }
+
+    mutating func check() throws {
+        let global = try GlobalOptions.parse([])
+        machines = try (0..<3).map { try SimMachine(number: $0, global: global) }
+        try start()
+        let steps = 6 + rng.int(14)
+        for _ in 0..<steps {
+            let m = rng.int(3)
+            try operate(on: machines[m])
+            if rng.chance(35) {
+                let a = rng.int(3), b = (a + 1 + rng.int(2)) % 3
+                try sync(machines[a], machines[b])
+            }
+        }
+        try converge()
+        try verify()
+    }
+
+    // MARK: The start
+
+    /// Machine 0 makes a store of two lists and five tasks; the others get copies.
+    mutating func start() throws {
+        let m = machines[0]
+        for name in ["Work", "Home"] {
+            try m.run("lists add", at: tick()) { context in
+                _ = try ListEditing(store: context.store, session: context.indexSession, now: context.now).add(named: name, color: nil)
+            }
+        }
+        for (title, where_) in [("I1 +a", ""), ("W1", " list:work"), ("W2", " list:work"), ("W3 +b", " list:work"), ("H1", " list:home")] {
+            let result = try m.perform(.add(text: title + where_, view: .inbox), at: tick())
+            guard result?.succeeded == true else { throw SimFailure("the start failed: \(result?.message ?? "")") }
+        }
+        let files = m.files()
+        ledger.record(before: SimView([:]), after: SimView(files), at: clock, what: "start", recreates: false)
+        for other in machines.dropFirst() {
+            for (path, bytes) in files { try other.put(path, bytes, mtime: clock) }
+        }
+        for machine in machines { machine.known = files }
+        remote = files
+    }
+
+    // MARK: Operations
+
+    /// One random operation on `m`, recorded in the ledger.
+    mutating func operate(on m: SimMachine) throws {
+        let now = tick()
+        let before = SimView(m.files())
+        let open = ledger.sequence.filter { before.tasks[$0].map { $0.place != "archive" } ?? false }
+        guard !open.isEmpty else {
+            try add(on: m, now: now, before: before)
+            return
+        }
+        let id = rng.pick(open)
+        guard let uuid = UUID(uuidString: id) else { return }
+        var what = ""
+        var recreates = false
+        counter += 1
+        let n = counter
+        switch rng.int(19) {
+        case 0, 1:
+            try add(on: m, now: now, before: before)
+            return
+        case 2:
+            what = "title \(id.prefix(4)) t\(n)"
+            try edit(m, uuid, at: now) { $0.title = "t\(n)" }
+        case 3:
+            what = "notes \(id.prefix(4))"
+            let notes: FieldChange<String> = rng.chance(30) ? .clear : .set("n\(n)")
+            try edit(m, uuid, at: now) { $0.notes = notes }
+        case 4:
+            let tag = rng.pick(["a", "b", "c"])
+            let has = before.tasks[id]?.tags.contains(tag) == true
+            what = (has ? "-" : "+") + tag + " \(id.prefix(4))"
+            try edit(m, uuid, at: now) { if has { $0.removeTags = [tag] } else { $0.addTags = [tag] } }
+        case 5:
+            let day = 22 + rng.int(8)
+            what = "due \(id.prefix(4))"
+            let due: FieldChange<TaskDate> = rng.chance(25) ? .clear : LocalDate(year: 2026, month: 11, day: day).map { .set(.day($0)) } ?? .clear
+            try edit(m, uuid, at: now) { $0.due = due }
+        case 6:
+            what = "priority \(id.prefix(4))"
+            let priority: FieldChange<Priority> = rng.chance(30) ? .clear : .set(rng.pick(Priority.allCases))
+            try edit(m, uuid, at: now) { $0.priority = priority }
+        case 7, 8:
+            what = "done \(id.prefix(4))"
+            recreates = true
+            _ = try m.perform(.setState(uuid, .done), at: now)
+        case 9:
+            what = "reopen \(id.prefix(4))"
+            _ = try m.perform(.setState(uuid, .open), at: now)
+        case 10:
+            what = "start \(id.prefix(4))"
+            _ = try m.perform(.setState(uuid, .active), at: now)
+        case 11:
+            what = "rm \(id.prefix(4))"
+            _ = try m.perform(.delete(uuid), at: now)
+        case 12:
+            let target = rng.pick(["inbox", "work", "home"])
+            what = "mv \(id.prefix(4)) \(target)"
+            _ = try m.perform(.move(uuid, list: target), at: now)
+        case 13:
+            let others = open.filter { $0 != id && before.tasks[$0]?.file == before.tasks[id]?.file }
+            guard let anchor = others.first.flatMap({ _ in UUID(uuidString: rng.pick(others)) }) else { return }
+            what = "reorder \(id.prefix(4))"
+            _ = try m.perform(.reorder(uuid, rng.chance(50) ? .before(anchor) : .after(anchor)), at: now)
+        case 14:
+            let name = "L\(n)"
+            let slug = rng.pick(["work", "home"])
+            what = "rename \(slug) \(name)"
+            try m.run("lists rename", at: now) { context in
+                _ = try ListEditing(store: context.store, session: context.indexSession, now: context.now).rename(slug, to: name)
+            }
+        case 15:
+            what = "archive"
+            try m.run("archive", at: now) { context in
+                _ = try ArchiveRun(store: context.store, before: now.addingTimeInterval(1), timeZone: TimeZone(identifier: "UTC") ?? .current, now: now).run()
+            }
+        case 16:
+            what = "undo"
+            _ = try m.perform(.undo, at: now)
+        case 17:
+            what = "unknown key \(id.prefix(4))"
+            try handEdit(m, id: id, at: now) { task in task["x-sim"] = "k\(n)" }
+        default:
+            what = "hand title \(id.prefix(4)) h\(n)"
+            try handEdit(m, id: id, at: now) { task in task["title"] = "h\(n)" }
+        }
+        log.append("\(Timestamp.format(now)) m\(m.number) \(what)")
+        ledger.record(before: before, after: SimView(m.files()), at: now, what: what, recreates: recreates)
+    }
+
+    mutating func add(on m: SimMachine, now: Date, before: SimView) throws {
+        counter += 1
+        let repeats = rng.chance(30) ? " repeat:daily due:2026-11-2\(2 + rng.int(6))" : ""
+        let list = rng.pick(["", " list:work", " list:home"])
+        let text = "A\(counter)" + repeats + list
+        try m.perform(.add(text: text, view: .inbox), at: now)
+        log.append("\(Timestamp.format(now)) m\(m.number) add \(text)")
+        ledger.record(before: before, after: SimView(m.files()), at: now, what: "add \(text)", recreates: false)
+    }
+
+    func edit(_ m: SimMachine, _ id: UUID, at now: Date, _ change: (inout TaskEdit) -> Void) throws {
+        var edit = TaskEdit()
+        change(&edit)
+        try m.run("edit", at: now) { context in _ = try TaskMutation(context: context).edit(id.lowercased, with: edit) }
+    }
+
+    /// Changes one task's JSON in its file as an editor does, the file's mtime `at`.
+    func handEdit(_ m: SimMachine, id: String, at: Date, _ change: (inout [String: Any]) -> Void) throws {
+        for (path, bytes) in m.files() where !path.contains(".sync-conflict-") {
+            guard var object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                  var tasks = object["tasks"] as? [[String: Any]],
+                  let i = tasks.firstIndex(where: { $0["id"] as? String == id }) else { continue }
+            change(&tasks[i])
+            object["tasks"] = tasks
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try m.put(path, [UInt8](data), mtime: at)
+            return
+        }
+    }
+
+    // MARK: Syncs
+
+    mutating func sync(_ a: SimMachine, _ b: SimMachine) throws {
+        switch mode {
+        case .syncthing: try syncthing(a, b)
+        case .git:
+            try git(a)
+            try git(b)
+        }
+    }
+
+    /// Syncthing between two machines: a file changed on one side only goes
+    /// across (a deletion too); changed on both, the newer file wins and the
+    /// other becomes a conflict copy on both; then each runs `tick resolve`.
+    mutating func syncthing(_ a: SimMachine, _ b: SimMachine) throws {
+        let now = tick()
+        log.append("\(Timestamp.format(now)) sync m\(a.number) m\(b.number)")
+        let fa = a.files(), fb = b.files()
+        for path in Set(fa.keys).union(fb.keys).sorted() where !path.contains(".sync-conflict-") {
+            let x = fa[path], y = fb[path]
+            if x == y {
+                a.known[path] = x
+                b.known[path] = y
+                continue
+            }
+            let aChanged = x != a.known[path], bChanged = y != b.known[path]
+            var result: [UInt8]?
+            if aChanged && !bChanged {
+                result = x
+            } else if bChanged && !aChanged {
+                result = y
+            } else if x == nil || y == nil {
+                result = x ?? y   // changed against deleted: Syncthing keeps the change
+            } else {
+                // Both changed: Syncthing keeps the newer modification; tick's files carry
+                // the wall clock's mtime, not the history's, so a coin decides (either
+                // side may win in real life).
+                let aWins = rng.chance(50)
+                let (winner, loser) = aWins ? (x, y) : (y, x)
+                result = winner
+                // Syncthing's name: the date and time of the conflict, the losing device's short id.
+                let time = Timestamp.format(now).filter(\.isNumber)
+                let devices = ["DEVAAAA", "DEVBBBB", "DEVCCCC"]
+                let day = String(time.prefix(8)), second = String(time.dropFirst(8).prefix(6))
+                let stamp = day + "-" + second + "-" + devices[aWins ? b.number : a.number]
+                let copy = (path as NSString).deletingPathExtension + ".sync-conflict-" + stamp + ".json"
+                try a.put(copy, loser, mtime: now)
+                try b.put(copy, loser, mtime: now)
+            }
+            if x != result { try a.put(path, result, mtime: now) }
+            if y != result { try b.put(path, result, mtime: now) }
+            a.known[path] = result
+            b.known[path] = result
+        }
+        // What arrived is merged as the watcher merges it (a machine that got nothing has nothing to do).
+        if a.files() != fa { try a.resolve(at: now) }
+        if b.files() != fb { try b.resolve(at: now) }
+    }
+
+    /// `tick sync` against the shared remote: what changed on one side only
+    /// is taken; changed on both, tick's merge driver merges the three
+    /// versions; then the post-merge `tick resolve`; then a push.
+    mutating func git(_ m: SimMachine) throws {
+        let now = tick()
+        log.append("\(Timestamp.format(now)) git sync m\(m.number)")
+        let local = m.files()
+        for path in Set(local.keys).union(remote.keys).union(m.known.keys).sorted() {
+            let l = local[path], r = remote[path], base = m.known[path]
+            if l == r { continue }
+            if r == base { continue }                       // only local changed: pushed below
+            if l == base { try m.put(path, r, mtime: now); continue }   // only remote changed
+            guard let l, let r else {
+                // Changed on one side, deleted on the other: git keeps the change.
+                try m.put(path, l ?? r, mtime: now)
+                continue
+            }
+            try m.put(path, try driver(m, path: path, base: base, ours: l, theirs: r), mtime: now)
+        }
+        if m.files() != local { try m.resolve(at: now) }
+        let merged = m.files()
+        remote = merged
+        m.known = merged
+    }
+
+    /// Runs `tick merge-driver` (in process) on three versions and returns the result.
+    func driver(_ m: SimMachine, path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws -> [UInt8] {
+        let dir = m.sandbox.root + "/merge"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data(base ?? []).write(to: URL(fileURLWithPath: dir + "/base"))
+        try Data(ours).write(to: URL(fileURLWithPath: dir + "/ours"))
+        try Data(theirs).write(to: URL(fileURLWithPath: dir + "/theirs"))
+        let run = MergeDriverRun(base: dir + "/base", ours: dir + "/ours", theirs: dir + "/theirs", path: path,
+                                 currentDirectory: m.sandbox.store, temporaryDirectory: m.sandbox.tmp,
+                                 environment: m.sandbox.environment(), fallbackDate: clock, processID: getpid())
+        let status = try run.run { _ in }
+        guard status == 0, let merged = FileManager.default.contents(atPath: dir + "/ours") else {
+            throw SimFailure("the merge driver failed on \(path) (status \(status))")
+        }
+        return [UInt8](merged)
+    }
+
+    /// Every machine syncs with every other until they agree (at most four rounds).
+    mutating func converge() throws {
+        for _ in 0..<4 {
+            for (i, j) in [(0, 1), (1, 2), (0, 2), (0, 1)] { try sync(machines[i], machines[j]) }
+            let files = machines[0].files()
+            if machines.dropFirst().allSatisfy({ $0.files() == files }) { return }
+        }
+    }
+
+    // MARK: The oracle
+
+    func fail(_ message: String) {
+        let history = log.joined(separator: "\n")
+        Issue.record("\(mode) seed \(seed) (replay: TICK_STORE_SEED=\(seed)): \(message)\n\(history)")
+    }
+
+    func verify() throws {
+        let reference = machines[0].files()
+        for m in machines.dropFirst() where m.files() != reference {
+            let other = m.files()
+            let differing = Set(reference.keys).union(other.keys).filter { reference[$0] != other[$0] }.sorted()
+            fail("machines 0 and \(m.number) differ in \(differing)")
+            return
+        }
+        if let copy = reference.keys.first(where: { $0.contains(".sync-conflict-") }) { fail("a conflict copy is left: \(copy)") }
+        let view = SimView(reference)
+        if !view.unreadable.isEmpty { fail("unreadable files: \(view.unreadable)") }
+        if !view.duplicates.isEmpty { fail("ids in two files: \(view.duplicates)") }
+        for (id, keys) in ledger.entries.sorted(by: { $0.key < $1.key }) {
+            let deleted = keys["exists"]?.filter { $0.value == nil }.map(\.at).max()
+            let lastChange = keys.filter { $0.key != "exists" }.values.flatMap { $0 }.map(\.at).max()
+            let existence = ledger.latest(id, "exists")
+            let shouldExist = existence?.value != nil || (deleted.map { d in lastChange.map { $0 > d } ?? false } ?? false)
+            guard let task = view.tasks[id] else {
+                if shouldExist { fail("task \(id.prefix(4)) is gone; its last change: \(lastChangeText(id))") }
+                continue
+            }
+            if !shouldExist {
+                fail("task \(id.prefix(4)) came back: deleted by \(existence?.what ?? "?") and not changed later")
+                continue
+            }
+            for key in keys.keys.sorted() where key != "exists" && key != "archivedFrom" {
+                guard let last = ledger.latest(id, key) else { continue }
+                if let deleted, last.at < deleted { continue }   // before a deletion the task was revived from: MERGE.md §6
+                let actual: String?
+                if key == "@place" {
+                    actual = task.place
+                    // An archived task reopened since goes back to a list (MERGE.md §14a).
+                    if last.value == "archive", task.keys["state"]?.hasPrefix("\"done\"") != true { continue }
+                } else if key.hasPrefix("+") {
+                    actual = task.tags.contains(String(key.dropFirst())) ? "yes" : nil
+                } else {
+                    actual = task.keys[key]
+                }
+                if actual != last.value {
+                    fail("task \(id.prefix(4)) \(key) is \(actual ?? "absent"), but its latest change (\(last.what) at \(Timestamp.format(last.at))) made it \(last.value ?? "absent")")
+                }
+            }
+        }
+    }
+
+    func lastChangeText(_ id: String) -> String {
+        let all = (ledger.entries[id] ?? [:]).values.flatMap { $0 }.sorted { $0.at < $1.at }
+        return all.last.map { "\($0.what) at \(Timestamp.format($0.at))" } ?? "?"
+    }
+}
