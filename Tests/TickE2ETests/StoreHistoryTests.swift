@@ -70,6 +70,31 @@ struct StoreHistory {
         rng = SimRandom(seed: seed &+ (mode == .git ? 1_000_000 : 0))
     }
 
+    /// `TICK_STORE_TRACE=N` (a task's number, `#N` in a failure: tick's ids
+    /// differ from run to run): the log shows that task on every machine after
+    /// each step, to see where a change was lost.
+    static let traced = ProcessInfo.processInfo.environment["TICK_STORE_TRACE"].flatMap { Int($0) }
+
+    /// A task as failures name it: its number in the history, then its id's start.
+    func name(_ id: String) -> String {
+        "#\(ledger.sequence.firstIndex(of: id) ?? -1)(\(id.prefix(4)))"
+    }
+
+    mutating func trace() {
+        guard let n = Self.traced, ledger.sequence.indices.contains(n) else { return }
+        let traced = ledger.sequence[n]
+        for m in machines {
+            let view = SimView(m.files())
+            for (id, task) in view.tasks where id == traced {
+                let keys = task.keys.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                log.append("    m\(m.number) \(task.file): \(keys) tags=\(task.tags.sorted())")
+            }
+            if let copy = m.sandbox.store.isEmpty ? nil : m.files().first(where: { $0.key.contains(".sync-conflict-") }) {
+                log.append("    m\(m.number) has \(copy.key)")
+            }
+        }
+    }
+
     mutating func tick() -> Date {
         clock = clock.addingTimeInterval(Double(5 + rng.int(90)))
         return clock
@@ -137,47 +162,47 @@ struct StoreHistory {
             try add(on: m, now: now, before: before)
             return
         case 2:
-            what = "title \(id.prefix(4)) t\(n)"
+            what = "title \(name(id)) t\(n)"
             try edit(m, uuid, at: now) { $0.title = "t\(n)" }
         case 3:
-            what = "notes \(id.prefix(4))"
+            what = "notes \(name(id))"
             let notes: FieldChange<String> = rng.chance(30) ? .clear : .set("n\(n)")
             try edit(m, uuid, at: now) { $0.notes = notes }
         case 4:
             let tag = rng.pick(["a", "b", "c"])
             let has = before.tasks[id]?.tags.contains(tag) == true
-            what = (has ? "-" : "+") + tag + " \(id.prefix(4))"
+            what = (has ? "-" : "+") + tag + " \(name(id))"
             try edit(m, uuid, at: now) { if has { $0.removeTags = [tag] } else { $0.addTags = [tag] } }
         case 5:
             let day = 22 + rng.int(8)
-            what = "due \(id.prefix(4))"
+            what = "due \(name(id))"
             let due: FieldChange<TaskDate> = rng.chance(25) ? .clear : LocalDate(year: 2026, month: 11, day: day).map { .set(.day($0)) } ?? .clear
             try edit(m, uuid, at: now) { $0.due = due }
         case 6:
-            what = "priority \(id.prefix(4))"
+            what = "priority \(name(id))"
             let priority: FieldChange<Priority> = rng.chance(30) ? .clear : .set(rng.pick(Priority.allCases))
             try edit(m, uuid, at: now) { $0.priority = priority }
         case 7, 8:
-            what = "done \(id.prefix(4))"
+            what = "done \(name(id))"
             recreates = true
             _ = try m.perform(.setState(uuid, .done), at: now)
         case 9:
-            what = "reopen \(id.prefix(4))"
+            what = "reopen \(name(id))"
             _ = try m.perform(.setState(uuid, .open), at: now)
         case 10:
-            what = "start \(id.prefix(4))"
+            what = "start \(name(id))"
             _ = try m.perform(.setState(uuid, .active), at: now)
         case 11:
-            what = "rm \(id.prefix(4))"
+            what = "rm \(name(id))"
             _ = try m.perform(.delete(uuid), at: now)
         case 12:
             let target = rng.pick(["inbox", "work", "home"])
-            what = "mv \(id.prefix(4)) \(target)"
+            what = "mv \(name(id)) \(target)"
             _ = try m.perform(.move(uuid, list: target), at: now)
         case 13:
             let others = open.filter { $0 != id && before.tasks[$0]?.file == before.tasks[id]?.file }
             guard let anchor = others.first.flatMap({ _ in UUID(uuidString: rng.pick(others)) }) else { return }
-            what = "reorder \(id.prefix(4))"
+            what = "reorder \(name(id))"
             _ = try m.perform(.reorder(uuid, rng.chance(50) ? .before(anchor) : .after(anchor)), at: now)
         case 14:
             let name = "L\(n)"
@@ -195,13 +220,14 @@ struct StoreHistory {
             what = "undo"
             _ = try m.perform(.undo, at: now)
         case 17:
-            what = "unknown key \(id.prefix(4))"
+            what = "unknown key \(name(id))"
             try handEdit(m, id: id, at: now) { task in task["x-sim"] = "k\(n)" }
         default:
-            what = "hand title \(id.prefix(4)) h\(n)"
+            what = "hand title \(name(id)) h\(n)"
             try handEdit(m, id: id, at: now) { task in task["title"] = "h\(n)" }
         }
         log.append("\(Timestamp.format(now)) m\(m.number) \(what)")
+        trace()
         ledger.record(before: before, after: SimView(m.files()), at: now, what: what, recreates: recreates)
     }
 
@@ -244,6 +270,7 @@ struct StoreHistory {
             try git(a)
             try git(b)
         }
+        trace()
     }
 
     /// Syncthing between two machines: a file changed on one side only goes
@@ -370,11 +397,11 @@ struct StoreHistory {
             let existence = ledger.latest(id, "exists")
             let shouldExist = existence?.value != nil || (deleted.map { d in lastChange.map { $0 > d } ?? false } ?? false)
             guard let task = view.tasks[id] else {
-                if shouldExist { fail("task \(id.prefix(4)) is gone; its last change: \(lastChangeText(id))") }
+                if shouldExist { fail("task \(name(id)) is gone; its last change: \(lastChangeText(id))") }
                 continue
             }
             if !shouldExist {
-                fail("task \(id.prefix(4)) came back: deleted by \(existence?.what ?? "?") and not changed later")
+                fail("task \(name(id)) came back: deleted by \(existence?.what ?? "?") and not changed later")
                 continue
             }
             for key in keys.keys.sorted() where key != "exists" && key != "archivedFrom" {
@@ -391,7 +418,8 @@ struct StoreHistory {
                     actual = task.keys[key]
                 }
                 if actual != last.value {
-                    fail("task \(id.prefix(4)) \(key) is \(actual ?? "absent"), but its latest change (\(last.what) at \(Timestamp.format(last.at))) made it \(last.value ?? "absent")")
+                    let story = (keys[key] ?? []).map { "\($0.what) → \($0.value ?? "absent")" }.joined(separator: "; ")
+                    fail("[\(story)] " + "task \(name(id)) \(key) is \(actual ?? "absent"), but its latest change (\(last.what) at \(Timestamp.format(last.at))) made it \(last.value ?? "absent")")
                 }
             }
         }
