@@ -20,7 +20,10 @@ import TickKit
 /// `TICK_STORE_HISTORIES` sets how many histories run per mode (default
 /// 1000); `TICK_STORE_SEED=N` (or `N-M`) replays one; the long run is
 /// `scripts/store-histories.sh`.
-@Suite(.serialized) struct StoreHistoryTests {
+@Suite(.serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["TICK_BIN"] == nil,
+                "in process (no binary involved): it runs once, in the debug suite, not again in the release binary's pass"))
+struct StoreHistoryTests {
     static let environment = ProcessInfo.processInfo.environment
     static let total = Int(environment["TICK_STORE_HISTORIES"] ?? "") ?? 1000
     static let batches = 4
