@@ -76,10 +76,10 @@ extension FileStep {
         return String(decoding: TaskFileEncoder.encode(header), as: UTF8.self)
     }
 
-    /// True when the file-level fields are equal.
-    static func sameHeader(_ a: TaskFile, _ b: TaskFile) -> Bool {
+    /// True when the file-level fields are equal (`modifiedAt` too, unless `ignoringTime`).
+    static func sameHeader(_ a: TaskFile, _ b: TaskFile, ignoringTime: Bool = false) -> Bool {
         a.id == b.id && a.version == b.version && a.name == b.name && a.color == b.color
-            && a.createdAt == b.createdAt && a.modifiedAt == b.modifiedAt && a.extra == b.extra
+            && a.createdAt == b.createdAt && (ignoringTime || a.modifiedAt == b.modifiedAt) && a.extra == b.extra
     }
 
     /// Decodes a task image.

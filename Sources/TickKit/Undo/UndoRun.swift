@@ -11,9 +11,14 @@ public struct UndoRun {
     /// Put the old state back even where tasks or lists changed since (not where a file would be lost).
     public let force: Bool
 
-    public init(store: Store, force: Bool) {
+    /// The undo's time: what it puts back is stamped with it (``UndoStamping``).
+    public let now: Date
+
+    /// An undo at `now`, by default the store clock's time (the command's start).
+    public init(store: Store, force: Bool, now: Date? = nil) {
         self.store = store
         self.force = force
+        self.now = now ?? store.clock()
     }
 
     /// What a run undid.
@@ -62,19 +67,25 @@ public struct UndoRun {
         if entry.tooLarge == true { throw UndoError.tooLarge(command: entry.command) }
         let groups = UndoReverter.filesToRevert(entry)
         var outcomes: [UndoReverter.Outcome] = []
+        var files: [TaskFile?] = []
         var conflicts: [UndoConflict] = []
         for (kind, steps) in groups {
             let read = readFile(kind)
             if let problem = read.problem {
                 conflicts.append(UndoConflict(path: kind.relativePath, listName: steps.last?.name ?? "", reason: .fileUnreadable(problem)))
                 outcomes.append(.keep)
+                files.append(nil)
                 continue
             }
             let current = try read.result.get()
             let (outcome, found) = try UndoReverter.revert(steps, kind: kind, current: current, force: force)
             conflicts += found
             outcomes.append(outcome)
+            files.append(current)
         }
+        // The undo is a change: what it puts back is stamped with its time (Docs/MERGE.md "Undo under sync").
+        let stamping = UndoStamping(now: now, files: files, outcomes: outcomes, kinds: groups.map(\.kind))
+        outcomes = zip(zip(groups, outcomes), files).map { pair, file in stamping.stamp(pair.1, kind: pair.0.kind, file: file) }
         // blocks.json: whole-file images; it must still be what the command left.
         var blocksBefore: [UInt8]??
         if let step = entry.blocks {
@@ -106,14 +117,15 @@ public struct UndoRun {
             case .keep:
                 continue
             case .write:
-                // Re-applied on the file as it is at write time (StoreWriter re-reads it).
-                // Byte for byte as it was, change times included (Docs/DECISIONS.md).
+                // Re-applied on the file as it is at write time (StoreWriter re-reads it),
+                // stamped here: not by the writer, which would stamp the values only,
+                // and not through the user's hooks (a change already made once).
                 try writer.update(kind, stampChanges: false) { file in
                     let (again, found) = try UndoReverter.revert(steps, kind: kind, current: file, force: force)
                     if !found.isEmpty && (!force || found.contains { !$0.overridable }) {
                         throw UndoError.conflicts(command: entry.command, found)
                     }
-                    if case .write(let reverted) = again { file = reverted }
+                    if case .write(let reverted) = stamping.stamp(again, kind: kind, file: file) { file = reverted }
                 }
             case let .restore(bytes, mode):
                 try writer.restore(bytes, as: kind, mode: mode)
