@@ -188,7 +188,9 @@ import Testing
         stale.setState(.open, at: F.at("11:00"))
         stale.stamp("state", at: F.at("11:00"))
         stale.modifiedAt = F.at("11:00")
-        let hinted = ArchivePlan.withOrigin(archived, Self.home, placedAt: F.at("09:00"))
+        var hinted = archived
+        hinted.extra = [JSONMember(ArchivePlan.fromKey, .string(Self.home.relativePath))]
+        hinted.changed[ArchivePlan.fromKey] = F.at("09:00")
         let out2 = Self.reconcile([Self.file(Self.work, [stale]), Self.file(Self.home, []), Self.file(Self.archive, [hinted])])
         #expect(Self.places(x.id, out2) == [Self.home])
     }
