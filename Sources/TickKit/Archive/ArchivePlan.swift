@@ -44,10 +44,11 @@ public struct ArchivePlan: Sendable {
     /// `task` as it is archived: `archivedFrom` names its file, and the move is
     /// recorded as one (`changed.list`, as `tick mv` does), so that a store
     /// merge knows which copy was placed last (Docs/MERGE.md section 14).
+    /// `changed.archivedFrom` keeps when the task was placed in that file, so
+    /// that a later move made elsewhere before the archive was seen beats it
+    /// (§14a).
     public static func archived(_ task: TaskItem, from kind: FileKind, now: Date) -> TaskItem {
-        var t = task
-        t.extra.removeAll { $0.key == fromKey }
-        t.extra.append(JSONMember(fromKey, .string(kind.relativePath)))
+        var t = withOrigin(task, kind, placedAt: task.listTime)
         t.stamp("list", at: now)
         t.changed["order"] = nil   // its place was in the old list
         t.modifiedAt = max(t.modifiedAt, now)
@@ -64,6 +65,18 @@ public struct ArchivePlan: Sendable {
     public static func unarchived(_ task: TaskItem) -> TaskItem {
         var t = task
         t.extra.removeAll { $0.key == fromKey }
+        t.changed[fromKey] = nil
+        return t
+    }
+
+    /// `task` with `archivedFrom` naming `kind`, placed there at `placedAt`
+    /// (unchanged when it already names `kind`).
+    static func withOrigin(_ task: TaskItem, _ kind: FileKind, placedAt: Date) -> TaskItem {
+        if origin(of: task) == kind, task.extra.count(where: { $0.key == fromKey }) == 1 { return task }
+        var t = task
+        t.extra.removeAll { $0.key == fromKey }
+        t.extra.append(JSONMember(fromKey, .string(kind.relativePath)))
+        t.changed[fromKey] = placedAt
         return t
     }
 

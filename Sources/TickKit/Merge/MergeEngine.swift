@@ -166,7 +166,7 @@ public enum MergeEngine {
         if let base, task.sameIgnoringOrder(as: base) { return false }
         guard let at = otherDead else { return true }
         if hasBase, let inherited = baseDead, MergeClock.seconds(inherited) >= MergeClock.seconds(at) { return true }
-        return MergeClock.isLater(task.modifiedAt, than: at)
+        return MergeClock.isLater(task.lastChange, than: at)
     }
 
     /// Tombstones merged per id like a field (without a base: a union),
@@ -237,5 +237,18 @@ public enum MergeEngine {
             out[t.id] = t.at
         }
         return out
+    }
+}
+
+extension TaskItem {
+    /// When the task last changed, for the delete rule (Docs/MERGE.md §6, §14):
+    /// the later of its `modifiedAt` and every change time but `order` (a
+    /// reorder is not a change). A move stamps `list`, which can run past
+    /// `modifiedAt` when tick stamps a key one second after its previous
+    /// change; a move made after a deletion keeps the task either way.
+    var lastChange: Date {
+        var last = modifiedAt
+        for (key, time) in changed where key != "order" && MergeClock.isLater(time, than: last) { last = time }
+        return last
     }
 }

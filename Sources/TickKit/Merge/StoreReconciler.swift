@@ -34,20 +34,38 @@ public enum StoreReconciler {
         var replace: [UUID: TaskItem] = [:]
         /// Tasks to remove.
         var remove: Set<UUID> = []
+        /// Tasks to add at the end (a task going back from the archive to a
+        /// list that holds no copy of it).
+        var append: [TaskItem] = []
 
-        var isEmpty: Bool { replace.isEmpty && remove.isEmpty }
+        var isEmpty: Bool { replace.isEmpty && remove.isEmpty && append.isEmpty }
+        /// True when the file receives a merged task (written first).
+        var receives: Bool { !replace.isEmpty || !append.isEmpty }
 
         func apply(to file: inout TaskFile) {
             file.tasks.removeAll { remove.contains($0.id) }
             for i in file.tasks.indices {
                 if let task = replace[file.tasks[i].id] { file.tasks[i] = task }
             }
+            for task in append where file.index(of: task.id) == nil {
+                file.tasks.append(task)
+                file.deleted.removeAll { $0.id == task.id }
+            }
         }
+    }
+
+    /// One task of the store after joining its copies.
+    private struct Joined {
+        var copies: [(kind: FileKind, task: TaskItem)]
+        /// The file the task stays in.
+        var home: FileKind
+        var task: TaskItem
     }
 
     /// Plans the reconciliation of `files` (each kind at most once).
     static func plan(_ files: [TaskFile]) -> (plans: [FileKind: FilePlan], report: ReconcileReport) {
         let sorted = files.sorted { $0.kind < $1.kind }
+        let present = Set(sorted.map(\.kind))
         var copies: [UUID: [(kind: FileKind, task: TaskItem)]] = [:]
         var order: [UUID] = []
         var dead: [UUID: [(kind: FileKind, at: Date)]] = [:]
@@ -60,55 +78,97 @@ public enum StoreReconciler {
         }
         var plans: [FileKind: FilePlan] = [:]
         var report = ReconcileReport()
+        var joined: [UUID: Joined] = [:]
         for id in order {
             guard let found = copies[id] else { continue }
-            var home = found[0].kind
-            var task = found[0].task
+            var one = Joined(copies: found, home: found[0].kind, task: found[0].task)
             if found.count > 1 {
-                // The list: the copy placed last (a tie goes to the first file in store order).
-                var homeTime = MergeClock.seconds(found[0].task.listTime)
-                for copy in found.dropFirst() {
-                    let m = TaskMerge.merge(base: nil, ours: task, theirs: copy.task)
-                    task = m.task
-                    report.overrides += m.overridden
-                    let t = MergeClock.seconds(copy.task.listTime)
-                    if t > homeTime { home = copy.kind; homeTime = t }
-                }
-                // The archive holds done tasks only: one reopened (or never done)
-                // after merging goes back to the list copy placed last.
-                if home.isArchive, task.state != .done,
-                   let list = found.filter({ !$0.kind.isArchive }).max(by: { MergeClock.seconds($0.task.listTime) < MergeClock.seconds($1.task.listTime) }) {
-                    home = list.kind
-                }
-                if !home.isArchive { task = ArchivePlan.unarchived(task) }
-                for copy in found where copy.kind != home { plans[copy.kind, default: FilePlan()].remove.insert(id) }
-                // A place in the manual order is a place in one list: only the
-                // home copy's reorder counts (git drops a reorder of a moved
-                // task the same way: it is not an edit).
-                let current = found.first(where: { $0.kind == home })?.task
-                task.changed["order"] = current?.changed["order"]
-                if let current, current != task {
-                    plans[home, default: FilePlan()].replace[id] = task
+                join(&one, present: present, report: &report)
+                for copy in found where copy.kind != one.home { plans[copy.kind, default: FilePlan()].remove.insert(id) }
+                if let current = found.first(where: { $0.kind == one.home })?.task {
+                    if current != one.task { plans[one.home, default: FilePlan()].replace[id] = one.task }
+                } else {
+                    plans[one.home, default: FilePlan()].append.append(one.task)
                 }
                 report.merged.append(id)
             }
+            joined[id] = one
+        }
+        var gone = Set<UUID>()
+        for id in order {
+            guard let one = joined[id] else { continue }
             // A deletion recorded in another file after this task's last change
             // removes it, unless the task was moved here at or after that
             // deletion (the record is then of the move out, by an older tick).
-            let killedBy = (dead[id] ?? []).first { record in
-                record.kind != home
-                    && !MergeClock.isLater(task.modifiedAt, than: record.at)
-                    && MergeClock.seconds(task.listTime) < MergeClock.seconds(record.at)
+            let killed = (dead[id] ?? []).contains { record in
+                record.kind != one.home
+                    && !MergeClock.isLater(one.task.lastChange, than: record.at)
+                    && MergeClock.seconds(one.task.listTime) < MergeClock.seconds(record.at)
             }
-            if killedBy != nil {
-                plans[home, default: FilePlan()].replace[id] = nil
-                plans[home, default: FilePlan()].remove.insert(id)
-                report.removed.append(id)
+            if killed { gone.insert(id) }
+        }
+        // A repeating task that is not done has no untouched next occurrence:
+        // a reopen took it back (Docs/RECURRENCE.md, "Repeating tasks under sync").
+        for id in order where !gone.contains(id) {
+            guard let one = joined[id], one.task.repeatRule != nil, one.task.state != .done else { continue }
+            let next = TaskFile.nextOccurrenceID(after: id)
+            if let n = joined[next], !gone.contains(next), n.task.isUntouchedOccurrence { gone.insert(next) }
+        }
+        for id in order where gone.contains(id) {
+            guard let one = joined[id] else { continue }
+            for copy in one.copies {
+                plans[copy.kind, default: FilePlan()].replace[id] = nil
+                plans[copy.kind, default: FilePlan()].remove.insert(id)
             }
+            plans[one.home, default: FilePlan()].append.removeAll { $0.id == id }
+            report.removed.append(id)
         }
         plans = plans.filter { !$0.value.isEmpty }
         report.files = plans.keys.sorted()
         return (plans, report)
+    }
+
+    /// Joins a task's copies into one and picks its file: the copy placed
+    /// last (a tie goes to the first file in store order). The archive holds
+    /// done tasks only: one reopened (or never done) after merging goes back
+    /// to the list it was placed in last, among the list copies and the
+    /// archived copy's `archivedFrom` (placed at its `changed` time); a task
+    /// that stays archived takes that list as its `archivedFrom` (§14a).
+    private static func join(_ one: inout Joined, present: Set<FileKind>, report: inout ReconcileReport) {
+        let found = one.copies
+        var homeTime = MergeClock.seconds(found[0].task.listTime)
+        for copy in found.dropFirst() {
+            let m = TaskMerge.merge(base: nil, ours: one.task, theirs: copy.task)
+            one.task = m.task
+            report.overrides += m.overridden
+            let t = MergeClock.seconds(copy.task.listTime)
+            if t > homeTime { one.home = copy.kind; homeTime = t }
+        }
+        // The list placed last: a list copy (when it was placed there) or an
+        // archived copy's origin (when it was placed there before archiving);
+        // the origin wins ties, then the first file in store order.
+        var list: (kind: FileKind, time: Int64)?
+        for copy in found where copy.kind.isArchive {
+            guard let origin = ArchivePlan.origin(of: copy.task), present.contains(origin) else { continue }
+            let t = MergeClock.seconds(copy.task.changed[ArchivePlan.fromKey] ?? .distantPast)
+            if list == nil || t > (list?.time ?? 0) { list = (origin, t) }
+        }
+        for copy in found where !copy.kind.isArchive {
+            let t = MergeClock.seconds(copy.task.listTime)
+            if list == nil || t > (list?.time ?? 0) { list = (copy.kind, t) }
+        }
+        if one.home.isArchive, let list {
+            if one.task.state == .done {
+                one.task = ArchivePlan.withOrigin(one.task, list.kind, placedAt: Date(timeIntervalSince1970: TimeInterval(list.time)))
+            } else {
+                one.home = list.kind
+            }
+        }
+        if !one.home.isArchive { one.task = ArchivePlan.unarchived(one.task) }
+        // A place in the manual order is a place in one list: only the
+        // home copy's reorder counts (git drops a reorder of a moved
+        // task the same way: it is not an edit).
+        one.task.changed["order"] = found.first(where: { $0.kind == one.home })?.task.changed["order"]
     }
 
     /// Reconciles files in memory: the result and what was done.
@@ -147,7 +207,7 @@ public enum StoreReconciler {
         let (plans, report) = plan(files)
         guard !plans.isEmpty else { return report }
         let kinds = plans.keys.sorted { a, b in
-            let ra = plans[a]?.replace.isEmpty == false, rb = plans[b]?.replace.isEmpty == false
+            let ra = plans[a]?.receives == true, rb = plans[b]?.receives == true
             return ra != rb ? ra : a < b
         }
         for kind in kinds {

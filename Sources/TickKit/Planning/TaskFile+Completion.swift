@@ -30,10 +30,10 @@ extension TaskFile {
     /// after it in this file: the one completion path for every command.
     ///
     /// Nothing is created when a task with the next occurrence's id already exists
-    /// here, was deleted here later than `now` (a tombstone from another machine's
-    /// clock), or `existsElsewhere` reports it (a task moved to another list). An
-    /// older tombstone (a reopen took the occurrence back) is cleared: completing
-    /// the task again is a new completion. Completing a task that is already done changes nothing.
+    /// here, was deleted here (a tombstone: a deleted occurrence never comes
+    /// back; a reopen removes an untouched occurrence without one), or
+    /// `existsElsewhere` reports it (a task moved to another list, or archived).
+    /// Completing a task that is already done changes nothing.
     @discardableResult
     public mutating func complete(
         taskID: UUID, at now: Date, timeZone: TimeZone,
@@ -68,11 +68,9 @@ extension TaskFile {
         guard let i = index(of: taskID), tasks[i].repeatRule != nil else { return (nil, false) }
         let nextID = Self.nextOccurrenceID(after: taskID)
         if let existing = tasks.first(where: { $0.id == nextID }) { return (existing, false) }
-        // A tombstone from before now (the occurrence was removed, or a reopen took
-        // it back) does not stop a new completion; one from later (another machine's
-        // clock) does.
-        if deleted.contains(where: { $0.id == nextID && $0.at > now }) || existsElsewhere(nextID) { return (nil, false) }
-        deleted.removeAll { $0.id == nextID }
+        // A tombstone is a deletion of this very occurrence (a reopen leaves none):
+        // completing the series again does not bring it back (Docs/RECURRENCE.md).
+        if deleted.contains(where: { $0.id == nextID }) || existsElsewhere(nextID) { return (nil, false) }
         guard let next = try tasks[i].nextOccurrence(completedAt: tasks[i].completedAt ?? now, now: now, timeZone: timeZone) else {
             return (nil, false)
         }
@@ -85,7 +83,11 @@ extension TaskItem {
     /// The next occurrence of this task, or nil when it does not repeat.
     ///
     /// Copies the list-independent content (title, tags, dependencies, notes,
-    /// priority, energy, rule, unknown keys), gives it the deterministic id, and shifts the dates:
+    /// priority, energy, rule, unknown keys), gives it the deterministic id and
+    /// this task's `createdAt` as its `createdAt` and `modifiedAt` (so the
+    /// occurrence made by completing the series again is the same task with
+    /// the same times, and every change, completion, archiving or deletion of
+    /// it made anywhere is later: Docs/RECURRENCE.md), and shifts the dates:
     /// due moves to the next day keeping its wall-clock time in `timeZone`;
     /// scheduled, remind and wait move by the same number of days (remind keeps its
     /// wall-clock offset from due). A rule with no dates to move schedules the
@@ -107,7 +109,7 @@ extension TaskItem {
         var next = TaskItem(
             id: TaskFile.nextOccurrenceID(after: id), title: title, state: .open,
             repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, depends: depends, notes: notes,
-            createdAt: now, modifiedAt: now,
+            createdAt: createdAt, modifiedAt: createdAt,
             extra: extra.filter { $0.key != TaskFile.repeatAnchorKey })
         switch due {
         case .day?: next.due = .day(day)

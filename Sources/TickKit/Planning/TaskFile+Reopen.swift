@@ -7,6 +7,9 @@ public enum NextOccurrenceOnReopen: Sendable, Equatable {
     case none
     /// The next occurrence was untouched (open, never changed) and is removed,
     /// so the series has one open task again (as `tick undo` would leave it).
+    /// No tombstone: completing the task again makes the same occurrence, and
+    /// the store merge drops untouched copies of it elsewhere while the task is
+    /// not done (Docs/RECURRENCE.md, "Repeating tasks under sync").
     case removed(TaskItem)
     /// The next occurrence was changed, started or completed since: it stays.
     case kept(TaskItem)
@@ -15,8 +18,9 @@ public enum NextOccurrenceOnReopen: Sendable, Equatable {
 extension TaskFile {
     /// Sets a task back to open (clearing `completedAt`). When it repeats, the
     /// next occurrence its completion created (same file, deterministic id) is
-    /// removed if nobody touched it, with a tombstone so that synced copies
-    /// drop it too; completing the task again creates it afresh.
+    /// removed if nobody touched it, without a tombstone (synced copies are
+    /// dropped by ``StoreReconciler`` while this task is not done); completing
+    /// the task again creates the same occurrence afresh.
     public mutating func reopen(taskID: UUID, at now: Date) throws -> (changed: Bool, task: TaskItem, next: NextOccurrenceOnReopen) {
         guard let i = index(of: taskID) else { throw LookupError.taskNotFound(taskID.lowercased) }
         let wasDone = tasks[i].state == .done
@@ -29,15 +33,18 @@ extension TaskFile {
         let next = tasks[n]
         guard next.isUntouchedOccurrence else { return (true, task, .kept(next)) }
         tasks.remove(at: n)
-        recordDeletion(of: [next.id], at: now)
         return (true, task, .removed(next))
     }
 }
 
 extension TaskItem {
-    /// Open and never changed since it was created (no change time recorded, no
-    /// later modification): a next occurrence nobody has used yet.
+    /// Open and never changed since it was created (no change time later than
+    /// its creation, no later modification): a next occurrence nobody has used
+    /// yet. (A merge of two such copies may record change times equal to the
+    /// creation: still untouched.)
     var isUntouchedOccurrence: Bool {
-        state == .open && completedAt == nil && changed.isEmpty && modifiedAt == createdAt
+        let created = MergeClock.seconds(createdAt)
+        return state == .open && completedAt == nil && MergeClock.seconds(modifiedAt) == created
+            && changed.values.allSatisfy { MergeClock.seconds($0) <= created }
     }
 }
