@@ -155,16 +155,29 @@ public struct ConflictResolver {
         guard !blocked.contains(kind) else { return [.copiesWaiting(kind, count: copies.count)] }
         var steps: [ResolveStep] = []
         var files: [(ConflictCopy, TaskFile)] = []
+        // A conflict copy is often the version that was in place here before
+        // Syncthing renamed it: a hand edit in it is a change made after tick's
+        // last write of the file, stamped at the copy's mtime (Docs/MERGE.md §18).
+        let written = store.written.copy(of: kind)
         for copy in copies {
             let path = store.location.path(copy.relativePath)
             guard let (bytes, stamp) = try AtomicFile.read(path: path) else { continue }
             do {
-                files.append((copy, try TaskFileDecoder(bytes: bytes, path: store.shownPath(path), kind: kind, fallbackDate: stamp.modificationDate).decode()))
+                var file = try TaskFileDecoder(bytes: bytes, path: store.shownPath(path), kind: kind, fallbackDate: stamp.modificationDate).decode()
+                store.written.stampHandEdits(in: &file, bytes: bytes, at: stamp.modificationDate, copy: written)
+                files.append((copy, file))
             } catch {
                 steps.append(.unreadable(error))
             }
         }
         guard !files.isEmpty else { return steps }
+        // The file's own hand edits are stamped first, as a step of their own
+        // (the merge below consults no written copy).
+        do {
+            if let writer { try writer.stampHandEdits(kind) }
+        } catch StoreError.invalidFile(let problem) {
+            return steps + [.unreadable(problem), .fileUnreadable(kind)]
+        }
         let fold = { (file: inout TaskFile) -> MergeReport in
             var total = MergeReport()
             for (_, copy) in files {
@@ -186,7 +199,15 @@ public struct ConflictResolver {
             if let writer {
                 total = try writer.update(kind, create: create, stampChanges: false, fold)
             } else {
-                var file = try wouldWrite[kind] ?? store.read(kind)?.file ?? create()
+                var file: TaskFile
+                if let pending = wouldWrite[kind] {
+                    file = pending
+                } else if var read = try store.read(kind) {
+                    store.written.stampHandEdits(in: &read.file, bytes: read.bytes, at: read.stamp.modificationDate, copy: written)
+                    file = read.file
+                } else {
+                    file = create()
+                }
                 total = fold(&file)
                 wouldWrite[kind] = file
             }

@@ -16,6 +16,16 @@ extension SyncPass {
         guard commit.succeeded else { throw SyncError.mergedStoreNotCommitted(message: commit.message) }
     }
 
+    /// Stamps the hand edits in the changed store files and writes them back
+    /// (``StoreWriter/stampHandEdits(_:)``) before they are committed. A file
+    /// that cannot be parsed is left as it is (the commit step refuses it).
+    func stampHandEdits(_ status: GitStatus, writer: StoreWriter) {
+        for path in status.dirtyPaths where !SyncRun.isTemporary(path) {
+            guard let kind = FileKind(relativePath: path) else { continue }
+            _ = try? writer.stampHandEdits(kind)
+        }
+    }
+
     /// Commits the store's changes (as `status` found them) with a message
     /// that counts them; true when it made a commit.
     func commitLocalChanges(_ status: GitStatus) throws -> Bool {

@@ -32,6 +32,9 @@ final class SyncPass {
 
         // One `git status` for the branch, its upstream and the changed files.
         let status = try repo.status()
+        // Hand edits get their change times before they are committed, so the
+        // other machines merge them as changes (Docs/MERGE.md §17).
+        stampHandEdits(status, writer: writer)
         let committed = try commitLocalChanges(status)
         /// HEAD before the pull (read again only when a commit moved it).
         func headBeforePull() throws -> String? { committed ? try repo.head() : status.head }
@@ -96,6 +99,9 @@ final class SyncPass {
                 try finishStoppedMerge(pullOutput: pulled)
             }
             _ = try reportIncomingSince(before, upstream: upstream)
+            // What git checked out came from the other machines (stamped there):
+            // no later look may take its differences for hand edits made here.
+            writer.markAllSeen()
             try mergeTheStore(writer: writer)
             ahead = try repo.commitsAhead()
         }

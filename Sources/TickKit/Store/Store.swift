@@ -45,7 +45,7 @@ public struct Store: Sendable {
     }
 
     /// The last bytes tick wrote to each file (for stamping hand edits).
-    public var written: WrittenCopies { WrittenCopies(location: location) }
+    public var written: WrittenCopies { WrittenCopies(location: location, clock: clock) }
 
     /// A file that was read, with what is needed to notice a later change.
     public struct Loaded: Sendable {

@@ -227,7 +227,7 @@ struct SwappingWrite {
 
     /// Decodes a version another program saved and stamps its hand edits
     /// (against the copy of what tick last wrote) with its modification time.
-    private func decode(_ version: (bytes: [UInt8], stamp: FileStamp), copy: (bytes: [UInt8], file: TaskFile)?) throws -> TaskFile {
+    private func decode(_ version: (bytes: [UInt8], stamp: FileStamp), copy: WrittenCopies.Copy?) throws -> TaskFile {
         var file: TaskFile
         do {
             file = try TaskFileDecoder(bytes: version.bytes, path: store.displayPath(kind), kind: kind,

@@ -1,17 +1,32 @@
 import Foundation
 
-/// The last bytes tick wrote (or merged into) each store file, kept outside
-/// the store under the state directory (`written/<relative path>`).
+/// The last bytes tick wrote (or saw and accepted) of each store file, kept
+/// outside the store under the state directory (`written/<relative path>`),
+/// with the store clock's time of that moment as the copy's modification time.
 ///
 /// A store file that differs from its written copy was changed by another
 /// route (an editor, git, Syncthing); comparing the two tells which fields of
-/// which tasks changed, so they can be given change times (the file's mtime)
-/// before a merge relies on them (Docs/MERGE.md, "Hand edits").
+/// which tasks changed, so they can be given change times (the version's
+/// mtime) the first time tick sees them, before the file can travel
+/// (Docs/MERGE.md §17). Merges never consult the copies: stamping is a step
+/// of its own (``StoreWriter/stampHandEdits(_:)``, or the first step of a
+/// command's write), so two machines that merge the same versions write the
+/// same bytes.
 public struct WrittenCopies: Sendable {
     public let location: StoreLocation
+    /// The time recorded with each copy (the store's clock).
+    let clock: @Sendable () -> Date
 
-    public init(location: StoreLocation) {
+    public init(location: StoreLocation, clock: @escaping @Sendable () -> Date = Date.init) {
         self.location = location
+        self.clock = clock
+    }
+
+    /// A written copy: its bytes, decoded, and when tick wrote or saw them.
+    struct Copy {
+        var bytes: [UInt8]
+        var file: TaskFile
+        var savedAt: Date
     }
 
     /// Where the copy of `kind` is kept.
@@ -25,12 +40,14 @@ public struct WrittenCopies: Sendable {
         (try? AtomicFile.read(path: path(of: kind)))??.bytes
     }
 
-    /// Records what tick just wrote. A cache: failures are ignored (the next
-    /// hand edit is then only stamped by its file's time as a whole).
+    /// Records what tick just wrote (or saw, with nothing to stamp), at the
+    /// clock's time. A cache: failures are ignored (the next hand edit is then
+    /// not stamped, and merges by its task's times).
     public func save(_ bytes: [UInt8], for kind: FileKind) {
         let target = path(of: kind)
         try? PrivateFiles.createDirectory((target as NSString).deletingLastPathComponent)
-        try? AtomicFile.write(bytes, to: target, mode: UInt32(PrivateFiles.fileMode), durable: false)
+        guard (try? AtomicFile.write(bytes, to: target, mode: UInt32(PrivateFiles.fileMode), durable: false)) != nil else { return }
+        try? FileManager.default.setAttributes([.modificationDate: clock()], ofItemAtPath: target)
     }
 
     /// Forgets the copy (the file was removed).
@@ -41,34 +58,38 @@ public struct WrittenCopies: Sendable {
     /// Gives change times to the fields of `file`'s tasks that differ from the
     /// written copy while their change time is the copy's: they were changed
     /// by hand (or by a tool that does not record change times) at `at`, the
-    /// file's modification time.
+    /// version's modification time. A version older than the copy (`at` not
+    /// later than when tick wrote or saw it) is not an edit made since: a stale
+    /// version delivered by a sync tool; it is left as it is.
     ///
     /// - Returns: true when a task was stamped.
     @discardableResult
     public func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date) -> Bool {
-        stampHandEdits(in: &file, bytes: bytes, at: at, copy: self.copy(of: file.kind))
+        stampHandEdits(in: &file, bytes: bytes, at: at, copy: self.copy(of: file.kind)) > 0
     }
 
     /// The copy and its decoded file, nil when missing or unreadable.
-    func copy(of kind: FileKind) -> (bytes: [UInt8], file: TaskFile)? {
-        guard let bytes = self.bytes(of: kind),
-              let file = try? TaskFileDecoder(bytes: bytes, path: path(of: kind), kind: kind, fallbackDate: Date(timeIntervalSince1970: 0)).decode()
+    func copy(of kind: FileKind) -> Copy? {
+        let target = path(of: kind)
+        guard let (bytes, stamp) = try? AtomicFile.read(path: target),
+              let file = try? TaskFileDecoder(bytes: bytes, path: target, kind: kind, fallbackDate: Date(timeIntervalSince1970: 0)).decode()
         else { return nil }
-        return (bytes, file)
+        return Copy(bytes: bytes, file: file, savedAt: stamp.modificationDate)
     }
 
     /// ``stampHandEdits(in:bytes:at:)`` with the copy already read (a writer
-    /// that stamps several versions in a row decodes it once).
+    /// that stamps several versions in a row decodes it once). Returns how
+    /// many tasks were stamped.
     @discardableResult
-    func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date, copy: (bytes: [UInt8], file: TaskFile)?) -> Bool {
-        guard let copy, copy.bytes != bytes else { return false }
-        let old = copy.file
+    func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date, copy: Copy?) -> Int {
+        guard let copy, copy.bytes != bytes, at > copy.savedAt else { return 0 }
         var previous: [UUID: TaskItem] = [:]
-        for task in old.tasks { previous[task.id] = task }
-        var stamped = false
+        for task in copy.file.tasks { previous[task.id] = task }
+        var stamped = 0
         for i in file.tasks.indices {
             guard let before = previous[file.tasks[i].id] else { continue }
             let task = file.tasks[i]
+            var any = false
             // A hand edit changes a value and leaves its change time as it was. A
             // value with an older change time came from a machine that had not
             // seen this one's change (Syncthing delivered its file): not an edit.
@@ -78,8 +99,9 @@ public struct WrittenCopies: Sendable {
                 if file.tasks[i].modifiedAt < file.tasks[i].changed[key] ?? at {
                     file.tasks[i].modifiedAt = file.tasks[i].changed[key] ?? at
                 }
-                stamped = true
+                any = true
             }
+            if any { stamped += 1 }
         }
         return stamped
     }

@@ -39,6 +39,10 @@ public final class StoreWatcher {
         /// Merge Syncthing conflict copies as they arrive, and join tasks found
         /// in several files (`[sync] auto-resolve` in config.toml).
         public var autoResolve = true
+        /// Stamp a store file changed by someone else (an editor, a sync tool)
+        /// as soon as it is seen, and write it back (Docs/MERGE.md §17). Views
+        /// that only follow the files turn it off.
+        public var stampHandEdits = true
         public init() {}
     }
 
@@ -86,6 +90,8 @@ public final class StoreWatcher {
     @discardableResult
     public func run() throws -> String {
         InotifyReader(root: store.location.root, queue: queue).start()
+        // Files edited while no watcher ran.
+        stampAll()
         // Copies that arrived while no watcher ran.
         if options.autoResolve { schedule.resolveNow(at: monotonic.now()) }
         while true {
@@ -185,7 +191,35 @@ public final class StoreWatcher {
         }
     }
 
+    /// Stamps the hand edits in one changed file and writes it back
+    /// (``StoreWriter/stampHandEdits(_:)``). The write is seen again as a
+    /// change, and is then equal to its written copy: no loop. A file that
+    /// does not parse is left alone (the reindex reports it).
+    private func stamp(_ kind: FileKind) {
+        guard options.stampHandEdits else { return }
+        do {
+            let tasks = try store.withLock { writer in try writer.stampHandEdits(kind) }
+            if tasks > 0 { log(.stamped(path: kind.relativePath, tasks: tasks)) }
+        } catch StoreError.invalidFile {
+            return
+        } catch {
+            log(.failure("stamping hand edits in \(kind.relativePath) failed: \(error.localizedDescription)"))
+        }
+    }
+
+    /// ``stamp(_:)`` for every store file.
+    private func stampAll() {
+        guard options.stampHandEdits else { return }
+        do {
+            let stamped = try store.withLock { writer in writer.stampAllHandEdits() }
+            for (kind, tasks) in stamped { log(.stamped(path: kind.relativePath, tasks: tasks)) }
+        } catch {
+            log(.failure("stamping hand edits failed: \(error.localizedDescription)"))
+        }
+    }
+
     private func fullRescan(_ reason: String) {
+        stampAll()
         let started = monotonic.now()
         do {
             let report = try index.refresh()
@@ -205,6 +239,7 @@ public final class StoreWatcher {
         for relative in schedule.takeDue(at: now) {
             looked = true
             guard let kind = TaskIndex.kind(forRelativePath: relative) else { continue }
+            stamp(kind)
             do {
                 let report = try index.refresh(only: kind)
                 if let file = report.files.first(where: { $0.kind == kind }), file.error != nil, !retried.contains(relative) {

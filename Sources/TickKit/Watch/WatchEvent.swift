@@ -9,6 +9,9 @@ public enum WatchEvent: Sendable {
     case reindexed(path: String, tasks: Int, milliseconds: Double)
     /// A file disappeared from the store; its tasks left the index.
     case removed(path: String)
+    /// Fields changed by hand in a file (in this many tasks) were given the
+    /// file's mtime as their change time, and the file written back.
+    case stamped(path: String, tasks: Int)
     /// A file failed to parse (reported once per change); its last good tasks stay, marked stale.
     case parseError(FormatError)
     /// Everything was rescanned, and why.

@@ -86,6 +86,7 @@ extension Tick {
             options.heartbeat = 30
             // A view: merging what syncing left is `tick watch`'s job.
             options.autoResolve = false
+            options.stampHandEdits = false
             let watcher = StoreWatcher(store: context.store, index: context.index, options: options) { event in
                 switch event {
                 case .settled, .rescanned, .heartbeat, .storeGone:

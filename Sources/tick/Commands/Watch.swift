@@ -135,6 +135,7 @@ extension Tick {
             case let .watching(root, watches): return "watch established on \(root) (\(watches) directories)"
             case let .reindexed(path, tasks, ms): return "reindexed \(path): \(tasks) tasks in \(String(format: "%.1f", ms)) ms"
             case .removed(let path): return "removed \(path)"
+            case let .stamped(path, tasks): return "stamped hand edits in \(path) (\(tasks) task\(tasks == 1 ? "" : "s"))"
             case .parseError(let error): return "error: \(error.summary) (keeping its last good tasks, marked stale)"
             case let .rescanned(reason, files, ms): return "rescanned \(files) files in \(String(format: "%.1f", ms)) ms (\(reason))"
             case .storeGone(let root): return "store \(root) is gone; waiting for it to come back"

@@ -46,6 +46,7 @@ final class StoreFollower: @unchecked Sendable {
                 var options = StoreWatcher.Options()
                 // A view: merging what syncing left is `tick watch`'s job.
                 options.autoResolve = false
+                options.stampHandEdits = false
                 // "Today" moves at midnight: a repaint a minute is enough.
                 options.heartbeat = 60
                 let watcher = StoreWatcher(store: store, index: index, options: options) { [self] event in
