@@ -15,6 +15,20 @@ final class SimMachine {
     /// Per file: the bytes last agreed with another machine (Syncthing's
     /// idea of "my version"), or, in git mode, the bytes of this clone's HEAD.
     var known: [String: [UInt8]] = [:]
+    /// Syncthing's view of each file: its version vector (device → counter)
+    /// and the bytes that version has (nil: deleted).
+    var versions: [String: (vector: [Int: Int], bytes: [UInt8]?)] = [:]
+
+    /// Syncthing's scan: a file whose bytes differ from its version's was
+    /// changed here, and gets a new version of this device.
+    func scan() {
+        let current = files().filter { !$0.key.contains(".sync-conflict-") }
+        for path in Set(current.keys).union(versions.keys) where versions[path]?.bytes != current[path] {
+            var vector = versions[path]?.vector ?? [:]
+            vector[number, default: 0] += 1
+            versions[path] = (vector, current[path])
+        }
+    }
 
     init(number: Int, global: GlobalOptions) throws {
         self.number = number
@@ -81,6 +95,15 @@ final class SimMachine {
         try Data(bytes).write(to: URL(fileURLWithPath: temp))
         try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: temp)
         guard rename(temp, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// What a running `tick watch` does the moment a file changes under it
+    /// (and `tick sync` before it commits): hand edits get their change times.
+    func stampHandEdits(at now: Date) throws {
+        let before = files()
+        defer { touch(since: before, at: now) }
+        let store = Store(location: try writer(now).base.store.location, clock: { now })
+        _ = try store.withLock { writer in writer.stampAllHandEdits() }
     }
 
     /// `tick resolve` (as the watcher and git's post-merge hook run it).

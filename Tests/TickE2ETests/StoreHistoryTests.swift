@@ -139,7 +139,10 @@ struct StoreHistory {
         for other in machines.dropFirst() {
             for (path, bytes) in files { try other.put(path, bytes, mtime: clock) }
         }
-        for machine in machines { machine.known = files }
+        for machine in machines {
+            machine.known = files
+            machine.versions = files.mapValues { ([0: 1], $0) }
+        }
         remote = files
     }
 
@@ -260,6 +263,8 @@ struct StoreHistory {
             object["tasks"] = tasks
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             try m.put(path, [UInt8](data), mtime: at)
+            // Each machine runs `tick watch`, which stamps it at once (Docs/MERGE.md §17).
+            try m.stampHandEdits(at: at)
             return
         }
     }
@@ -276,48 +281,58 @@ struct StoreHistory {
         trace()
     }
 
-    /// Syncthing between two machines: a file changed on one side only goes
-    /// across (a deletion too); changed on both, the newer file wins and the
-    /// other becomes a conflict copy on both; then each runs `tick resolve`.
+    /// Syncthing between two machines, with version vectors: a version that
+    /// includes the other goes across (a deletion too); concurrent versions
+    /// are a conflict: one wins (Syncthing: the newer mtime; here a coin, since
+    /// tick's files carry the wall clock's mtime), the other becomes a conflict
+    /// copy on both; a change against a deletion keeps the change. Then each
+    /// machine that received something runs `tick resolve`, as its watcher does.
     mutating func syncthing(_ a: SimMachine, _ b: SimMachine) throws {
         let now = tick()
         log.append("\(Timestamp.format(now)) sync m\(a.number) m\(b.number)")
+        a.scan()
+        b.scan()
         let fa = a.files(), fb = b.files()
-        for path in Set(fa.keys).union(fb.keys).sorted() where !path.contains(".sync-conflict-") {
-            let x = fa[path], y = fb[path]
-            if x == y {
-                a.known[path] = x
-                b.known[path] = y
-                continue
-            }
-            let aChanged = x != a.known[path], bChanged = y != b.known[path]
+        func includes(_ v: [Int: Int], _ w: [Int: Int]) -> Bool { w.allSatisfy { v[$0.key, default: 0] >= $0.value } }
+        for path in Set(a.versions.keys).union(b.versions.keys).sorted() {
+            let va = a.versions[path], vb = b.versions[path]
+            let x = va?.bytes, y = vb?.bytes
+            var vector = (va?.vector ?? [:]).merging(vb?.vector ?? [:]) { max($0, $1) }
             var result: [UInt8]?
-            if aChanged && !bChanged {
+            if let va, let vb, va.vector == vb.vector {
+                continue
+            } else if let va, vb == nil || includes(va.vector, vb?.vector ?? [:]) {
+                result = va.bytes
+            } else if let vb, va == nil || includes(vb.vector, va?.vector ?? [:]) {
+                result = vb.bytes
+            } else if x == y {
                 result = x
-            } else if bChanged && !aChanged {
-                result = y
             } else if x == nil || y == nil {
                 result = x ?? y   // changed against deleted: Syncthing keeps the change
+                vector[x == nil ? b.number : a.number, default: 0] += 1
             } else {
-                // Both changed: Syncthing keeps the newer modification; tick's files carry
-                // the wall clock's mtime, not the history's, so a coin decides (either
-                // side may win in real life).
                 let aWins = rng.chance(50)
                 let (winner, loser) = aWins ? (x, y) : (y, x)
                 result = winner
+                vector[aWins ? a.number : b.number, default: 0] += 1
                 // Syncthing's name: the date and time of the conflict, the losing device's short id.
                 let time = Timestamp.format(now).filter(\.isNumber)
                 let devices = ["DEVAAAA", "DEVBBBB", "DEVCCCC"]
                 let day = String(time.prefix(8)), second = String(time.dropFirst(8).prefix(6))
                 let stamp = day + "-" + second + "-" + devices[aWins ? b.number : a.number]
                 let copy = (path as NSString).deletingPathExtension + ".sync-conflict-" + stamp + ".json"
+                if let dump = ProcessInfo.processInfo.environment["TICK_STORE_DUMP"] {
+                    let base = dump + "/" + Timestamp.format(now) + "-" + path.replacingOccurrences(of: "/", with: "_")
+                    try? Data(winner ?? []).write(to: URL(fileURLWithPath: base + ".winner"))
+                    try? Data(loser ?? []).write(to: URL(fileURLWithPath: base + ".loser"))
+                }
                 try a.put(copy, loser, mtime: now)
                 try b.put(copy, loser, mtime: now)
             }
-            if x != result { try a.put(path, result, mtime: now) }
-            if y != result { try b.put(path, result, mtime: now) }
-            a.known[path] = result
-            b.known[path] = result
+            if fa[path] != result { try a.put(path, result, mtime: now) }
+            if fb[path] != result { try b.put(path, result, mtime: now) }
+            a.versions[path] = (vector, result)
+            b.versions[path] = (vector, result)
         }
         // What arrived is merged as the watcher merges it (a machine that got nothing has nothing to do).
         if a.files() != fa { try a.resolve(at: now) }
@@ -330,6 +345,7 @@ struct StoreHistory {
     mutating func git(_ m: SimMachine) throws {
         let now = tick()
         log.append("\(Timestamp.format(now)) git sync m\(m.number)")
+        try m.stampHandEdits(at: now)   // tick sync stamps before it commits
         let local = m.files()
         for path in Set(local.keys).union(remote.keys).union(m.known.keys).sorted() {
             let l = local[path], r = remote[path], base = m.known[path]
