@@ -223,8 +223,8 @@ struct StoreHistory {
                 _ = try ArchiveRun(store: context.store, before: now.addingTimeInterval(1), timeZone: TimeZone(identifier: "UTC") ?? .current, now: now).run()
             }
         case 16:
-            what = "undo"
-            _ = try m.perform(.undo, at: now)
+            let said = try m.perform(.undo, at: now)
+            what = "undo" + (Self.traced != nil ? " (\(said?.message ?? ""))" : "")
         case 17:
             what = "unknown key \(name(id))"
             try handEdit(m, id: id, at: now) { task in task["x-sim"] = "k\(n)" }

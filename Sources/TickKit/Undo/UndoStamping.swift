@@ -141,6 +141,14 @@ public struct UndoStamping: Sendable {
     /// A deleted task the undo puts back: re-created now, after its tombstone.
     func recreated(_ task: TaskItem, after tombstone: Date?) -> TaskItem {
         var t = task
+        if t.changed.isEmpty {
+            // Without change times every field counts as changed at `modifiedAt`
+            // (FORMAT.md §4): moving it to now would date the old values now and
+            // let them beat what other machines changed meanwhile. They keep their time.
+            let blank = TaskItem(id: t.id, title: "", createdAt: t.createdAt, modifiedAt: t.createdAt)
+            for key in t.changedKeys(comparedTo: blank) { t.changed[key] = t.modifiedAt }
+            if t.changed.isEmpty { t.changed["title"] = t.modifiedAt }
+        }
         let previous = max(task.modifiedAt, tombstone ?? task.modifiedAt)
         t.modifiedAt = TaskChange.stamp(now: now, after: previous)
         return t
