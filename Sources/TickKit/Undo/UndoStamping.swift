@@ -29,6 +29,7 @@ public struct UndoStamping: Sendable {
     /// file but kept in another is moved, not deleted.
     public var kept: Set<UUID>
 
+    /// A stamping at `now`, with the entry's tasks as they are (`current`) and those the undo keeps (`kept`).
     public init(now: Date, current: [UUID: TaskItem] = [:], kept: Set<UUID> = []) {
         self.now = now
         self.current = current
