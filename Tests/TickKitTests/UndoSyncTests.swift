@@ -339,6 +339,28 @@ import Testing
         })
     }
 
+    @Test func anUndoneCompletionTakesTheNextOccurrenceBackAsAReopenDoesAndDoingItAgainMakesItAfresh() throws {
+        let (a, _) = try machines()
+        var work = try #require(try a.read(Self.work))
+        work.tasks[0].repeatRule = "daily"
+        try a.write(work)
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let done = try a.mutation("done", at: t1).complete([Self.x.lowercased], timeZone: utc)
+        let next = try #require(done.first?.outcome.next?.id)
+        #expect(done.first?.outcome.nextCreated == true)
+        try a.undo(at: t1)
+        var file = try #require(try a.read(Self.work))
+        #expect(file.tasks.map(\.title) == ["X", "Y", "Z"])
+        #expect(file.tasks[0].state == .open)
+        #expect(file.deleted == [Tombstone(id: next, at: t1)], "removed with a tombstone, so a synced copy goes too")
+        // Completed again in the same second: a new completion, with its occurrence.
+        let again = try a.mutation("done", at: t1).complete([Self.x.lowercased], timeZone: utc)
+        #expect(again.first?.outcome.nextCreated == true)
+        file = try #require(try a.read(Self.work))
+        #expect(file.tasks.map(\.id).contains(next))
+        #expect(file.deleted.isEmpty)
+    }
+
     @Test func undoingTwoChangesOfOneTaskInTurnSeesNoConflict() throws {
         let (a, _) = try machines()
         var edit = TaskEdit()

@@ -12,8 +12,9 @@ import Foundation
 ///   `order`); the file it leaves gets no tombstone (a move is not a deletion);
 /// - a deleted task put back is re-created: its `modifiedAt` is after its
 ///   tombstone, and the tombstone is dropped;
-/// - a task removed again (an add undone) gets a tombstone at `now`, unless
-///   the undo keeps it in another file of the entry;
+/// - a task removed again (an add undone) gets a tombstone at `now` (or at
+///   its last change, when that is later), unless the undo keeps it in
+///   another file of the entry;
 /// - the list's own fields put back (a rename undone) advance the file's
 ///   `modifiedAt`, which decides list metadata in a merge.
 ///
@@ -28,6 +29,7 @@ public struct UndoStamping: Sendable {
     /// file but kept in another is moved, not deleted.
     public var kept: Set<UUID>
 
+    /// A stamping at `now`, with the entry's tasks as they are (`current`) and those the undo keeps (`kept`).
     public init(now: Date, current: [UUID: TaskItem] = [:], kept: Set<UUID> = []) {
         self.now = now
         self.current = current
@@ -100,9 +102,12 @@ public struct UndoStamping: Sendable {
         }
         result.deleted.removeAll { live.contains($0.id) }
         let gone = file.tasks.filter { !live.contains($0.id) && !kept.contains($0.id) }
+        // At or after the task's last change is enough for a merge to delete its
+        // copies (Docs/MERGE.md §10); not later than needed, so completing a
+        // repeating task again in the same second still creates its next
+        // occurrence (``TaskFile/insertNextOccurrence(of:now:timeZone:existsElsewhere:)``).
         for task in gone {
-            let at = TaskChange.stamp(now: now, after: max(task.modifiedAt, task.changeTime("list")))
-            result.recordDeletion(of: [task.id], at: at)
+            result.recordDeletion(of: [task.id], at: max(now, task.modifiedAt, task.changeTime("list")))
         }
         if !FileStep.sameHeader(result, file) {
             result.modifiedAt = TaskChange.stamp(now: now, after: file.modifiedAt)
