@@ -82,6 +82,40 @@ import Testing
         try Self.expectSame([a, b])
     }
 
+    @Test("completing a series again where its next occurrence was archived makes no list copy of it, even before a resolve")
+    func reCompletionAfterTheArchiveArrived() throws {
+        let (a, b, series, next) = try Self.completedSeries()
+        try a.ok("reopen", String(series.prefix(8)), now: "2026-11-27T09:10:00Z")
+        try b.ok("done", String(next.prefix(8)), now: "2026-11-27T09:20:00Z")
+        #expect(try b.tick("archive", "--before", "2026-11-28", "--yes", now: "2026-11-27T09:30:00Z").status == 0)
+        try Self.deliver(b, to: a, now: "2026-11-27T09:35:00Z")
+        #expect(try Self.task(series, in: a, Self.work)?.string("state") == "open", "the reopen is later than B's archived completion")
+        try a.ok("done", String(series.prefix(8)), now: "2026-11-27T09:40:00Z")
+        #expect(try Self.places(next, in: a) == [Self.archive], "one id, one file, without waiting for a resolve")
+        try Self.deliver(a, to: b, now: "2026-11-27T09:45:00Z")
+        try Self.expectSame([a, b])
+    }
+
+    @Test("a reopen takes back the untouched next occurrence on the other machine too; completing again makes the same one")
+    func reopenReachesTheOtherMachine() throws {
+        let (a, b, series, next) = try Self.completedSeries()
+        let made = try #require(try Self.task(next, in: a, Self.work))
+        try a.ok("reopen", String(series.prefix(8)), now: "2026-11-27T09:10:00Z")
+        #expect(!(try a.text(Self.work)).contains("\"deleted\""), "no tombstone")
+        try b.add("Other", "list:Work", now: "2026-11-27T09:05:00Z")
+        try Self.deliver(a, to: b, now: "2026-11-27T09:20:00Z")
+        try Self.deliver(b, to: a, now: "2026-11-27T09:21:00Z")
+        for s in [a, b] {
+            #expect(try Self.places(next, in: s) == [])
+            #expect(try Self.task(series, in: s, Self.work)?.string("state") == "open")
+        }
+        try Self.expectSame([a, b])
+        try a.ok("done", String(series.prefix(8)), now: "2026-11-27T09:30:00Z")
+        let again = try #require(try Self.task(next, in: a, Self.work))
+        #expect(again.string("createdAt") == made.string("createdAt") && again.string("modifiedAt") == made.string("modifiedAt"))
+        #expect(again.string("createdAt") == "2026-11-27T08:00:00Z", "the series' creation")
+    }
+
     @Test("a repeat's next occurrence deleted on one machine does not come back when the series is completed again on the other")
     func reCompletionKeepsTheDeletion() throws {
         let (a, b, series, next) = try Self.completedSeries()
