@@ -187,4 +187,27 @@ import Testing
         }
         try Self.expectSame([a, c])
     }
+
+    @Test("the same through git: tick sync on both machines, the merge driver keeps the task moved after the deletion")
+    func aLaterMoveBeatsAnEarlierTombstoneThroughGit() throws {
+        let m = try GitMachines { s in
+            try s.ok("lists", "add", "Work", now: "2026-11-27T10:00:00Z")
+            try s.ok("lists", "add", "Home", now: "2026-11-27T10:00:00Z")
+            try s.add("Call mom", "list:Work", now: "2026-11-27T10:00:00Z")
+        }
+        let id = try #require(try m.a.tasks(Self.work).first?.string("id"))
+        for target in ["Home", "Work", "Home", "Work", "Home", "Work", "Home", "Work"] {
+            try m.b.ok("mv", String(id.prefix(8)), target, now: "2026-11-27T10:03:00Z")
+        }
+        try m.a.ok("rm", String(id.prefix(8)), "--yes", now: "2026-11-27T10:03:00Z")
+        for (s, now) in [(m.b, "10:04"), (m.a, "10:05"), (m.b, "10:06")] {
+            let r = try s.tick("sync", now: "2026-11-27T\(now):00Z")
+            #expect(r.status == 0, "\(r)")
+        }
+        for s in [m.a, m.b] {
+            #expect(try Self.places(id, in: s) == [Self.work], "the later move keeps it")
+            #expect(!(try s.text(Self.work)).contains("<<<<<<<"))
+        }
+        try Self.expectSame([m.a, m.b])
+    }
 }
