@@ -26,7 +26,9 @@ public struct ReconcileReport: Sendable, Equatable {
 /// `changed.list` names; a copy of a task that another file records as
 /// deleted after the copy's last change is removed. Archive files take part:
 /// an archived copy is kept only while it was placed last and the merged task
-/// is still done; otherwise the task goes back to a list (§14a).
+/// is still done; otherwise the task goes back to the list it was placed in
+/// last, `archivedFrom` included (§14a). The untouched next occurrence of a
+/// repeating task that is not done is removed (Docs/RECURRENCE.md).
 ///
 /// Deterministic: it depends only on the files' contents, so every machine
 /// that reconciles the same store writes the same bytes.
