@@ -82,6 +82,40 @@ import Testing
         try Self.expectSame([a, b])
     }
 
+    @Test("completing a series again where its next occurrence was archived makes no list copy of it, even before a resolve")
+    func reCompletionAfterTheArchiveArrived() throws {
+        let (a, b, series, next) = try Self.completedSeries()
+        try a.ok("reopen", String(series.prefix(8)), now: "2026-11-27T09:10:00Z")
+        try b.ok("done", String(next.prefix(8)), now: "2026-11-27T09:20:00Z")
+        #expect(try b.tick("archive", "--before", "2026-11-28", "--yes", now: "2026-11-27T09:30:00Z").status == 0)
+        try Self.deliver(b, to: a, now: "2026-11-27T09:35:00Z")
+        #expect(try Self.task(series, in: a, Self.work)?.string("state") == "open", "the reopen is later than B's archived completion")
+        try a.ok("done", String(series.prefix(8)), now: "2026-11-27T09:40:00Z")
+        #expect(try Self.places(next, in: a) == [Self.archive], "one id, one file, without waiting for a resolve")
+        try Self.deliver(a, to: b, now: "2026-11-27T09:45:00Z")
+        try Self.expectSame([a, b])
+    }
+
+    @Test("a reopen takes back the untouched next occurrence on the other machine too; completing again makes the same one")
+    func reopenReachesTheOtherMachine() throws {
+        let (a, b, series, next) = try Self.completedSeries()
+        let made = try #require(try Self.task(next, in: a, Self.work))
+        try a.ok("reopen", String(series.prefix(8)), now: "2026-11-27T09:10:00Z")
+        #expect(!(try a.text(Self.work)).contains("\"deleted\""), "no tombstone")
+        try b.add("Other", "list:Work", now: "2026-11-27T09:05:00Z")
+        try Self.deliver(a, to: b, now: "2026-11-27T09:20:00Z")
+        try Self.deliver(b, to: a, now: "2026-11-27T09:21:00Z")
+        for s in [a, b] {
+            #expect(try Self.places(next, in: s) == [])
+            #expect(try Self.task(series, in: s, Self.work)?.string("state") == "open")
+        }
+        try Self.expectSame([a, b])
+        try a.ok("done", String(series.prefix(8)), now: "2026-11-27T09:30:00Z")
+        let again = try #require(try Self.task(next, in: a, Self.work))
+        #expect(again.string("createdAt") == made.string("createdAt") && again.string("modifiedAt") == made.string("modifiedAt"))
+        #expect(again.string("createdAt") == "2026-11-27T08:00:00Z", "the series' creation")
+    }
+
     @Test("a repeat's next occurrence deleted on one machine does not come back when the series is completed again on the other")
     func reCompletionKeepsTheDeletion() throws {
         let (a, b, series, next) = try Self.completedSeries()
@@ -152,5 +186,28 @@ import Testing
             #expect(try Self.places(id, in: s) == [Self.work], "the later move keeps it")
         }
         try Self.expectSame([a, c])
+    }
+
+    @Test("the same through git: tick sync on both machines, the merge driver keeps the task moved after the deletion")
+    func aLaterMoveBeatsAnEarlierTombstoneThroughGit() throws {
+        let m = try GitMachines { s in
+            try s.ok("lists", "add", "Work", now: "2026-11-27T10:00:00Z")
+            try s.ok("lists", "add", "Home", now: "2026-11-27T10:00:00Z")
+            try s.add("Call mom", "list:Work", now: "2026-11-27T10:00:00Z")
+        }
+        let id = try #require(try m.a.tasks(Self.work).first?.string("id"))
+        for target in ["Home", "Work", "Home", "Work", "Home", "Work", "Home", "Work"] {
+            try m.b.ok("mv", String(id.prefix(8)), target, now: "2026-11-27T10:03:00Z")
+        }
+        try m.a.ok("rm", String(id.prefix(8)), "--yes", now: "2026-11-27T10:03:00Z")
+        for (s, now) in [(m.b, "10:04"), (m.a, "10:05"), (m.b, "10:06")] {
+            let r = try s.tick("sync", now: "2026-11-27T\(now):00Z")
+            #expect(r.status == 0, "\(r)")
+        }
+        for s in [m.a, m.b] {
+            #expect(try Self.places(id, in: s) == [Self.work], "the later move keeps it")
+            #expect(!(try s.text(Self.work)).contains("<<<<<<<"))
+        }
+        try Self.expectSame([m.a, m.b])
     }
 }

@@ -121,6 +121,7 @@ import Testing
         b.tasks.append(F.task("x", "Other", "09:05"))
         let out = Self.reconcile([Self.merge(a, b)])
         #expect(Self.places(Self.nextID, out) == [], "the reopen's removal reaches every copy")
+        #expect(StoreReconciler.reconcile([Self.merge(a, b)]).report.withdrawn == [Self.nextID])
         #expect(out[Self.work]?.tasks.map(\.id) == [Self.series.id, F.id("x")])
         // Completing again makes the same occurrence, byte for byte.
         var c = try #require(out[Self.work])

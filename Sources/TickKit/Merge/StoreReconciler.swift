@@ -6,6 +6,9 @@ public struct ReconcileReport: Sendable, Equatable {
     public var merged: [UUID] = []
     /// Copies removed because the task was deleted later in another file.
     public var removed: [UUID] = []
+    /// Untouched next occurrences removed because their repeating task is
+    /// not done (a reopen took them back; Docs/RECURRENCE.md).
+    public var withdrawn: [UUID] = []
     /// Fields where one copy's change was discarded for a later one.
     public var overrides: [FieldOverride] = []
     /// The files rewritten.
@@ -14,7 +17,7 @@ public struct ReconcileReport: Sendable, Equatable {
     public init() {}
 
     /// True when nothing needed doing.
-    public var isEmpty: Bool { merged.isEmpty && removed.isEmpty }
+    public var isEmpty: Bool { merged.isEmpty && removed.isEmpty && withdrawn.isEmpty }
 }
 
 /// Makes a task's identity store-wide after merges that saw one file at a
@@ -23,7 +26,9 @@ public struct ReconcileReport: Sendable, Equatable {
 /// `changed.list` names; a copy of a task that another file records as
 /// deleted after the copy's last change is removed. Archive files take part:
 /// an archived copy is kept only while it was placed last and the merged task
-/// is still done; otherwise the task goes back to a list (§14a).
+/// is still done; otherwise the task goes back to the list it was placed in
+/// last, `archivedFrom` included (§14a). The untouched next occurrence of a
+/// repeating task that is not done is removed (Docs/RECURRENCE.md).
 ///
 /// Deterministic: it depends only on the files' contents, so every machine
 /// that reconciles the same store writes the same bytes.
@@ -94,7 +99,7 @@ public enum StoreReconciler {
             }
             joined[id] = one
         }
-        var gone = Set<UUID>()
+        var gone = Set<UUID>(), withdrawn = Set<UUID>()
         for id in order {
             guard let one = joined[id] else { continue }
             // A deletion recorded in another file after this task's last change
@@ -112,7 +117,10 @@ public enum StoreReconciler {
         for id in order where !gone.contains(id) {
             guard let one = joined[id], one.task.repeatRule != nil, one.task.state != .done else { continue }
             let next = TaskFile.nextOccurrenceID(after: id)
-            if let n = joined[next], !gone.contains(next), n.task.isUntouchedOccurrence { gone.insert(next) }
+            if let n = joined[next], !gone.contains(next), n.task.isUntouchedOccurrence {
+                gone.insert(next)
+                withdrawn.insert(next)
+            }
         }
         for id in order where gone.contains(id) {
             guard let one = joined[id] else { continue }
@@ -121,7 +129,7 @@ public enum StoreReconciler {
                 plans[copy.kind, default: FilePlan()].remove.insert(id)
             }
             plans[one.home, default: FilePlan()].append.removeAll { $0.id == id }
-            report.removed.append(id)
+            if withdrawn.contains(id) { report.withdrawn.append(id) } else { report.removed.append(id) }
         }
         plans = plans.filter { !$0.value.isEmpty }
         report.files = plans.keys.sorted()

@@ -76,7 +76,7 @@ public final class ReminderService {
                 if action == .done {
                     // The one completion path: a recurring task gets its next occurrence.
                     return try file.complete(taskID: reminder.taskID, at: now, timeZone: timeZone) { id in
-                        index.contains(id, outside: current.kind)
+                        index.contains(id, outside: current.kind) || writer.store.archiveHolds(id)
                     }.changed
                 }
                 return try file.updateTask(reminder.taskID) { task in

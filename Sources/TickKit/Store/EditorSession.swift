@@ -162,7 +162,7 @@ public struct EditorSession {
                 var completion: CompletionOutcome?
                 if completing {
                     completion = try file.complete(taskID: original.id, at: now, timeZone: zone) { id in
-                        index.contains(id, outside: kind)
+                        index.contains(id, outside: kind) || writer.store.archiveHolds(id)
                     }
                 } else if reopening {
                     _ = try file.reopen(taskID: original.id, at: now)

@@ -29,6 +29,18 @@ extension Store {
         return names.compactMap(Self.year(ofArchiveFileNamed:)).sorted().map { .archive(year: $0) }
     }
 
+    /// True when an archive file holds `id` as a task or a tombstone (its
+    /// canonical `"id": "…"` member; bytes are searched, nothing is decoded,
+    /// so a completion can ask cheaply whether its next occurrence was
+    /// archived: Docs/RECURRENCE.md). Unreadable files count as not holding it.
+    public func archiveHolds(_ id: UUID) -> Bool {
+        guard let kinds = try? archiveKinds(), !kinds.isEmpty else { return false }
+        let needle = Data("\"id\": \"\(id.lowercased)\"".utf8)
+        return kinds.contains { kind in
+            FileManager.default.contents(atPath: location.path(of: kind))?.range(of: needle) != nil
+        }
+    }
+
     /// Reads every archive file; broken ones are reported, not thrown, as in ``snapshot()``.
     public func archiveSnapshot() throws(StoreError) -> StoreSnapshot {
         var files: [TaskFile] = []

@@ -82,7 +82,8 @@ public struct TaskMutation {
     static func complete(_ item: ListedTask, writer: StoreWriter, index: TaskIndex, now: Date, timeZone: TimeZone) throws -> Completed {
         let outcome = try writer.update(item.kind) { file in
             try file.complete(taskID: item.task.id, at: now, timeZone: timeZone) { id in
-                index.contains(id, outside: item.kind)
+                // In another list, or archived (one id, one file: Docs/RECURRENCE.md).
+                index.contains(id, outside: item.kind) || writer.store.archiveHolds(id)
             }
         }
         var updated = item

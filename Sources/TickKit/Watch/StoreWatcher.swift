@@ -284,7 +284,7 @@ public final class StoreWatcher {
                 case let .markersMerged(_, _, _, report):
                     overrides += report.overrides
                 case .reconciled(let r):
-                    joined += r.merged + r.removed
+                    joined += r.merged + r.removed + r.withdrawn
                     overrides += r.overrides
                 case .unreadable(let error):
                     log(.resolveFailed(error.summary))

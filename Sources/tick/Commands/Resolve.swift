@@ -119,6 +119,9 @@ struct ResolvePrinter {
                 if !r.removed.isEmpty {
                     say("\(dryRun ? "Would remove" : "Removed") \(r.removed.count) stale cop\(r.removed.count == 1 ? "y" : "ies") of tasks deleted in another list: \(Self.ids(r.removed))")
                 }
+                if !r.withdrawn.isEmpty {
+                    say("\(dryRun ? "Would remove" : "Removed") \(r.withdrawn.count) untouched next occurrence\(r.withdrawn.count == 1 ? "" : "s") of repeating tasks reopened on another machine: \(Self.ids(r.withdrawn))")
+                }
                 overrides(r.overrides)
             }
         }
