@@ -4,38 +4,41 @@ extension StoreWriter {
     /// Stamps the hand edits in `kind` the moment tick sees the file changed
     /// (Docs/MERGE.md §17): the fields that differ from the written copy with
     /// the copy's change time get the file's mtime, and the file is written
-    /// back stamped (swapped in, so a save made meanwhile is merged, never
-    /// lost), before it can travel. `tick watch` calls it on every change,
-    /// `tick sync` before it commits, `tick resolve` before it merges.
+    /// back stamped, before it can travel. `tick watch` calls it on every
+    /// change, `tick sync` before it commits, `tick resolve` before it merges.
     ///
-    /// - A file that is missing or equal to its copy is left alone.
+    /// - A file that is missing, equal to its copy, or without a copy (tick
+    ///   never wrote it here: nothing to compare with) is left alone.
     /// - A file that cannot be parsed is never rewritten (``StoreError/invalidFile(_:)``).
     /// - With nothing to stamp (a version a sync tool delivered, a change of
     ///   layout) the file is not rewritten; its copy becomes what is there, so
-    ///   it is looked at once.
-    /// - No undo step is recorded: the stamps say when the values changed,
-    ///   they change no value.
+    ///   the next edit is compared with it.
+    /// - The stamped file replaces the one read only if it is still there
+    ///   unchanged (never merged, never over a save made meanwhile: that save
+    ///   is a change of its own, seen next).
+    /// - No undo step is recorded: the stamps say when values changed, they
+    ///   change no value.
     ///
     /// - Returns: how many tasks were stamped (0 when the file was not written).
     @discardableResult
     public func stampHandEdits(_ kind: FileKind) throws -> Int {
-        for _ in 0..<Self.maxAttempts {
-            let copy = store.written.copy(of: kind)
-            guard let current = try AtomicFile.read(path: store.location.path(of: kind)) else { return 0 }
-            if let copy, copy.bytes == current.bytes { return 0 }
-            guard let loaded = try store.read(kind) else { return 0 }
-            var file = loaded.file
-            let stamped = store.written.stampHandEdits(in: &file, bytes: loaded.bytes, at: loaded.stamp.modificationDate, copy: copy)
-            guard stamped > 0 else {
-                store.written.save(loaded.bytes, for: kind)
-                return 0
-            }
-            let bytes = TaskFileEncoder.encode(file)
-            guard let placed = try SwappingWrite(store: store, kind: kind).put(bytes, file: file, over: loaded) else { continue }
-            store.written.save(placed.bytes, for: kind)
-            return stamped
+        guard let copy = store.written.copy(of: kind) else { return 0 }
+        let storePath = store.location.path(of: kind)
+        guard let current = try AtomicFile.read(path: storePath), current.bytes != copy.bytes else { return 0 }
+        guard let loaded = try store.read(kind) else { return 0 }
+        var file = loaded.file
+        let stamped = store.written.stampHandEdits(in: &file, bytes: loaded.bytes, at: loaded.stamp.modificationDate, copy: copy)
+        guard stamped > 0 else {
+            store.written.save(loaded.bytes, for: kind)
+            return 0
         }
-        throw StoreError.keptChanging(path: store.displayPath(kind))
+        let bytes = TaskFileEncoder.encode(file)
+        // A list file that is a link is written through, at its target.
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: storePath)) == nil
+            ? storePath : ((storePath as NSString).resolvingSymlinksInPath)
+        guard try AtomicFile.replace(target, with: bytes, expecting: loaded.bytes, mode: loaded.stamp.mode) else { return 0 }
+        store.written.save(bytes, for: kind)
+        return stamped
     }
 
     /// ``stampHandEdits(_:)`` for every store file (lists, the inbox, the
