@@ -10,6 +10,9 @@ import TickKit
 final class SimMachine {
     let sandbox: Sandbox
     let number: Int
+    /// Whether `tick watch` runs here (it stamps a hand edit the moment it
+    /// sees it and takes note of what a sync delivered).
+    var watches = true
     /// The CLI's global options as none are given (parsed once: it is costly in a debug build).
     let global: GlobalOptions
     /// Per file: the bytes last agreed with another machine (Syncthing's
@@ -104,6 +107,13 @@ final class SimMachine {
         defer { touch(since: before, at: now) }
         let store = Store(location: try writer(now).base.store.location, clock: { now })
         _ = try store.withLock { writer in writer.stampAllHandEdits() }
+    }
+
+    /// `tick watch` starting on a store it has not written: what is there is
+    /// what it has seen (hand edits are what changes after).
+    func startWatching(at now: Date) throws {
+        let store = Store(location: try writer(now).base.store.location, clock: { now })
+        try store.withLock { writer in writer.markAllSeen() }
     }
 
     /// `tick resolve` (as the watcher and git's post-merge hook run it).

@@ -106,6 +106,8 @@ struct StoreHistory {
     mutating func check() throws {
         let global = try GlobalOptions.parse([])
         machines = try (0..<3).map { try SimMachine(number: $0, global: global) }
+        // Syncthing users run `tick watch` (it merges conflict copies); with git, some machines do not.
+        if mode == .git { for m in machines { m.watches = rng.chance(60) } }
         try start()
         let steps = 6 + rng.int(14)
         for _ in 0..<steps {
@@ -138,6 +140,7 @@ struct StoreHistory {
         ledger.record(before: SimView([:]), after: SimView(files), at: clock, what: "start", recreates: false)
         for other in machines.dropFirst() {
             for (path, bytes) in files { try other.put(path, bytes, mtime: clock) }
+            if other.watches { try other.startWatching(at: clock) }
         }
         for machine in machines {
             machine.known = files
@@ -263,8 +266,8 @@ struct StoreHistory {
             object["tasks"] = tasks
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             try m.put(path, [UInt8](data), mtime: at)
-            // Each machine runs `tick watch`, which stamps it at once (Docs/MERGE.md §17).
-            try m.stampHandEdits(at: at)
+            // `tick watch` stamps it at once (Docs/MERGE.md §17); without it, the next tick that writes the file does.
+            if m.watches { try m.stampHandEdits(at: at) }
             return
         }
     }
@@ -335,8 +338,10 @@ struct StoreHistory {
             b.versions[path] = (vector, result)
         }
         // What arrived is merged as the watcher merges it (a machine that got nothing has nothing to do).
-        if a.files() != fa { try a.resolve(at: now) }
-        if b.files() != fb { try b.resolve(at: now) }
+        for (m, before) in [(a, fa), (b, fb)] where m.files() != before {
+            try m.stampHandEdits(at: now)   // the watcher sees the files change
+            try m.resolve(at: now)
+        }
     }
 
     /// `tick sync` against the shared remote: what changed on one side only
@@ -359,7 +364,10 @@ struct StoreHistory {
             }
             try m.put(path, try driver(m, path: path, base: base, ours: l, theirs: r), mtime: now)
         }
-        if m.files() != local { try m.resolve(at: now) }
+        if m.files() != local {
+            if m.watches { try m.stampHandEdits(at: now) }   // the watcher sees what the pull wrote
+            try m.resolve(at: now)
+        }
         let merged = m.files()
         remote = merged
         m.known = merged
@@ -384,7 +392,7 @@ struct StoreHistory {
 
     /// Every machine syncs with every other until they agree (at most four rounds).
     mutating func converge() throws {
-        for _ in 0..<4 {
+        for _ in 0..<(ProcessInfo.processInfo.environment["TICK_STORE_ROUNDS"].flatMap { Int($0) } ?? 4) {
             for (i, j) in [(0, 1), (1, 2), (0, 2), (0, 1)] { try sync(machines[i], machines[j]) }
             let files = machines[0].files()
             if machines.dropFirst().allSatisfy({ $0.files() == files }) { return }
@@ -403,7 +411,10 @@ struct StoreHistory {
         for m in machines.dropFirst() where m.files() != reference {
             let other = m.files()
             let differing = Set(reference.keys).union(other.keys).filter { reference[$0] != other[$0] }.sorted()
-            fail("machines 0 and \(m.number) differ in \(differing)")
+            let first = differing.first ?? ""
+            let diff = "\n--- m0 \(first):\n" + String(decoding: reference[first] ?? [], as: UTF8.self)
+                + "\n--- m\(m.number) \(first):\n" + String(decoding: other[first] ?? [], as: UTF8.self)
+            fail("machines 0 and \(m.number) differ in \(differing)" + (Self.traced != nil ? diff : ""))
             return
         }
         if let copy = reference.keys.first(where: { $0.contains(".sync-conflict-") }) { fail("a conflict copy is left: \(copy)") }
