@@ -160,6 +160,8 @@ struct SimView {
         var place: String
         var keys: [String: String]
         var tags: Set<String>
+        /// Its `changed` and `modifiedAt`, for traces.
+        var stamps = ""
     }
     var tasks: [String: Task] = [:]
     /// The ids in file (path) order, then each file's order.
@@ -190,7 +192,8 @@ struct SimView {
                 for (k, v) in t where !Self.bookkeeping.contains(k) { keys[k] = Self.canonical(v) }
                 // The state is one field with its completion time (Docs/MERGE.md §16).
                 if let done = keys.removeValue(forKey: "completedAt") { keys["state"] = (keys["state"] ?? "open") + " " + done }
-                self.tasks[id] = Task(file: path, place: place, keys: keys, tags: Set(t["tags"] as? [String] ?? []))
+                let stamps = Self.canonical(t["changed"] ?? [:]) + " m=" + ((t["modifiedAt"] as? String) ?? "")
+                self.tasks[id] = Task(file: path, place: place, keys: keys, tags: Set(t["tags"] as? [String] ?? []), stamps: stamps)
             }
         }
     }
@@ -225,6 +228,11 @@ struct SimLedger {
                 continue
             }
             if old == nil { add(id, "exists", "yes", at, what) }
+            if old == nil, what.hasPrefix("undo"), known.contains(id) {
+                // An undone delete brings the task back; its fields keep their own times
+                // (what other machines changed meanwhile stays), as rm did not change them.
+                continue
+            }
             for key in Set(task.keys.keys).union(old?.keys.keys ?? [:].keys) where task.keys[key] != old?.keys[key] {
                 add(id, key, task.keys[key], at, what)
             }

@@ -16,15 +16,16 @@ public enum NextOccurrenceOnReopen: Sendable, Equatable {
 }
 
 extension TaskFile {
-    /// Sets a task back to open (clearing `completedAt`). When it repeats, the
-    /// next occurrence its completion created (same file, deterministic id) is
-    /// removed if nobody touched it, without a tombstone (synced copies are
-    /// dropped by ``StoreReconciler`` while this task is not done); completing
-    /// the task again creates the same occurrence afresh.
-    public mutating func reopen(taskID: UUID, at now: Date) throws -> (changed: Bool, task: TaskItem, next: NextOccurrenceOnReopen) {
+    /// Sets a task back to open, or `state` (`tick start` of a done task),
+    /// clearing `completedAt`. When it repeats, the next occurrence its
+    /// completion created (same file, deterministic id) is removed if nobody
+    /// touched it, without a tombstone (synced copies are dropped by
+    /// ``StoreReconciler`` while this task is not done); completing the task
+    /// again creates the same occurrence afresh.
+    public mutating func reopen(taskID: UUID, at now: Date, to state: TaskState = .open) throws -> (changed: Bool, task: TaskItem, next: NextOccurrenceOnReopen) {
         guard let i = index(of: taskID) else { throw LookupError.taskNotFound(taskID.lowercased) }
         let wasDone = tasks[i].state == .done
-        guard tasks[i].setState(.open, at: now) else { return (false, tasks[i], .none) }
+        guard tasks[i].setState(state, at: now) else { return (false, tasks[i], .none) }
         tasks[i].modifiedAt = now
         let task = tasks[i]
         guard wasDone, task.repeatRule != nil, let n = index(of: Self.nextOccurrenceID(after: taskID)) else {

@@ -106,7 +106,11 @@ public struct UndoStamping: Sendable {
         // copies (Docs/MERGE.md §10); not later than needed, so completing a
         // repeating task again in the same second still creates its next
         // occurrence (``TaskFile/insertNextOccurrence(of:now:timeZone:existsElsewhere:)``).
-        for task in gone {
+        // A next occurrence taken back with its series' completion leaves none, as
+        // `tick reopen` leaves none: the store merge withdraws its synced copies
+        // while the series is not done (RECURRENCE.md, "Repeating tasks under sync").
+        let withdrawn = Set(result.tasks.filter { $0.state != .done && $0.repeatRule != nil }.map { TaskFile.nextOccurrenceID(after: $0.id) })
+        for task in gone where !withdrawn.contains(task.id) {
             result.recordDeletion(of: [task.id], at: max(now, task.modifiedAt, task.changeTime("list")))
         }
         if !FileStep.sameHeader(result, file) {

@@ -34,13 +34,11 @@ extension TaskMutation {
 
 extension TaskMutation {
     /// `tick start` (and any state but done and open, which have their own
-    /// paths): sets the state, bumping `modifiedAt` when it changed.
+    /// paths): sets the state, bumping `modifiedAt` when it changed. A done
+    /// repeating task started again is reopened as `tick reopen` does it (its
+    /// untouched next occurrence taken back).
     func setState(_ refs: [String], to state: TaskState) throws -> [Outcome] {
-        try apply(refs) { task, now in
-            guard task.setState(state, at: now) else { return false }
-            task.modifiedAt = now
-            return true
-        }
+        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now, to: state) }.map(\.outcome)
     }
 
     /// `tick reopen`: reopens done tasks; a repeating task's untouched next
