@@ -214,6 +214,8 @@ struct SimLedger {
     var entries: [String: [String: [Entry]]] = [:]
     /// Every task id ever seen.
     var known: Set<String> = []
+    /// Next occurrences, by id: the id of the repeating task whose completion made each.
+    var occurrences: [String: String] = [:]
     /// The same ids in the order they were first seen: random picks go by it,
     /// so a seed replays the same history although tick makes random ids.
     var sequence: [String] = []
@@ -228,6 +230,9 @@ struct SimLedger {
                 continue
             }
             if old == nil { add(id, "exists", "yes", at, what) }
+            if old == nil, recreates, let series = before.tasks.first(where: { TaskFile.nextOccurrenceID(after: UUID(uuidString: $0.key) ?? UUID()).uuidString.lowercased() == id.lowercased() })?.key {
+                occurrences[id] = series
+            }
             if old == nil, what.hasPrefix("undo"), known.contains(id) {
                 // An undone delete brings the task back; its fields keep their own times
                 // (what other machines changed meanwhile stays), as rm did not change them.

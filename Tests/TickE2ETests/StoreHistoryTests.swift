@@ -429,7 +429,14 @@ struct StoreHistory {
             let deleted = keys["exists"]?.filter { $0.value == nil }.map(\.at).max()
             let lastChange = keys.filter { $0.key != "exists" }.values.flatMap { $0 }.map(\.at).max()
             let existence = ledger.latest(id, "exists")
-            let shouldExist = existence?.value != nil || (deleted.map { d in lastChange.map { $0 > d } ?? false } ?? false)
+            var shouldExist = existence?.value != nil || (deleted.map { d in lastChange.map { $0 > d } ?? false } ?? false)
+            // An untouched next occurrence goes when its series ends up not done (a reopen or a
+            // start anywhere after the completion): RECURRENCE.md, "Repeating tasks under sync".
+            if shouldExist, view.tasks[id] == nil, let series = ledger.occurrences[id],
+               let seriesTask = view.tasks[series], seriesTask.keys["state"]?.hasPrefix("\"done\"") != true,
+               keys.allSatisfy({ $0.value.allSatisfy { $0.at == keys["exists"]?.first?.at } }) {
+                shouldExist = false
+            }
             guard let task = view.tasks[id] else {
                 if shouldExist { fail("task \(name(id)) is gone; its last change: \(lastChangeText(id))") }
                 continue
@@ -446,6 +453,13 @@ struct StoreHistory {
                     actual = task.place
                     // An archived task reopened since goes back to a list (MERGE.md §14a).
                     if last.value == "archive", task.keys["state"]?.hasPrefix("\"done\"") != true { continue }
+                    // Archived while another machine had reopened or started it (a state change after
+                    // the completion the archive saw): the merged task is not done, so it leaves the
+                    // archive for its list, and a later completion does not archive it again (§14a).
+                    if last.value == "archive", let states = keys["state"] {
+                        let completed = states.filter { $0.at <= last.at && $0.value?.hasPrefix("\"done\"") == true }.map(\.at).max()
+                        if let completed, states.contains(where: { $0.at > completed && $0.value?.hasPrefix("\"done\"") != true }) { continue }
+                    }
                 } else if key.hasPrefix("+") {
                     actual = task.tags.contains(String(key.dropFirst())) ? "yes" : nil
                 } else {
