@@ -136,18 +136,13 @@ struct SimFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// SplitMix64: a seeded, reproducible random source.
-struct SimRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D &+ 1 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+/// The histories' random source: SyncHistoryTests' SplitMix, with the picks they need.
+typealias SimRandom = SplitMix
+
+extension SplitMix {
+    /// StoreHistoryTests' seeding (kept, so that a seed replays the history it always named).
+    init(history seed: UInt64) { self.init(state: seed &* 0x2545_F491_4F6C_DD1D &+ 1) }
+
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
     mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
 }

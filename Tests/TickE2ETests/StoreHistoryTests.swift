@@ -70,7 +70,7 @@ struct StoreHistory {
     init(seed: UInt64, mode: Mode) throws {
         self.seed = seed
         self.mode = mode
-        rng = SimRandom(seed: seed &+ (mode == .git ? 1_000_000 : 0))
+        rng = SimRandom(history: seed &+ (mode == .git ? 1_000_000 : 0))
     }
 
     /// `TICK_STORE_TRACE=N` (a task's number, `#N` in a failure: tick's ids

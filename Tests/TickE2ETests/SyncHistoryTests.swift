@@ -458,6 +458,8 @@ struct SyncHistory {
 struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+    /// Starts from a given state (StoreHistoryTests' seeds).
+    init(state: UInt64) { self.state = state }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -95,6 +95,18 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         return a == b
     }
 
+    /// True when the values are equal, whatever the change times and
+    /// `modifiedAt`: a reorder, a sync that changed no value or an undo's own
+    /// stamps are no change of the values (the editor's "changed on disk" and
+    /// undo's "changed since" both ask this).
+    public func sameValues(as other: TaskItem) -> Bool {
+        var a = self, b = other
+        a.changed = [:]
+        b.changed = [:]
+        a.modifiedAt = b.modifiedAt
+        return a.sameContent(as: b)
+    }
+
     /// Sets the state, keeping `completedAt` consistent. Returns false when nothing changed.
     @discardableResult
     public mutating func setState(_ newState: TaskState, at now: Date) -> Bool {

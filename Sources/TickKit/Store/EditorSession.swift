@@ -119,17 +119,6 @@ public struct EditorSession {
         return edited
     }
 
-    /// True when `a` and `b` hold the same values: change times and
-    /// `modifiedAt` aside (a reorder or a sync that changed no value is not
-    /// a change the editor's text would overwrite).
-    static func sameValues(_ a: TaskItem, _ b: TaskItem) -> Bool {
-        var a = a, b = b
-        a.changed = [:]
-        b.changed = [:]
-        a.modifiedAt = b.modifiedAt
-        return a.sameContent(as: b)
-    }
-
     /// Saves `edited` over the task when its values are still as `original`
     /// had them; returns the task as saved, whether it changed, and the
     /// completion when the edit set it done.
@@ -143,7 +132,7 @@ public struct EditorSession {
             try writer.update(kind) { file -> (TaskItem, Bool, CompletionOutcome?) in
                 guard let i = file.index(of: original.id) else { throw EditorError.changedOnDisk(kept: keptPath) }
                 let current = file.tasks[i]
-                guard Self.sameValues(current, original) else { throw EditorError.changedOnDisk(kept: keptPath) }
+                guard current.sameValues(as: original) else { throw EditorError.changedOnDisk(kept: keptPath) }
                 var next = edited
                 // Change times the text left alone are the file's (a reorder meanwhile
                 // stamped `order`); the writer stamps the fields this edit changed.

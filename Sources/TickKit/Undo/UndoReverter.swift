@@ -98,21 +98,10 @@ public enum UndoReverter {
             case (.some, nil): found.append((.gone, id))
             case let (.some(text), .some(task)):
                 let after = try FileStep.decodeTask(text, kind: kind)
-                if !sameValues(after, task) { found.append((.changed(fields: changedFields(after, task)), id)) }
+                if !after.sameValues(as: task) { found.append((.changed(fields: changedFields(after, task)), id)) }
             }
         }
         return found
-    }
-
-    /// Equal in every value, whatever their change times and `modifiedAt`: an
-    /// undo made since stamped what it put back (``UndoStamping``), which is
-    /// no change of the values an older entry left.
-    static func sameValues(_ a: TaskItem, _ b: TaskItem) -> Bool {
-        var x = a, y = b
-        x.changed = [:]
-        y.changed = [:]
-        x.modifiedAt = y.modifiedAt
-        return x.sameContent(as: y)
     }
 
     /// Puts the step's before images back into `f`.
