@@ -71,11 +71,10 @@ final class UITerminal {
         func report(_ button: Int, _ at: (x: Int, y: Int)) -> String {
             "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + at.x))) + String(UnicodeScalar(UInt8(33 + at.y)))
         }
-        // Both reports in one write, as a terminal sends a quick drag: two
-        // `send-keys` calls let the press and the release reach tick ui
-        // seconds apart on a loaded machine (the drop was lost once in CI that way;
-        // the cause in tick ui was not found, see the issue 32 note).
-        try type(report(0, from) + report(3, to))
+        // Two writes, as a terminal sends a drag the hand makes. (Both in one
+        // write make ncurses merge them: see the issue 32/33 note.)
+        try type(report(0, from))
+        try type(report(3, to))
     }
 
     /// Resizes the window, as a user dragging the terminal's edge.
