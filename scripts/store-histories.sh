@@ -22,6 +22,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
         exit 1
     fi
     ran=$((ran + 1000))
+    echo "store-histories: seeds $low-$high passed (both modes), $ran histories so far"
     low=$((high + 1))
 done
 rm -f /tmp/store-histories.$$
