@@ -143,7 +143,7 @@ extension Store {
 
     /// Store files (of `kinds`, default all) that contain git conflict markers.
     public func filesWithConflictMarkers(among kinds: [FileKind]? = nil) -> [FileKind] {
-        let candidates = kinds ?? (((try? self.kinds()) ?? []) + ((try? self.archiveKinds()) ?? []))
+        let candidates = kinds ?? allKinds
         return candidates.filter { kind in
             guard let read = try? AtomicFile.read(path: location.path(of: kind)) else { return false }
             return ConflictMarkers.contains(read.bytes)

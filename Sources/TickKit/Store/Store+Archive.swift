@@ -29,6 +29,12 @@ extension Store {
         return names.compactMap(Self.year(ofArchiveFileNamed:)).sorted().map { .archive(year: $0) }
     }
 
+    /// Every store file, the archive's included (lists and inbox first);
+    /// a directory that cannot be listed contributes none.
+    public var allKinds: [FileKind] {
+        ((try? kinds()) ?? []) + ((try? archiveKinds()) ?? [])
+    }
+
     /// True when an archive file holds `id` as a task or a tombstone (its
     /// canonical `"id": "…"` member; bytes are searched, nothing is decoded,
     /// so a completion can ask cheaply whether its next occurrence was

@@ -45,8 +45,7 @@ extension StoreWriter {
     /// archive); files that cannot be parsed are skipped. Returns the files
     /// stamped, with how many tasks each.
     public func stampAllHandEdits() -> [(kind: FileKind, tasks: Int)] {
-        let kinds = ((try? store.kinds()) ?? []) + ((try? store.archiveKinds()) ?? [])
-        return kinds.compactMap { kind in
+        return store.allKinds.compactMap { kind in
             guard let n = try? stampHandEdits(kind), n > 0 else { return nil }
             return (kind, n)
         }
@@ -56,8 +55,7 @@ extension StoreWriter {
     /// `git pull`: what git checked out came from the other machines, and a
     /// later look must not take their differences for hand edits made here).
     public func markAllSeen() {
-        let kinds = ((try? store.kinds()) ?? []) + ((try? store.archiveKinds()) ?? [])
-        for kind in kinds {
+        for kind in store.allKinds {
             guard let loaded = try? store.read(kind) else { continue }
             store.written.save(loaded.bytes, for: kind)
         }
