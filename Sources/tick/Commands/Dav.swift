@@ -18,7 +18,7 @@ extension Tick {
               tick dav setup https://dav.example.com/ --user me --password-command "pass show dav"
               tick dav sync
             """,
-            subcommands: [DavSetupCommand.self, DavSyncCommand.self]
+            subcommands: [DavSetupCommand.self, DavSyncCommand.self, DavRestoreCommand.self]
         )
     }
 }
