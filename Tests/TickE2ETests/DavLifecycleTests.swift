@@ -98,6 +98,33 @@ struct DavLifecycleTests {
         #expect(after.hasPrefix("CalDAV: 0 sent, 0 received"), "\(after)")
     }
 
+    @Test("several calendars emptied on the server at once (a wipe): nothing deleted in tick; --accept-empty confirms one, restore sends the other back")
+    func wipedServerIsNotApplied() throws {
+        let (s, server) = try Self.setUp()
+        try s.add("Report", "list:Work")
+        try s.add("Inbox task")
+        _ = try Self.sync(s)
+        for c in ["work", "inbox"] {
+            for name in server.items(c).keys { try server.delete(c, name) }
+        }
+        for minute in 1...2 {
+            let r = try s.tick(["dav", "sync"], now: "2026-11-21T10:0\(minute):00Z")
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("tick dav restore work") && r.stderr.contains("--accept-empty inbox"), "\(r)")
+            #expect(try DavTests.titles(s).count == 2, "nothing deleted in tick")
+        }
+        let accepted = try s.tick(["dav", "sync", "--accept-empty", "work"], now: "2026-11-21T10:05:00Z")
+        #expect(accepted.status == 0 && accepted.stdout.contains("1 deleted"), "\(accepted)")
+        #expect(try DavTests.titles(s)["Report"] == nil && (try DavTests.titles(s))["Inbox task"] != nil)
+        let restored = try s.tick(["dav", "restore", "inbox"], now: "2026-11-21T10:06:00Z")
+        #expect(restored.status == 0 && !restored.stderr.contains("--accept-empty"), "\(restored)")
+        #expect(server.item("inbox", containing: "Inbox task") != nil)
+        try s.add("Work again", "list:Work")
+        let after = try Self.sync(s, now: "2026-11-21T10:07:00Z")
+        #expect(after.contains("1 sent"), "\(after)")
+        #expect(server.item("work", containing: "Work again") != nil)
+    }
+
     @Test("the vdir folder or vdirsyncer's status removed: the sync repairs itself without a question and deletes nothing")
     func lostVdirAndStatus() throws {
         let (s, server) = try Self.setUp()

@@ -13,6 +13,11 @@ public struct DavState: Codable, Sendable, Equatable {
     /// they had synced: not synced until `tick dav restore` sends tick's copy
     /// again, or `tick lists rm` confirms the removal.
     public var vanished: [String]?
+    /// Collections emptied on the server together with others at once (a
+    /// wiped server, not a phone deleting its last task): nothing is deleted
+    /// in tick and they are not synced until `tick dav restore` or `tick dav
+    /// sync --accept-empty`.
+    public var emptied: [String]?
     /// Collections of lists `tick lists rm` removed: the next sync deletes
     /// their items on the server (an emptied calendar tick asked for), then
     /// detaches them (the vdir copy and vdirsyncer's status go).
@@ -48,6 +53,7 @@ public struct DavState: Codable, Sendable, Equatable {
         if !removed.contains(collection) { removed.append(collection) }
         state.removed = removed
         state.vanished = state.vanished?.filter { $0 != collection }
+        state.emptied = state.emptied?.filter { $0 != collection }
         try state.save(root: root)
     }
 }

@@ -115,14 +115,16 @@ public struct DavSync: Sendable {
         var downloaded = 0
         /// Collections that could not be synced, with what to tell the user.
         var problems: [String: String] = [:]
-        /// Collections found vanished (or wiped) on the server.
+        /// Collections found vanished on the server.
         var vanished: [String] = []
+        /// Collections emptied on the server together with others (a wipe, likely).
+        var wiped: [String] = []
     }
 
     /// Syncs `collections`: all in one run, then each failed one on its own
     /// (a failing collection can spoil the others' run), deciding what an
     /// emptied side means.
-    func syncRound(_ collections: [String], removed: Set<String>) throws(DavError) -> Round {
+    func syncRound(_ collections: [String], removed: Set<String>, accepted: Set<String> = []) throws(DavError) -> Round {
         var round = Round()
         guard !collections.isEmpty else { return round }
         let v = vdirsyncer
@@ -141,12 +143,16 @@ public struct DavSync: Sendable {
             }
         }
         let bridged = try? bridge.store.snapshot()
-        let emptiedOnServer = failures.filter { Vdirsyncer.Failure($0.value) == .emptiedOnServer }.map(\.key)
+        // Each failed collection on its own first: in a run of several, one
+        // collection's failure can make the others fail too ("Server disconnected").
+        var alone: [String: Vdirsyncer.Outcome] = [:]
+        for c in failures.keys { alone[c] = try v.runRetrying(["sync", "tick/" + c]) }
+        let emptiedOnServer = alone.filter { !$0.value.succeeded && Vdirsyncer.Failure($0.value.failures[$0.key] ?? $0.value.output) == .emptiedOnServer }.map(\.key)
         // Several calendars emptied at once is no phone deleting its last
         // task: the server lost them (a wipe); nothing is deleted in tick.
-        let wiped = emptiedOnServer.count > 1 ? Set(emptiedOnServer) : []
+        let wiped = emptiedOnServer.count > 1 ? Set(emptiedOnServer).subtracting(accepted) : []
         for c in failures.keys.sorted() {
-            var outcome = try v.runRetrying(["sync", "tick/" + c])
+            guard var outcome = alone[c] else { continue }
             var forced = false
             var forgot = false
             while !outcome.succeeded {
@@ -170,7 +176,9 @@ public struct DavSync: Sendable {
                         outcome = try v.runRetrying(["sync", "tick/" + c])
                     }
                     continue
-                case .emptiedOnServer, .vanished:
+                case .emptiedOnServer:
+                    round.wiped.append(c)
+                case .vanished:
                     round.vanished.append(c)
                 case .needsDiscover where !forgot:
                     forgot = true
@@ -207,11 +215,19 @@ public struct DavSync: Sendable {
     /// The whole sync, under the bridge's lock (`waiting` is called when
     /// another sync holds it, before this one waits for it). Records the
     /// outcome in `state.json` either way.
-    public func run(waiting: () -> Void = {}) throws -> DavReport {
+    ///
+    /// `accepting`: calendars tick reported as emptied on the server together
+    /// with others, whose emptying the user confirms (`tick dav sync
+    /// --accept-empty`): their tasks are deleted in tick too.
+    public func run(accepting accepted: Set<String> = [], waiting: () -> Void = {}) throws -> DavReport {
         guard FileManager.default.fileExists(atPath: configPath) else { throw DavError.notSetUp(configPath: configPath) }
         let lock = try DavLock(root: root, waiting: waiting)
         defer { lock.release() }
         var state = DavState.load(root: root) ?? DavState()
+        if !accepted.isEmpty {
+            state.emptied = state.emptied?.filter { !accepted.contains($0) }
+            state.vanished = state.vanished?.filter { !accepted.contains($0) }
+        }
         do {
             guard vdirsyncerInstalled() else { throw DavError.vdirsyncerMissing }
             // The server's changes come down first, into a vdir tick has not
@@ -224,17 +240,18 @@ public struct DavSync: Sendable {
             let current = try bridgedCollections()
             let collections = Set(current).union(removed.filter { FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + $0) }).sorted()
             try prepare(&state, collections: collections)
-            let vanished = Set(state.vanished ?? [])
-            let live = collections.filter { !vanished.contains($0) }
-            var down = try syncRound(live, removed: removed)
+            let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
+            let live = collections.filter { !aside.contains($0) }
+            var down = try syncRound(live, removed: removed, accepted: accepted)
             let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
             var result = report
-            let stillLive = live.filter { !down.vanished.contains($0) && down.problems[$0] == nil }
+            let stillLive = live.filter { !down.vanished.contains($0) && !down.wiped.contains($0) && down.problems[$0] == nil }
             if report.sent > 0 || !removed.isEmpty {
-                let up = try syncRound(stillLive, removed: removed)
+                let up = try syncRound(stillLive, removed: removed, accepted: accepted)
                 down.uploaded += up.uploaded
                 down.downloaded += up.downloaded
                 down.vanished += up.vanished
+                down.wiped += up.wiped
                 down.problems.merge(up.problems) { a, _ in a }
             }
             // Counts say what went over the wire.
@@ -245,15 +262,23 @@ public struct DavSync: Sendable {
                 vdirsyncer.forget(c)
                 state.removed = state.removed?.filter { $0 != c }
                 state.vanished = state.vanished?.filter { $0 != c }
+                state.emptied = state.emptied?.filter { $0 != c }
             }
             if state.removed?.isEmpty == true { state.removed = nil }
             var newlyVanished = Set(state.vanished ?? [])
             newlyVanished.formUnion(down.vanished.filter { !removed.contains($0) })
             state.vanished = newlyVanished.isEmpty ? nil : newlyVanished.sorted()
+            var emptied = Set(state.emptied ?? [])
+            emptied.formUnion(down.wiped.filter { !removed.contains($0) })
+            state.emptied = emptied.isEmpty ? nil : emptied.sorted()
             let names = collectionNames()
             for c in (state.vanished ?? []) {
-                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) is gone from the server, or was emptied there with others at once; "
-                    + "run `tick dav restore \(c)` to send tick's copy again, or `tick lists rm \(names[c] ?? c)` to confirm the removal; the other lists sync as before")
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) is gone from the server; "
+                    + "run `tick dav restore \(c)` to send tick's copy again, or `tick lists rm \(Self.quoted(names[c] ?? c))` to confirm the removal; the other lists sync as before")
+            }
+            for c in (state.emptied ?? []) {
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) was emptied on the server together with others (a wiped server?); nothing was deleted in tick; "
+                    + "run `tick dav restore \(c)` to send tick's copy again, or `tick dav sync --accept-empty \(c)` to delete its tasks in tick too; the other lists sync as before")
             }
             for (c, why) in down.problems.sorted(by: { $0.key < $1.key }) {
                 result.problems.append("calendar (\(c)) did not sync: \(why); the other lists synced; run `tick dav sync` again")
@@ -289,10 +314,17 @@ public struct DavSync: Sendable {
             for c in collections { vdirsyncer.forget(c) }
             state.vanished = state.vanished?.filter { !collections.contains($0) }
             if state.vanished?.isEmpty == true { state.vanished = nil }
+            state.emptied = state.emptied?.filter { !collections.contains($0) }
+            if state.emptied?.isEmpty == true { state.emptied = nil }
             state.collections = []
             try state.save(root: root)
         }
         return try run(waiting: waiting)
+    }
+
+    /// A list name as a shell word.
+    static func quoted(_ name: String) -> String {
+        name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } ? name : ProcessRunner.shellQuote(name)
     }
 
     /// Display names of the vdir's collections.
