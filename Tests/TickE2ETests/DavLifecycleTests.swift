@@ -72,6 +72,18 @@ struct DavLifecycleTests {
         try s.add("Back home", "list:Home")
         _ = try Self.sync(s, now: "2026-11-21T10:05:00Z")
         #expect(server.item("home", containing: "Back home") != nil)
+        // Removed and made again before a sync: the old tasks go, the new one stays, and twice over.
+        for round in 1...2 {
+            try s.ok("lists", "rm", "Home", "--yes")
+            try s.ok("lists", "add", "Home")
+            try s.add("Home \(round)", "list:Home")
+            _ = try Self.sync(s, now: "2026-11-21T10:1\(round):00Z")
+            #expect(server.items("home").count == 1 && server.item("home", containing: "Home \(round)") != nil, "round \(round)")
+            let state = try String(contentsOfFile: Self.davRoot(s) + "/state.json", encoding: .utf8)
+            #expect(!state.contains("\"removed\""), "round \(round): \(state)")
+        }
+        _ = try Self.sync(s, now: "2026-11-21T10:20:00Z")
+        #expect(server.item("home", containing: "Home 2") != nil)
     }
 
     @Test("a calendar deleted on the server is reported with `tick dav restore`, never blocks the others, and restore sends it again")

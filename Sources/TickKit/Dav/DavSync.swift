@@ -264,6 +264,8 @@ public struct DavSync: Sendable {
                 state.vanished = state.vanished?.filter { $0 != c }
                 state.emptied = state.emptied?.filter { $0 != c }
             }
+            // A list made again under the removed one's calendar: bridged as usual.
+            state.removed = state.removed?.filter { !(current.contains($0) && down.problems[$0] == nil) }
             if state.removed?.isEmpty == true { state.removed = nil }
             var newlyVanished = Set(state.vanished ?? [])
             newlyVanished.formUnion(down.vanished.filter { !removed.contains($0) })
