@@ -139,6 +139,8 @@ struct DavRepeatTests {
     @Test("hostile items: UID `..` is imported, C1 and bidi controls come in and show visibly, an item tick cannot hold is named once")
     func hostileItems() throws {
         let (s, server) = try DavTests.setUp()
+        // A task, so the inbox file exists (an empty store's first sync is another part of issue 34).
+        try s.add("Seed")
         _ = try DavTests.sync(s)
         try server.put("inbox", "dots.ics", Self.phoneItem(uid: "..", summary: "Dots", lines: []))
         try server.put("inbox", "c1.ics", Self.phoneItem(uid: "c1", summary: "Pay \u{9B}31m\u{202E}0001 EUR", lines: ["DESCRIPTION:a\u{2066}b\u{85}c"]))
@@ -149,7 +151,7 @@ struct DavRepeatTests {
         #expect(first.stderr.components(separatedBy: "newline").count == 2, "bad.ics named once: \(first)")
         HostileTextTests.expectVisible(first, "sync")
         // vdirsyncer keeps the `..` item under a hidden name; tick read it.
-        let vdir = s.home + "/.local/share/tick-dav/vdir/inbox"
+        let vdir = s.dataHome + "/tick-dav/vdir/inbox"
         #expect(FileManager.default.fileExists(atPath: vdir + "/...ics"), "\(String(describing: try? FileManager.default.contentsOfDirectory(atPath: vdir)))")
         let titles = try Self.tasks(s).compactMap { $0.string("title") }
         #expect(titles.contains("Dots") && titles.contains("Pay \u{9B}31m\u{202E}0001 EUR"))
@@ -174,6 +176,8 @@ struct DavRepeatTests {
     @Test("a reminder changed in tick keeps the phone's alarm UID and X-WR-ALARMUID")
     func alarmLinesKept() throws {
         let (s, server) = try DavTests.setUp()
+        // A task, so the inbox file exists (an empty store's first sync is another part of issue 34).
+        try s.add("Seed")
         _ = try DavTests.sync(s)
         try server.put("inbox", "alarm.ics", Self.phoneItem(uid: "alarm-1", summary: "Dentist", lines: [
             "DUE:20261124T090000Z",
