@@ -85,6 +85,23 @@ import Testing
         #expect(f.items("inbox").count == 3)
     }
 
+    @Test func completedInTickAndAdvancedOnThePhoneBeforeASyncMakesOneNextOccurrence() throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let a = Self.weekly("Bins", due: Self.nov21)
+        try f.put(.inbox, name: nil, [a])
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        let name = a.id.lowercased + ".ics"
+        try f.edit(.inbox, at: Self.at(5)) { file in _ = try? file.complete(taskID: a.id, at: Self.at(5), timeZone: TimeZone(identifier: "UTC")!) }
+        try f.putItem("inbox", name, Self.advanced(try #require(f.item("inbox", name)), from: Self.nov21, to: Self.nov28, lastModified: "20261121T090700Z", modifiedBefore: "20261121T090100Z"))
+        _ = try f.bridge(at: Self.at(10)).reconcile()
+        _ = try f.bridge(at: Self.at(11)).reconcile()
+        let tasks = try f.tasks(.inbox)
+        #expect(tasks.count == 2 && tasks.filter { $0.state == .open }.map(\.due) == [.day(Self.nov28)], "\(tasks)")
+        #expect(f.items("inbox").count == 2)
+        #expect(f.item("inbox", name)?.contains("DUE;VALUE=DATE:20261121") == true)
+    }
+
     @Test func aSecondMachineMakesTheSameNextOccurrenceAndTheTwoStoresAgree() throws {
         // Two machines with the same store and vdir; each sees the phone's advance itself.
         let one = try Fixture(), two = try Fixture()
