@@ -102,6 +102,74 @@ import Testing
         #expect(f.item("inbox", name)?.contains("DUE;VALUE=DATE:20261121") == true)
     }
 
+    /// Random histories: tick completes, the phone completes (STATUS) or moves DUE forward, passes at
+    /// random. After every settled pass each series has exactly one open occurrence, no two of its
+    /// occurrences share a date, each task has one item, and item and task agree.
+    @Test(arguments: 0..<40) func repeatsCompletedOnEitherSideInAnyOrderGiveOneOpenOccurrence(seed: UInt64) throws {
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        var rng = MergeRandom(seed: seed + 3_400)
+        var a = Self.weekly("Bins", due: Self.nov21)
+        a.scheduled = Self.nov21
+        var b = DavBridgeTests.task("Review", due: .day(LocalDate(year: 2026, month: 11, day: 23)!))
+        b.repeatRule = "mon,thu"
+        try f.put(.inbox, name: nil, [a, b])
+        var minute = 1.0
+        _ = try f.bridge(at: Self.at(minute)).reconcile()
+        func stamp() -> String { ICalendarCodec.stamp(Self.at(minute)) }
+        func openItem(_ title: String) throws -> (name: String, text: String)? {
+            for name in f.items("inbox") {
+                let text = try #require(f.item("inbox", name))
+                if text.contains("SUMMARY:\(title)\r\n"), text.contains("STATUS:NEEDS-ACTION") { return (name, text) }
+            }
+            return nil
+        }
+        for step in 0..<30 {
+            minute += 1
+            let title = rng.next() % 2 == 0 ? "Bins" : "Review"
+            switch rng.next() % 4 {
+            case 0:
+                try f.edit(.inbox, at: Self.at(minute)) { file in
+                    guard let open = file.tasks.first(where: { $0.title == title && $0.state != .done }) else { return }
+                    _ = try? file.complete(taskID: open.id, at: Self.at(minute), timeZone: TimeZone(identifier: "UTC")!)
+                }
+            case 1:
+                guard let (name, text) = try openItem(title) else { continue }
+                let lm = try #require(icsValue(text, "LAST-MODIFIED"))
+                try f.putItem("inbox", name, text.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:" + stamp())
+                    .replacingOccurrences(of: "LAST-MODIFIED:" + lm, with: "LAST-MODIFIED:" + stamp()))
+            case 2:
+                guard let (name, text) = try openItem(title) else { continue }
+                let lm = try #require(icsValue(text, "LAST-MODIFIED"))
+                let due = try #require(icsValue(text, "DUE;VALUE=DATE").flatMap { LocalDate(iso: String($0.prefix(4)) + "-" + String($0.dropFirst(4).prefix(2)) + "-" + String($0.suffix(2))) })
+                let rule = try RecurrenceRule.parse(title == "Bins" ? "weekly" : "mon,thu")
+                let next = rule.nextDay(after: due, completed: due)
+                try f.putItem("inbox", name, Self.advanced(text, from: due, to: next, lastModified: stamp(), modifiedBefore: lm))
+            default:
+                _ = try f.bridge(at: Self.at(minute)).reconcile()
+                minute += 1
+                _ = try f.bridge(at: Self.at(minute)).reconcile()
+                let tasks = try f.tasks(.inbox)
+                let where_ = "seed \(seed) step \(step)"
+                for series in ["Bins", "Review"] {
+                    let mine = tasks.filter { $0.title == series }
+                    #expect(mine.filter { $0.state != .done }.count == 1, "\(where_): \(series) \(mine.map { ($0.state, $0.due) })")
+                    #expect(Set(mine.map(\.due)).count == mine.count, "\(where_): \(series) dates \(mine.map { ($0.state, $0.due, $0.id.lowercased.prefix(4), $0.completedAt) })")
+                    // Each occurrence but the first follows one of the series.
+                    for t in mine where t.id != a.id && t.id != b.id {
+                        #expect(mine.contains { TaskFile.nextOccurrenceID(after: $0.id) == t.id }, "\(where_)")
+                    }
+                }
+                #expect(f.items("inbox").count == tasks.count, "\(where_): \(f.items("inbox").count) items, \(tasks.count) tasks")
+                for t in tasks {
+                    let item = try #require(f.item("inbox", t.id.lowercased + ".ics"), "\(where_)")
+                    let back = try DavItem(bytes: Array(item.utf8), path: "x").task(path: "x", now: Self.at(minute), timeZone: utc)
+                    #expect(back.state == t.state && back.due == t.due, "\(where_): \(t.title) \(t.state) \(String(describing: t.due)) vs item \(back.state) \(String(describing: back.due))")
+                }
+            }
+        }
+    }
+
     @Test func aSecondMachineMakesTheSameNextOccurrenceAndTheTwoStoresAgree() throws {
         // Two machines with the same store and vdir; each sees the phone's advance itself.
         let one = try Fixture(), two = try Fixture()

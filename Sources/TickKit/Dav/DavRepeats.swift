@@ -20,10 +20,12 @@ import Foundation
 public enum DavRepeats {
     /// The phone's task `phone` read as a completion, when it is the moved-forward
     /// shape: the task's last agreed version `base` repeats by a calendar rule
-    /// tick reads, `phone` has the same rule, neither is done, tick did not move
+    /// tick reads and is not done, `phone` has the same rule, tick did not move
     /// the dates since (`store`), and the phone moved the series' day (due, else
-    /// start) forward to a day the rule gives. Returns `phone` done at `at`,
-    /// with `base`'s dates (the occurrence that was completed); nil otherwise.
+    /// start) forward to a day the rule gives. Returns `phone` done at `at`
+    /// (or at its own completion time when the phone also completed it: moved
+    /// and then completed before a sync counts as one completion), with
+    /// `base`'s dates (the occurrence that was completed); nil otherwise.
     ///
     /// A rule tick cannot read (an RRULE kept as it is) or an after-completion
     /// rule (`+3d`, which phones do not see as a rule) is never read so: the
@@ -32,7 +34,7 @@ public enum DavRepeats {
         func day(_ t: TaskItem) -> LocalDate? { t.due?.localDay(in: timeZone) ?? t.scheduled }
         guard let text = base.repeatRule, RRuleMapping.sameRule(phone.repeatRule, text),
               let rule = RRuleMapping.recurrence(text, anchor: day(base)), !rule.isAfterCompletion,
-              base.state != .done, phone.state != .done,
+              base.state != .done,
               store.due == base.due, store.scheduled == base.scheduled
         else { return nil }
         guard let old = day(base), (base.due == nil) == (phone.due == nil), let new = day(phone), new > old,
@@ -43,8 +45,10 @@ public enum DavRepeats {
         done.scheduled = base.scheduled
         done.remind = base.remind
         done.wait = base.wait
-        done.state = .done
-        done.completedAt = at
+        if done.state != .done {
+            done.state = .done
+            done.completedAt = at
+        }
         return done
     }
 
