@@ -58,6 +58,6 @@ struct DavErrorTests {
             error: Unknown error occurred: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]
             error: Use `-vdebug` to see the full traceback.
             """)
-        #expect(down.report == "vdirsyncer sync failed: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]; the store is unchanged by the server's side and tick works as before")
+        #expect(down.report == "CalDAV sync failed: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]; the store is unchanged by the server's side and tick works as before; `tick dav sync` tries again")
     }
 }

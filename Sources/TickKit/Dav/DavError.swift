@@ -14,6 +14,10 @@ public enum DavError: Error, Equatable, Sendable {
     case vdirsyncerFailed(step: String, message: String)
     /// `tick dav sync` before `tick dav setup`.
     case notSetUp(configPath: String)
+    /// `tick dav restore` of a collection that is no bridged list.
+    case unknownCollection(String, known: [String])
+    /// Another `tick dav sync` (or watcher) holds the bridge and did not finish in time.
+    case busy(root: String)
 }
 
 extension DavError: LocalizedError {
@@ -26,7 +30,11 @@ extension DavError: LocalizedError {
         case .vdirsyncerMissing:
             return "vdirsyncer is not installed; install it (Debian/Ubuntu: `sudo apt-get install vdirsyncer`, or `pipx install vdirsyncer`) and run the command again"
         case .vdirsyncerFailed(let step, let message):
-            return "vdirsyncer \(step) failed: \(Self.reason(message)); the store is unchanged by the server's side and tick works as before"
+            return "CalDAV \(step) failed: \(Self.reason(message)); the store is unchanged by the server's side and tick works as before; `tick dav sync` tries again"
+        case let .unknownCollection(c, known):
+            return "no bridged list has the calendar \"\(c)\"; the calendars: \(known.isEmpty ? "none" : known.joined(separator: ", ")) (see `tick lists`)"
+        case .busy(let root):
+            return "another `tick dav sync` (or `tick watch`) is syncing \(root) and did not finish; run `tick dav sync` again later"
         case .notSetUp(let path):
             return "the CalDAV bridge is not set up (no \(path)); run `tick dav setup URL --user NAME --password-command CMD` first"
         }
@@ -41,10 +49,24 @@ extension DavError {
         if lines.contains(where: { $0.contains("401") || $0.contains("Unauthorized") }) {
             return "the server refused the login (401 Unauthorized); check --user and --password-command and run `tick dav setup` again"
         }
+        if lines.contains(where: { $0.contains("vdirsyncer discover") }) {
+            return "vdirsyncer's record of the calendars is out of date; run `tick dav sync` again (it rediscovers them), or `tick dav setup` again"
+        }
+        if lines.contains(where: { $0.contains("Server disconnected") || $0.contains("Session is closed") || $0.contains("Connection reset") }) {
+            return "the server dropped the connection (tried again, with a pause, and it dropped again); run `tick dav sync` again later"
+        }
         let errors = lines.filter { $0.hasPrefix("error:") && !$0.contains("-vdebug") }
             .map { String($0.dropFirst("error:".count)).trimmingCharacters(in: .whitespaces) }
             .map { $0.hasPrefix("Unknown error occurred: ") ? String($0.dropFirst("Unknown error occurred: ".count)) : $0 }
-        return errors.last ?? lines.last ?? "no message (run vdirsyncer with -vdebug to see why)"
+            .map { line -> String in
+                // "Unknown error occurred for tick/work: Not Found" -> "Not Found"
+                guard line.hasPrefix("Unknown error occurred for "), let r = line.range(of: ": ") else { return line }
+                return String(line[r.upperBound...])
+            }
+        // vdirsyncer's own advice names its commands; tick's replace them above.
+        let said = errors.filter { !$0.contains("--force-delete") && !$0.hasPrefix("Use `") }
+        if let last = said.last { return last }
+        return lines.last(where: { !$0.contains("vdirsyncer") && !$0.contains("-vdebug") }) ?? "no reason given; run `tick dav sync` again"
     }
 }
 

@@ -6,6 +6,10 @@ import Foundation
 public final class DavScheduler: @unchecked Sendable {
     private let condition = MonotonicCondition()
     private var changedAt: Double?
+    /// The first change not synced yet: a stream of changes (an editor
+    /// saving every second) syncs at the latest `maxDelay` after it.
+    private var pendingSince: Double?
+    private let maxDelay: TimeInterval
     private var stopped = false
     private let sync: @Sendable () -> Void
     private let interval: TimeInterval
@@ -22,15 +26,21 @@ public final class DavScheduler: @unchecked Sendable {
                 sync: @escaping @Sendable () -> Void) {
         self.interval = interval
         self.debounce = debounce
+        self.maxDelay = debounce * 3
         self.clock = clock
         self.maxSleep = maxSleep
         self.sync = sync
     }
 
-    /// A store file changed: sync once things are quiet.
+    /// A store file changed (by anyone: tick, `tick ui`, an editor, git):
+    /// sync once things are quiet for `debounce`, and at the latest three
+    /// debounces after the first change. A change during a sync schedules
+    /// the next one.
     public func noteChange() {
         condition.withLock {
-            changedAt = clock.now()
+            let now = clock.now()
+            changedAt = now
+            if pendingSince == nil { pendingSince = now }
             condition.signal()
         }
     }
@@ -50,6 +60,7 @@ public final class DavScheduler: @unchecked Sendable {
             while !stopped {
                 var due = next
                 if let changedAt { due = min(due, changedAt + debounce) }
+                if let pendingSince { due = min(due, pendingSince + maxDelay) }
                 let left = due - clock.now()
                 if left <= 0 { break }
                 condition.wait(seconds: min(left, maxSleep))
@@ -59,6 +70,7 @@ public final class DavScheduler: @unchecked Sendable {
                 return
             }
             changedAt = nil
+            pendingSince = nil
             condition.unlock()
             sync()
             next = clock.now() + interval

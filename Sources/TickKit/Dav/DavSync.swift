@@ -1,126 +1,15 @@
 import Foundation
 
-/// The bridge's machine-local record of its last runs (`<dav>/state.json`),
-/// for `tick status`. Never in the store.
-public struct DavState: Codable, Sendable, Equatable {
-    public var lastSuccess: Date?
-    public var lastFailure: Date?
-    /// Why the last run failed; nil after a success.
-    public var lastError: String?
-    /// The collections vdirsyncer last discovered (a new one needs `vdirsyncer discover`).
-    public var collections: [String] = []
-
-    public init() {}
-
-    static func path(root: String) -> String { root + "/state.json" }
-
-    public static func load(root: String) -> DavState? {
-        guard let data = FileManager.default.contents(atPath: path(root: root)) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(DavState.self, from: data)
-    }
-
-    public func save(root: String) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        guard let data = try? encoder.encode(self) else { return }
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try AtomicFile.write([UInt8](data), to: Self.path(root: root), mode: 0o600, durable: false)
-    }
-}
-
-/// `tick dav setup`: the vdirsyncer configuration tick writes.
-public enum DavSetup {
-    /// Where the vdirsyncer config lives: next to config.toml, mode 0600.
-    public static func configPath(environment: [String: String]) -> String {
-        (TickConfig.path(environment: environment) as NSString).deletingLastPathComponent + "/vdirsyncer.conf"
-    }
-
-    /// Accepts https URLs, and http only for loopback hosts.
-    public static func checkURL(_ text: String) throws(DavError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
-            throw .badURL(text)
-        }
-        if scheme == "https" { return url }
-        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"]
-        guard scheme == "http", loopback.contains(host) else { throw .badURL(text) }
-        return url
-    }
-
-    /// Splits a password command as a shell would split simple words
-    /// (single and double quotes, backslash), without running a shell.
-    public static func splitCommand(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var quote: Character?
-        var escaping = false
-        for c in text {
-            if escaping { current.append(c); escaping = false; inWord = true; continue }
-            if let q = quote {
-                if c == q { quote = nil } else if c == "\\" && q == "\"" { escaping = true } else { current.append(c) }
-                continue
-            }
-            switch c {
-            case "\\": escaping = true
-            case "'", "\"": quote = c; inWord = true
-            case " ", "\t", "\n":
-                if inWord { words.append(current); current = ""; inWord = false }
-            default: current.append(c); inWord = true
-            }
-        }
-        if inWord { words.append(current) }
-        return words
-    }
-
-    /// A JSON string literal (vdirsyncer's config values are JSON).
-    static func json(_ s: String) -> String {
-        var out: [UInt8] = []
-        JSONWriter.writeString(s, into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The vdirsyncer config: one pair, the vdir (`a`, tick's collections)
-    /// against the CalDAV account (`b`). The password is fetched by a command
-    /// at each run and never written here.
-    public static func config(url: String, user: String, passwordCommand: [String]?, root: String) -> String {
-        var lines = [
-            "# Written by `tick dav setup`; run it again to change it (Docs/DAV.md).",
-            "[general]",
-            "status_path = \(json(root + "/status/"))",
-            "",
-            "[pair tick]",
-            "a = \"tick_local\"",
-            "b = \"tick_remote\"",
-            "collections = [\"from a\"]",
-            "# What both sides changed since the last sync: the server's copy comes down",
-            "# and tick merges it field by field with the store, then sends the result.",
-            "conflict_resolution = \"b wins\"",
-            "metadata = [\"displayname\", \"color\"]",
-            "",
-            "[storage tick_local]",
-            "type = \"filesystem\"",
-            "path = \(json(root + "/vdir/"))",
-            "fileext = \".ics\"",
-            "",
-            "[storage tick_remote]",
-            "type = \"caldav\"",
-            "url = \(json(url))",
-            "username = \(json(user))",
-            "item_types = [\"VTODO\"]",
-        ]
-        if let command = passwordCommand, !command.isEmpty {
-            lines.append("password.fetch = [\"command\", \(command.map(json).joined(separator: ", "))]")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
 /// `tick dav sync`: `vdirsyncer sync` (the server's changes come down), one
 /// pass of the bridge (merged both ways), and, when that changed items,
 /// `vdirsyncer sync` again (they go up).
+///
+/// Collection by collection, nothing leaves the bridge stuck: a calendar
+/// emptied on the server is applied as the deletes it is, one tick emptied
+/// (its list removed, its last task deleted) is emptied on the server, a
+/// vdir collection that was lost is fetched again, a calendar that vanished
+/// from the server is reported with the command that restores it, and a
+/// collection that fails never stops the others.
 public struct DavSync: Sendable {
     public let bridge: DavBridge
     /// The vdirsyncer config (``DavSetup/configPath(environment:)``).
@@ -130,6 +19,8 @@ public struct DavSync: Sendable {
     public let environment: [String: String]
     /// The clock for the second pass (after the network).
     public let clock: @Sendable () -> Date
+    /// Waits before retries after a dropped connection (tests: none).
+    public var backoff: [TimeInterval] = [1, 3]
 
     public init(bridge: DavBridge, configPath: String, environment: [String: String], clock: @escaping @Sendable () -> Date) {
         self.bridge = bridge
@@ -138,71 +29,314 @@ public struct DavSync: Sendable {
         self.clock = clock
     }
 
+    /// The same sync with another config (setup's trial copy); `environment` as it is.
+    init(bridge: DavBridge, configPath: String, environment: [String: String], clock: @escaping @Sendable () -> Date, backoff: [TimeInterval]) {
+        self.bridge = bridge
+        self.configPath = configPath
+        self.environment = environment
+        self.clock = clock
+        self.backoff = backoff
+    }
+
     var root: String { bridge.root }
 
-    /// Runs vdirsyncer with the config; `input` answers its questions.
-    func vdirsyncer(_ args: [String], step: String, input: String? = nil) throws(DavError) {
-        let program = bridge.settings.vdirsyncer
-        let request = ProcessRequest(program: program, arguments: ["-c", configPath] + args, directory: root,
-                                     environment: environment, input: input.map { Array($0.utf8) }, timeout: 600)
-        let result: ProcessResult
-        do {
-            result = try ProcessRunner.run(request)
-        } catch {
-            if error.message.contains("No such file") || error.message.contains("not found") { throw .vdirsyncerMissing }
-            throw .vdirsyncerFailed(step: step, message: error.message)
-        }
-        if result.status == 127 { throw .vdirsyncerMissing }
-        guard result.succeeded else {
-            let text = (result.stderr + "\n" + result.output).split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            throw .vdirsyncerFailed(step: step, message: text.suffix(8).joined(separator: "\n"))
-        }
+    /// vdirsyncer with this sync's config.
+    public var vdirsyncer: Vdirsyncer {
+        Vdirsyncer(program: bridge.settings.vdirsyncer, configPath: configPath, root: root, environment: environment, backoff: backoff)
     }
 
     /// True when vdirsyncer can be started.
-    public func vdirsyncerInstalled() -> Bool {
-        let request = ProcessRequest(program: bridge.settings.vdirsyncer, arguments: ["--version"], directory: "/", environment: environment, timeout: 60)
-        guard let result = try? ProcessRunner.run(request) else { return false }
-        return result.succeeded
+    public func vdirsyncerInstalled() -> Bool { vdirsyncer.installed() }
+
+    /// The collections of the bridged lists now.
+    public func bridgedCollections() throws -> [String] {
+        try bridge.store.snapshot().files.filter(bridge.isBridged).map { DavBridge.collection(of: $0.kind) }.sorted()
     }
 
-    /// Discovers the collections (creating the bridged ones on the server) and
-    /// sends their display names.
-    public func discover(collections: [String]) throws(DavError) {
-        try vdirsyncer(["discover", "tick"], step: "discover", input: String(repeating: "y\n", count: max(8, collections.count * 2)))
-        try vdirsyncer(["metasync", "tick"], step: "metasync")
+    /// Discovers the collections (creating the bridged ones on the server,
+    /// without a question), then sends their display names: a new calendar
+    /// has its name from its first sync. Returns the collections that had
+    /// synced before and had to be created again (they vanished from the server).
+    @discardableResult
+    public func discover(collections: [String]) throws(DavError) -> [String] {
+        let v = vdirsyncer
+        let synced = Set(collections.filter(v.hasStatus))
+        let found = try v.runRetrying(["discover", "tick"])
+        guard found.succeeded else { throw DavError.vdirsyncerFailed(step: "discover", message: found.output) }
+        let created = found.createdOnServer
+        // A new calendar: metasync with no record takes the server's default
+        // name ("b wins"); tick's name is written back and sent at once.
+        try metasync()
+        if !created.isEmpty {
+            try? bridge.prepareCollections()
+            try metasync()
+        }
+        return created.filter { synced.contains($0) }
     }
 
-    /// The whole sync. Records the outcome in `state.json` either way.
-    public func run() throws -> DavReport {
+    /// `vdirsyncer metasync` (display names, colours); a collection that
+    /// fails here fails its sync too, where it is reported.
+    func metasync() throws(DavError) {
+        let outcome = try vdirsyncer.runRetrying(["metasync", "tick"])
+        if !outcome.succeeded, outcome.failures.isEmpty {
+            throw DavError.vdirsyncerFailed(step: "metasync", message: outcome.output)
+        }
+    }
+
+    /// Brings vdirsyncer's record in line with what tick has: the
+    /// collections discovered again when they changed (or vdirsyncer asks
+    /// for it), and the collections that vanished from the server set aside.
+    private func prepare(_ state: inout DavState, collections: [String]) throws(DavError) {
+        let cache = root + "/status/tick.collections"
+        if collections != state.collections || !FileManager.default.fileExists(atPath: cache) {
+            let recreated = try discover(collections: collections)
+            state.collections = collections
+            var vanished = Set(state.vanished ?? [])
+            vanished.formUnion(recreated)
+            state.vanished = vanished.isEmpty ? nil : vanished.sorted()
+        } else {
+            // Not the calendars that vanished: their failure would spoil the others' run.
+            let vanished = Set(state.vanished ?? [])
+            let live = collections.filter { !vanished.contains($0) }
+            guard !live.isEmpty else { return }
+            let outcome = try vdirsyncer.runRetrying(["metasync"] + live.map { "tick/" + $0 })
+            if !outcome.succeeded, Vdirsyncer.Failure(outcome.output) == .needsDiscover {
+                state.collections = []
+                try prepare(&state, collections: collections)
+            } else if !outcome.succeeded, outcome.failures.isEmpty {
+                throw DavError.vdirsyncerFailed(step: "metasync", message: outcome.output)
+            }
+        }
+    }
+
+    /// What one round of `vdirsyncer sync` did, per collection.
+    struct Round {
+        var uploaded = 0
+        var downloaded = 0
+        /// Collections that could not be synced, with what to tell the user.
+        var problems: [String: String] = [:]
+        /// Collections found vanished on the server.
+        var vanished: [String] = []
+        /// Collections emptied on the server together with others (a wipe, likely).
+        var wiped: [String] = []
+    }
+
+    /// Syncs `collections`: all in one run, then each failed one on its own
+    /// (a failing collection can spoil the others' run), deciding what an
+    /// emptied side means.
+    func syncRound(_ collections: [String], removed: Set<String>, accepted: Set<String> = []) throws(DavError) -> Round {
+        var round = Round()
+        guard !collections.isEmpty else { return round }
+        let v = vdirsyncer
+        let all = try v.runRetrying(["sync"] + collections.map { "tick/" + $0 })
+        round.uploaded += all.uploaded
+        round.downloaded += all.downloaded
+        if all.succeeded { return round }
+        var failures = all.failures
+        if failures.isEmpty {
+            // A failure of the whole run (the connection, the configuration).
+            if Vdirsyncer.Failure(all.output) == .needsDiscover {
+                try discover(collections: collections)
+                failures = Dictionary(uniqueKeysWithValues: collections.map { ($0, "") })
+            } else {
+                throw DavError.vdirsyncerFailed(step: "sync", message: all.output)
+            }
+        }
+        let bridged = try? bridge.store.snapshot()
+        // Each failed collection on its own first: in a run of several, one
+        // collection's failure can make the others fail too ("Server disconnected").
+        var alone: [String: Vdirsyncer.Outcome] = [:]
+        for c in failures.keys { alone[c] = try v.runRetrying(["sync", "tick/" + c]) }
+        let emptiedOnServer = alone.filter { !$0.value.succeeded && Vdirsyncer.Failure($0.value.failures[$0.key] ?? $0.value.output) == .emptiedOnServer }.map(\.key)
+        // Several calendars emptied at once is no phone deleting its last
+        // task: the server lost them (a wipe); nothing is deleted in tick.
+        let wiped = emptiedOnServer.count > 1 ? Set(emptiedOnServer).subtracting(accepted) : []
+        for c in failures.keys.sorted() {
+            guard var outcome = alone[c] else { continue }
+            var forced = false
+            var forgot = false
+            while !outcome.succeeded {
+                let message = outcome.failures[c] ?? outcome.output
+                switch Vdirsyncer.Failure(message) {
+                case .emptiedOnServer where !wiped.contains(c) && !forced:
+                    // The phone deleted every item: the deletes come down
+                    // (an item tick changed since is sent again).
+                    forced = true
+                    outcome = try v.runRetrying(["sync", "--force-delete", "tick/" + c])
+                    continue
+                case .emptiedHere where !forced && !forgot:
+                    if removed.contains(c) || !holdsTasks(c, bridged) {
+                        // tick emptied it (its list removed, its last task deleted).
+                        forced = true
+                        outcome = try v.runRetrying(["sync", "--force-delete", "tick/" + c])
+                    } else {
+                        // The vdir lost it while the store has tasks: fetch it again.
+                        forgot = true
+                        v.forget(c)
+                        outcome = try v.runRetrying(["sync", "tick/" + c])
+                    }
+                    continue
+                case .emptiedOnServer:
+                    round.wiped.append(c)
+                case .vanished:
+                    round.vanished.append(c)
+                case .needsDiscover where !forgot:
+                    forgot = true
+                    try discover(collections: collections)
+                    outcome = try v.runRetrying(["sync", "tick/" + c])
+                    continue
+                default:
+                    round.problems[c] = DavError.reason(message)
+                }
+                break
+            }
+            round.uploaded += outcome.uploaded
+            round.downloaded += outcome.downloaded
+        }
+        return round
+    }
+
+    /// A fresh store has no inbox file until its first task: the bridged
+    /// inbox gets an empty one (its calendar syncs, the phone's tasks land in it).
+    func ensureInbox() throws {
+        guard bridge.settings.inbox, try bridge.store.read(.inbox) == nil else { return }
+        let now = clock()
+        try bridge.store.withLock { writer in
+            try writer.update(.inbox, create: { TaskFile.empty(.inbox, name: nil, now: now) }, stampChanges: false) { _ in }
+        }
+    }
+
+    /// True when the store holds a bridged task in `collection`.
+    private func holdsTasks(_ collection: String, _ snapshot: StoreSnapshot?) -> Bool {
+        guard let snapshot else { return true }
+        return snapshot.files.contains { bridge.isBridged($0) && DavBridge.collection(of: $0.kind) == collection && !$0.tasks.isEmpty }
+    }
+
+    /// The whole sync, under the bridge's lock (`waiting` is called when
+    /// another sync holds it, before this one waits for it). Records the
+    /// outcome in `state.json` either way.
+    ///
+    /// `accepting`: calendars tick reported as emptied on the server together
+    /// with others, whose emptying the user confirms (`tick dav sync
+    /// --accept-empty`): their tasks are deleted in tick too.
+    public func run(accepting accepted: Set<String> = [], waiting: () -> Void = {}) throws -> DavReport {
         guard FileManager.default.fileExists(atPath: configPath) else { throw DavError.notSetUp(configPath: configPath) }
+        let lock = try DavLock(root: root, waiting: waiting)
+        defer { lock.release() }
         var state = DavState.load(root: root) ?? DavState()
+        if !accepted.isEmpty {
+            state.emptied = state.emptied?.filter { !accepted.contains($0) }
+            state.vanished = state.vanished?.filter { !accepted.contains($0) }
+        }
         do {
             guard vdirsyncerInstalled() else { throw DavError.vdirsyncerMissing }
             // The server's changes come down first, into a vdir tick has not
             // changed since its last pass: vdirsyncer has no conflict to resolve
             // (its "b wins" would keep the hash of tick's copy in its status, and
             // a merge equal to that copy would then never be uploaded).
+            try ensureInbox()
             try bridge.prepareCollections()
-            let collections = try bridge.store.snapshot().files.filter(bridge.isBridged).map { DavBridge.collection(of: $0.kind) }.sorted()
-            if collections != state.collections {
-                try discover(collections: collections)
-                state.collections = collections
-            } else {
-                try vdirsyncer(["metasync", "tick"], step: "metasync")
-            }
-            try vdirsyncer(["sync", "tick"], step: "sync")
+            let removed = Set(state.removed ?? [])
+            let current = try bridgedCollections()
+            let collections = Set(current).union(removed.filter { FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + $0) }).sorted()
+            try prepare(&state, collections: collections)
+            let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
+            let live = collections.filter { !aside.contains($0) }
+            var down = try syncRound(live, removed: removed, accepted: accepted)
             let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
-            if report.sent > 0 { try vdirsyncer(["sync", "tick"], step: "sync") }
-            state.lastSuccess = clock()
-            state.lastError = nil
+            var result = report
+            let stillLive = live.filter { !down.vanished.contains($0) && !down.wiped.contains($0) && down.problems[$0] == nil }
+            if report.sent > 0 || !removed.isEmpty {
+                let up = try syncRound(stillLive, removed: removed, accepted: accepted)
+                down.uploaded += up.uploaded
+                down.downloaded += up.downloaded
+                down.vanished += up.vanished
+                down.wiped += up.wiped
+                down.problems.merge(up.problems) { a, _ in a }
+            }
+            // Counts say what went over the wire.
+            result.sent = down.uploaded
+            // A removed list's calendar, emptied on the server: detached.
+            for c in removed.sorted() where down.problems[c] == nil && !current.contains(c) {
+                try? FileManager.default.removeItem(atPath: bridge.vdirPath + "/" + c)
+                vdirsyncer.forget(c)
+                state.removed = state.removed?.filter { $0 != c }
+                state.vanished = state.vanished?.filter { $0 != c }
+                state.emptied = state.emptied?.filter { $0 != c }
+            }
+            // A list made again under the removed one's calendar: bridged as usual.
+            state.removed = state.removed?.filter { !(current.contains($0) && down.problems[$0] == nil) }
+            if state.removed?.isEmpty == true { state.removed = nil }
+            var newlyVanished = Set(state.vanished ?? [])
+            newlyVanished.formUnion(down.vanished.filter { !removed.contains($0) })
+            state.vanished = newlyVanished.isEmpty ? nil : newlyVanished.sorted()
+            var emptied = Set(state.emptied ?? [])
+            emptied.formUnion(down.wiped.filter { !removed.contains($0) })
+            state.emptied = emptied.isEmpty ? nil : emptied.sorted()
+            let names = collectionNames()
+            for c in (state.vanished ?? []) {
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) is gone from the server; "
+                    + "run `tick dav restore \(c)` to send tick's copy again, or `tick lists rm \(Self.quoted(names[c] ?? c))` to confirm the removal; the other lists sync as before")
+            }
+            for c in (state.emptied ?? []) {
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) was emptied on the server together with others (a wiped server?); nothing was deleted in tick; "
+                    + "run `tick dav restore \(c)` to send tick's copy again, or `tick dav sync --accept-empty \(c)` to delete its tasks in tick too; the other lists sync as before")
+            }
+            for (c, why) in down.problems.sorted(by: { $0.key < $1.key }) {
+                result.problems.append("calendar (\(c)) did not sync: \(why); the other lists synced; run `tick dav sync` again")
+            }
+            let now = clock()
+            if down.problems.isEmpty {
+                state.lastSuccess = now
+                state.lastError = nil
+            } else {
+                state.lastFailure = now
+                state.lastError = result.problems.first
+            }
             try? state.save(root: root)
-            return report
+            return result
         } catch {
             state.lastFailure = clock()
             state.lastError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
             try? state.save(root: root)
             throw error
         }
+    }
+
+    /// Restores the calendars of `collections` on the server from tick's
+    /// copy (after they vanished, or were wiped): vdirsyncer forgets them,
+    /// discover creates them again, and the sync sends every item.
+    public func restore(_ collections: [String], waiting: () -> Void = {}) throws -> DavReport {
+        do {
+            let lock = try DavLock(root: root, waiting: waiting)
+            defer { lock.release() }
+            var state = DavState.load(root: root) ?? DavState()
+            let known = Set(try bridgedCollections())
+            for c in collections where !known.contains(c) { throw DavError.unknownCollection(c, known: known.sorted()) }
+            for c in collections { vdirsyncer.forget(c) }
+            state.vanished = state.vanished?.filter { !collections.contains($0) }
+            if state.vanished?.isEmpty == true { state.vanished = nil }
+            state.emptied = state.emptied?.filter { !collections.contains($0) }
+            if state.emptied?.isEmpty == true { state.emptied = nil }
+            state.collections = []
+            try state.save(root: root)
+        }
+        return try run(waiting: waiting)
+    }
+
+    /// A list name as a shell word.
+    static func quoted(_ name: String) -> String {
+        name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } ? name : ProcessRunner.shellQuote(name)
+    }
+
+    /// Display names of the vdir's collections.
+    private func collectionNames() -> [String: String] {
+        var out: [String: String] = [:]
+        for c in (try? FileManager.default.contentsOfDirectory(atPath: bridge.vdirPath)) ?? [] {
+            if let data = FileManager.default.contents(atPath: bridge.vdirPath + "/" + c + "/displayname") {
+                out[c] = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        return out
     }
 }

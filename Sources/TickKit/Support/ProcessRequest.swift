@@ -15,6 +15,11 @@ public struct ProcessRequest: Sendable {
     /// The child uses tick's own stdin, stdout and stderr (an editor on the
     /// terminal) instead of the request's input and captured output.
     public var usesTerminal = false
+    /// The child runs in a process group of its own that tick stops as a
+    /// whole (on timeout), and gets SIGTERM when tick ends, however it ends
+    /// (Linux's parent-death signal): for a long-running helper such as
+    /// vdirsyncer, which must not outlive the tick that started it.
+    public var diesWithParent = false
 
     public init(program: String, arguments: [String] = [], directory: String, environment: [String: String],
                 input: [UInt8]? = nil, timeout: Double? = nil) {

@@ -19,6 +19,9 @@ public enum ProcessRunner {
     /// started, too; otherwise returns whatever status it exited with.
     public static func run(_ request: ProcessRequest) throws(ProcessError) -> ProcessResult {
         if request.usesTerminal { return try runOnTerminal(request) }
+        #if os(Linux)
+        if request.diesWithParent { return try runInGroup(request) }
+        #endif
         let name = request.program
         let process = Process()
         if name.contains("/") {
@@ -142,7 +145,7 @@ public enum ProcessRunner {
     }
 
     /// A file with no name, for capturing output without pipes (no deadlocks).
-    private final class AnonymousFile {
+    final class AnonymousFile {
         let fd: Int32
         let handle: FileHandle
 

@@ -17,8 +17,9 @@ extension Tick {
             EXAMPLES
               tick dav setup https://dav.example.com/ --user me --password-command "pass show dav"
               tick dav sync
+              tick dav restore work    # a calendar gone from the server: send tick's copy again
             """,
-            subcommands: [DavSetupCommand.self, DavSyncCommand.self]
+            subcommands: [DavSetupCommand.self, DavSyncCommand.self, DavRestoreCommand.self]
         )
     }
 }

@@ -15,7 +15,9 @@ extension Tick {
             password. Then creates a collection per bridged list in the vdir \
             ([dav] path, default ~/.local/share/tick-dav/vdir) and runs \
             `vdirsyncer discover`, which creates them on the server, and \
-            `vdirsyncer metasync` (display names).
+            `vdirsyncer metasync` (display names). The configuration is tried \
+            first from a temporary file and only moved into place once this \
+            worked: a failed setup leaves the previous one as it was.
 
             Only https URLs are accepted, except for a server on this machine \
             (127.0.0.1, localhost, ::1), which may use http.
@@ -46,23 +48,16 @@ extension Tick {
             let command = passwordCommand.map(DavSetup.splitCommand)
             if let command, command.isEmpty { throw CLIError("--password-command is empty", status: .usage) }
             let text = DavSetup.config(url: url, user: user, passwordCommand: command, root: root)
-            try FileManager.default.createDirectory(atPath: (configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try AtomicFile.write(Array(text.utf8), to: configPath, mode: 0o600)
+            let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone)
+            let sync = DavSync(bridge: bridge, configPath: configPath, environment: context.environment, clock: context.clock)
+            // Written only once discover worked with it: a failure leaves the old one.
+            let (collections, report) = try sync.setUp(config: text)
             t.out("Wrote \(configPath) (mode 0600)")
             if command == nil {
                 t.out("No password command: vdirsyncer will ask for no password. If the server needs one, run this again with")
                 t.out("  --password-command \"pass show dav\"   or   --password-command \"secret-tool lookup service dav user \(user)\"")
                 t.out("(any command that prints the password; tick never stores it).")
             }
-            let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone)
-            let sync = DavSync(bridge: bridge, configPath: configPath, environment: context.environment, clock: context.clock)
-            guard sync.vdirsyncerInstalled() else { throw DavError.vdirsyncerMissing }
-            let report = try bridge.reconcile()
-            let collections = try context.store.snapshot().files.filter(bridge.isBridged).map { DavBridge.collection(of: $0.kind) }.sorted()
-            try sync.discover(collections: collections)
-            var state = DavState.load(root: root) ?? DavState()
-            state.collections = collections
-            try state.save(root: root)
             t.out("Bridged \(collections.count) collection\(collections.count == 1 ? "" : "s") (\(collections.joined(separator: ", "))); \(report.sent) item\(report.sent == 1 ? "" : "s") ready to send. Run `tick dav sync`.")
         }
     }

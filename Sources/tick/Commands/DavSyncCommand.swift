@@ -17,9 +17,23 @@ extension Tick {
             ids and field names). When the server cannot be reached the store is \
             unchanged by it and tick works as before; `tick status` shows the \
             last success and the last error.
+
+            Calendar by calendar: one that fails never stops the others. A \
+            calendar emptied on the phone is applied as the deletes it is; one \
+            that vanished from the server (or was wiped there) is reported \
+            with `tick dav restore`, which sends tick's copy again; so are \
+            several calendars emptied on the server at once (a wiped server: \
+            nothing is deleted in tick; `--accept-empty` confirms). A dropped \
+            connection is tried again after a short pause. A second sync while \
+            one runs waits for it.
             """)
 
         @OptionGroup var global: GlobalOptions
+
+        @Option(name: .customLong("accept-empty"), help: ArgumentHelp(
+            "A calendar tick reported as emptied on the server with others: delete its tasks in tick too (repeatable).",
+            valueName: "collection"))
+        var acceptEmpty: [String] = []
 
         func run() throws {
             let context = try Context(global)
@@ -29,9 +43,11 @@ extension Tick {
             let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone)
             let sync = DavSync(bridge: bridge, configPath: DavSetup.configPath(environment: context.environment),
                                environment: context.environment, clock: context.clock)
-            let report = try sync.run()
+            let report = try sync.run(accepting: Set(acceptEmpty), waiting: { t.errLine("tick: another CalDAV sync is running (\(root)); waiting for it to finish") })
             for line in DavReportText.lines(report) { t.out(line) }
             for problem in report.problems { t.warn(problem) }
+            // A calendar that did not sync (the others did): exit status 1.
+            if DavState.load(root: root)?.lastError != nil { throw ExitCode(1) }
         }
     }
 }

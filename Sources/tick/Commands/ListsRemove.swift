@@ -13,6 +13,10 @@ extension Tick {
             question. Without a terminal to ask on, and without --yes, tick refuses \
             (exit status 1).
 
+            With the CalDAV bridge, the next `tick dav sync` deletes the list's \
+            tasks on the server and stops syncing its calendar (detached: the \
+            empty calendar stays until you delete it on the phone or server).
+
             EXAMPLE
               tick lists rm Errands --yes
             """)
@@ -41,6 +45,10 @@ extension Tick {
             }
             try editing.remove(list)
             _ = try context.resyncIDs()
+            // The CalDAV bridge: the next `tick dav sync` empties the list's calendar and detaches it.
+            if let dav = try? context.config().dav {
+                try? DavState.noteRemoved(collection: DavBridge.collection(of: list.kind), root: dav.resolvedPath(environment: context.environment))
+            }
             t.out("Deleted list \(list.displayName) (\(list.kind.relativePath)) and its \(count) task\(count == 1 ? "" : "s")")
         }
     }

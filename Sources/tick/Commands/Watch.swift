@@ -93,6 +93,7 @@ extension Tick {
                     do {
                         let report = try sync.run()
                         t.errLine("\(stamp) " + DavReportText.lines(report).joined(separator: ";"))
+                        for problem in report.problems { t.errLine("\(stamp) CalDAV: " + problem) }
                     } catch {
                         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
                         t.errLine("\(stamp) CalDAV sync failed: " + (message.split(separator: "\n").first.map(String.init) ?? message))
@@ -102,7 +103,11 @@ extension Tick {
             let dav = davScheduler
             let watcher = StoreWatcher(store: store, index: context.index, options: options, reminders: reminders) { event in
                 switch event {
-                case .reindexed, .removed, .rescanned: dav?.noteChange()
+                // Every store change schedules a sync: a file this watcher
+                // reindexed (an editor, git), one a tick command had already
+                // indexed itself (`.settled`: `tick add`, `tick ui`), hand
+                // edits stamped, conflict copies merged.
+                case .reindexed, .removed, .rescanned, .settled, .stamped, .resolved: dav?.noteChange()
                 default: break
                 }
                 if case let .reminderFallback(reminder, reason) = event {
