@@ -190,14 +190,15 @@ import Testing
         #expect(try f.bridge(at: Self.at(2)).reconcile() == DavReport())
         #expect(f.item("shopping", "apple-1.ics") == Self.appleItem)
 
-        // Retitled in tick: only SUMMARY, LAST-MODIFIED and DTSTAMP change, the UID keeps its spelling.
+        // Retitled in tick: only SUMMARY, LAST-MODIFIED and DTSTAMP change (to the
+        // time of the change, not of the pass), the UID keeps its spelling.
         try f.edit(.list(slug: "shopping"), at: Self.at(3)) { $0.tasks[0].title = "Buy oat milk" }
         let sent = try f.bridge(at: Self.at(4)).reconcile()
         #expect(sent.sent == 1 && sent.merged == 0)
         let text = try #require(f.item("shopping", "apple-1.ics"))
         #expect(text == Self.appleItem.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk")
-            .replacingOccurrences(of: "DTSTAMP:20261120T080000Z", with: "DTSTAMP:20261121T090400Z")
-            .replacingOccurrences(of: "LAST-MODIFIED:20261120T080000Z", with: "LAST-MODIFIED:20261121T090400Z"))
+            .replacingOccurrences(of: "DTSTAMP:20261120T080000Z", with: "DTSTAMP:20261121T090300Z")
+            .replacingOccurrences(of: "LAST-MODIFIED:20261120T080000Z", with: "LAST-MODIFIED:20261121T090300Z"))
     }
 
     @Test func aPhoneEditIsStampedWithLastModifiedAndTheLaterChangeOfAFieldWins() throws {
@@ -212,7 +213,7 @@ import Testing
         try f.edit(.inbox, at: Self.at(8)) { $0.tasks[0].title = "Water the plants" }
         var text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "SUMMARY:Water plants", with: "SUMMARY:Water all plants")
-        text = text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T091000Z")
+        text = text.settingLastModified("20261121T091000Z")
         try f.putItem("inbox", name, text)
         let report = try f.bridge(at: Self.at(12)).reconcile()
         #expect(report.received == 1 && report.merged == 1 && report.sent == 1)
@@ -230,7 +231,7 @@ import Testing
         try f.edit(.inbox, at: Self.at(20)) { $0.tasks[0].title = "Water plants (tick)" }
         text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "SUMMARY:Water all plants", with: "SUMMARY:Water plants (phone)")
-        text = text.replacingOccurrences(of: "LAST-MODIFIED:20261121T091200Z", with: "LAST-MODIFIED:20261121T091500Z")
+        text = text.settingLastModified("20261121T091500Z")
         try f.putItem("inbox", name, text)
         let later = try f.bridge(at: Self.at(21)).reconcile()
         #expect(later.overridden == [FieldOverride(task: a.id, field: "title")])
@@ -248,7 +249,7 @@ import Testing
         let name = a.id.lowercased + ".ics"
         var text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261121T090700Z")
-        text = text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090700Z")
+        text = text.settingLastModified("20261121T090700Z")
         try f.putItem("inbox", name, text)
         let report = try f.bridge(at: Self.at(10)).reconcile()
         #expect(report.merged == 1)
@@ -321,7 +322,7 @@ import Testing
         try f.put(.inbox, name: nil, [a])
         var item = String(decoding: DavMapping.newItem(for: a, now: Self.at(1)), as: UTF8.self)
         item = item.replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A from the phone")
-            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090500Z")
+            .settingLastModified("20261121T090500Z")
         try f.putItem("inbox", "server-name.ics", item)
         let report = try f.bridge(at: Self.at(6)).reconcile()
         #expect(report.added == 0 && report.merged == 1)
@@ -372,7 +373,7 @@ import Testing
         let name = a.id.lowercased + ".ics"
         var text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A2")
-            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20301121T090100Z")
+            .settingLastModified("20301121T090100Z")
         try f.putItem("inbox", name, text)
         _ = try f.bridge(at: Self.at(5)).reconcile()
         #expect(try f.tasks(.inbox).first?.changed["title"] == Self.at(5))
@@ -439,7 +440,7 @@ import Testing
         // The phone moves a to Work (same file name); tick retitles it.
         let text = try #require(f.item("home", name))
         try f.removeItem("home", name)
-        try f.putItem("work", name, text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090200Z"))
+        try f.putItem("work", name, text.settingLastModified("20261121T090200Z"))
         try f.edit(.list(slug: "home"), at: Self.at(3)) { $0.tasks[0].title = "A2" }
         let report = try f.bridge(at: Self.at(4)).reconcile()
         #expect(report.moved == 1 && report.sent == 1, "\(report)")
@@ -466,7 +467,7 @@ import Testing
         for (task, minute) in [(a, "15"), (b, "05")] {
             let name = task.id.lowercased + ".ics"
             let text = try #require(f.item("inbox", name)).replacingOccurrences(of: "SUMMARY:\(task.title)", with: "SUMMARY:\(task.title) edited")
-                .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T09\(minute)00Z")
+                .settingLastModified("20261121T09\(minute)00Z")
             try f.putItem("inbox", name, text)
         }
         _ = try f.bridge(at: Self.at(20)).reconcile()
@@ -547,5 +548,12 @@ import Testing
         #expect(!text.contains("password ="))
         #expect(text.contains("path = \"/r/vdir/\"") && text.contains("status_path = \"/r/status/\""))
         #expect(text.contains("collections = [\"from a\", \"from b\"]") && text.contains("conflict_resolution = \"b wins\""))
+    }
+}
+
+extension String {
+    /// The item's text with its LAST-MODIFIED set to `stamp`, whatever it was.
+    func settingLastModified(_ stamp: String) -> String {
+        components(separatedBy: "\r\n").map { $0.hasPrefix("LAST-MODIFIED:") ? "LAST-MODIFIED:" + stamp : $0 }.joined(separator: "\r\n")
     }
 }

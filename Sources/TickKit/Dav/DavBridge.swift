@@ -89,8 +89,11 @@ public struct DavBridge: Sendable {
             for task in file.tasks { everywhere.insert(task.id) }
             for t in file.deleted { tombstones[t.id] = max(tombstones[t.id] ?? .distantPast, t.at) }
         }
+        // When the last pass ran: a field the store changed after it was changed here.
+        let lastPass = readLastPass()
         // Lists removed in tick (`tick lists rm`) whose collections are still in the vdir.
         let removedLists = removedCollections(snapshot)
+        for c in removedLists { _ = try removalTime(c) }
 
         try makeCollections(bridged)
 
@@ -165,8 +168,14 @@ public struct DavBridge: Sendable {
                 confirmed.insert(st.collection + "/" + st.name)
             }
             if let b, v == nil, unreadable.contains(b.collection + "/" + b.name) { continue }
-            if let v, s == nil, removedLists.contains(v.collection) {
-                // The list was removed in tick: its items go with it.
+            if let v, removedLists.contains(v.collection) {
+                // The list was removed in tick: its items go with it. One that
+                // another end moved there goes back where the store has it.
+                if let s, b == nil || b?.collection != Self.collection(of: s.kind) || !DavMapping.same(s.task, v.task) || b?.collection != v.collection {
+                    let collection = Self.collection(of: s.kind)
+                    let bytes = DavMapping.patch(v.item, from: v.task, to: s.task, now: lastModified(s.task))
+                    try write(bytes, collection: collection, name: v.name)
+                }
                 try delete(collection: v.collection, name: v.name)
                 report.sent += 1
                 continue
@@ -186,7 +195,9 @@ public struct DavBridge: Sendable {
                     var takePhone: Bool
                     if let b {
                         let phoneSide = !field.equal(v.task, b.task)
-                        let storeSide = !field.equal(s.task, b.task)
+                        // Changed here since the last pass, even back to the base
+                        // value (done and reopened): a change that can win.
+                        let storeSide = !field.equal(s.task, b.task) || lastPass.map { field.changeTime(of: s.task, against: v.task) > $0 } ?? false
                         if phoneSide && !storeSide {
                             takePhone = true
                         } else if !phoneSide {
@@ -238,7 +249,7 @@ public struct DavBridge: Sendable {
                     replace[s.kind, default: [:]][id] = result
                     report.merged += 1
                 }
-                let bytes = DavMapping.patch(v.item, from: v.task, to: result, now: now)
+                let bytes = DavMapping.patch(v.item, from: v.task, to: result, now: lastModified(result))
                 if target != v.collection {
                     try write(bytes, collection: target, name: v.name)
                     try delete(collection: v.collection, name: v.name)
@@ -260,7 +271,7 @@ public struct DavBridge: Sendable {
                     report.deleted += 1
                     report.merged += 1
                 } else if !unreadable.contains(collection + "/" + Self.fileName(for: s.task)) {
-                    try write(DavMapping.newItem(for: s.task, now: now), collection: collection, name: Self.fileName(for: s.task))
+                    try write(DavMapping.newItem(for: s.task, now: lastModified(s.task)), collection: collection, name: Self.fileName(for: s.task))
                     report.sent += 1
                 }
             case let (nil, v?):
@@ -274,6 +285,13 @@ public struct DavBridge: Sendable {
                 report.received += 1
                 if everywhere.contains(id) {
                     // In a file that is not bridged (or the archive): left alone.
+                    continue
+                }
+                if let b, removedLists.contains(b.collection) {
+                    // Its list was removed in tick since the last pass (a move on
+                    // the other end counts as older: the removal is seen now).
+                    try delete(collection: v.collection, name: v.name)
+                    report.sent += 1
                     continue
                 }
                 if let at = tombstones[id], at >= phoneTime {
@@ -302,7 +320,7 @@ public struct DavBridge: Sendable {
         var occurrences: [(FileKind, TaskItem)] = []
         let firstPass = Set(replace.keys).union(append.keys).union(completedRepeating.keys).sorted()
         for kind in firstPass {
-            try writer.update(kind, create: nil, stampChanges: false) { file in
+            try writer.update(kind, create: createInbox(kind), stampChanges: false) { file in
                 for (i, task) in file.tasks.enumerated() {
                     if let new = replace[kind]?[task.id] { file.tasks[i] = new }
                 }
@@ -319,7 +337,7 @@ public struct DavBridge: Sendable {
         }
         let secondPass = Set(remove.keys).union(tombstone.keys).sorted()
         for kind in secondPass {
-            try writer.update(kind, create: nil, stampChanges: false) { file in
+            try writer.update(kind, create: createInbox(kind), stampChanges: false) { file in
                 let gone = (remove[kind] ?? []).union(tombstone[kind] ?? [])
                 file.tasks.removeAll { gone.contains($0.id) }
                 let deleted = Array(tombstone[kind] ?? []).sorted { $0.uuidString < $1.uuidString }
@@ -341,7 +359,22 @@ public struct DavBridge: Sendable {
         report.removedLists = removedLists.sorted()
         report.emptied = removedFrom.filter { !hasItems(collection: $0) }.sorted()
         if report.sent > 0 { try recordPass() }
+        try writeLastPass()
         return report
+    }
+
+    /// The LAST-MODIFIED tick writes: when the task last changed (not when the
+    /// pass ran), so another machine weighs its own changes against the time
+    /// this one's were made, not the time they were sent (Docs/DAV.md).
+    func lastModified(_ task: TaskItem) -> Date {
+        min(now, task.modifiedAt)
+    }
+
+    /// Makes the inbox file when a fresh store has none yet.
+    private func createInbox(_ kind: FileKind) -> (() -> TaskFile)? {
+        guard kind == .inbox else { return nil }
+        let now = self.now
+        return { TaskFile.empty(.inbox, name: nil, now: now) }
     }
 
     /// The file name of a new item: the task's id.

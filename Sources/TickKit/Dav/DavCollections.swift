@@ -43,6 +43,32 @@ extension DavBridge {
         return Set(vdirCollections().filter { based.contains($0) && !known.contains($0) && $0 != Self.inboxCollection })
     }
 
+    /// The file in `base/<collection>/` that says when the bridge first saw its list removed.
+    static let removedMarker = ".removed"
+
+    /// When the bridge first saw the list of `collection` removed (recorded then).
+    func removalTime(_ collection: String) throws -> Date {
+        let path = basePath + "/" + collection + "/" + Self.removedMarker
+        if let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) { return at }
+        try AtomicFile.write(Array(Timestamp.format(now).utf8), to: path, mode: nil, durable: false)
+        return now
+    }
+
+    /// True when an item of a removed list's collection was added or changed
+    /// by another end after the removal was seen (its LAST-MODIFIED is later).
+    func changedSinceRemoval(_ collection: String) -> Bool {
+        let path = basePath + "/" + collection + "/" + Self.removedMarker
+        guard let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) else { return false }
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? [] where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            guard let bytes = fm.contents(atPath: vdirPath + "/" + collection + "/" + name).map({ [UInt8]($0) }) else { continue }
+            if let base = fm.contents(atPath: basePath + "/" + collection + "/" + name), [UInt8](base) == bytes { continue }
+            guard let item = try? DavItem(bytes: bytes, path: name), let lm = item.lastModified(timeZone: timeZone) else { continue }
+            if lm > at { return true }
+        }
+        return false
+    }
+
     /// Calendars of the vdir that are no list yet (made on the phone, or by
     /// another machine) become lists, made as `tick lists add` makes them but
     /// with the collection's path as the slug and its display name as the name
@@ -53,7 +79,12 @@ extension DavBridge {
     func adoptCollections(_ snapshot: StoreSnapshot, writer: StoreWriter, report: inout DavReport) throws -> Bool {
         let fm = FileManager.default
         let existing = Set(snapshot.files.map { Self.collection(of: $0.kind) })
-        let removed = removedCollections(snapshot)
+        var removed = removedCollections(snapshot)
+        for collection in removed.sorted() where changedSinceRemoval(collection) {
+            // Another end put an item there after the list was removed here: the list comes back.
+            removed.remove(collection)
+            try? fm.removeItem(atPath: basePath + "/" + collection + "/" + Self.removedMarker)
+        }
         let slugs = Set(((try? fm.contentsOfDirectory(atPath: store.location.root + "/lists")) ?? []).compactMap(Store.slug(ofListFileNamed:)))
         var lists = snapshot.listInfos
         var made = false

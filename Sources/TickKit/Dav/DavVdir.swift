@@ -107,6 +107,17 @@ extension DavBridge {
         return (kept, sent)
     }
 
+    /// When the last pass ran (`last-pass`), nil before the first.
+    func readLastPass() -> Date? {
+        FileManager.default.contents(atPath: root + "/last-pass").flatMap { Timestamp.parse(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    func writeLastPass() throws {
+        let bytes = Array(Timestamp.format(now).utf8)
+        try makeDirectory(root)
+        try writeIfChanged(bytes, to: root + "/last-pass")
+    }
+
     /// Records that this pass sent items (its time), for ``confirmUploaded()``.
     func recordPass() throws {
         try makeDirectory(root)
@@ -181,7 +192,7 @@ extension DavBridge {
                 if base[key] == bytes { continue }
                 try AtomicFile.write(bytes, to: to + "/" + name, mode: nil, durable: false)
             }
-            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where !names.contains(name) && !touched.contains(collection + "/" + name) {
+            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where name.hasSuffix(".ics") && !names.contains(name) && !touched.contains(collection + "/" + name) {
                 try? fm.removeItem(atPath: to + "/" + name)
             }
         }
