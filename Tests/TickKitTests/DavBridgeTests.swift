@@ -195,7 +195,11 @@ import Testing
         try f.edit(.list(slug: "shopping"), at: Self.at(3)) { $0.tasks[0].title = "Buy oat milk" }
         let sent = try f.bridge(at: Self.at(4)).reconcile()
         #expect(sent.sent == 1 && sent.merged == 0)
-        let text = try #require(f.item("shopping", "apple-1.ics"))
+        let written = try #require(f.item("shopping", "apple-1.ics"))
+        // Plus a revision mark (vdirsyncer must never take a rewrite for an older version).
+        let lines = written.components(separatedBy: "\r\n")
+        #expect(lines.filter { $0.hasPrefix("X-TICK-REVISION:") }.count == 1 && lines[lines.count - 4].hasPrefix("X-TICK-REVISION:"), "\(written)")
+        let text = lines.filter { !$0.hasPrefix("X-TICK-REVISION:") }.joined(separator: "\r\n")
         #expect(text == Self.appleItem.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk")
             .replacingOccurrences(of: "DTSTAMP:20261120T080000Z", with: "DTSTAMP:20261121T090300Z")
             .replacingOccurrences(of: "LAST-MODIFIED:20261120T080000Z", with: "LAST-MODIFIED:20261121T090300Z"))

@@ -255,7 +255,7 @@ public struct DavBridge: Sendable {
                     try delete(collection: v.collection, name: v.name)
                     report.sent += 1
                 } else if bytes != v.bytes {
-                    try write(bytes, collection: target, name: v.name)
+                    try write(Self.revised(bytes, replacing: v.bytes), collection: target, name: v.name)
                     report.sent += 1
                 }
             case let (s?, nil):

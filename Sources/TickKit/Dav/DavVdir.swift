@@ -118,6 +118,31 @@ extension DavBridge {
         try writeIfChanged(bytes, to: root + "/last-pass")
     }
 
+    /// The property that marks each rewrite of an item by tick.
+    static let revisionProperty = "X-TICK-REVISION"
+
+    /// `bytes` (an item tick rewrites in place) with `X-TICK-REVISION` set to
+    /// a digest of the text it replaces, so the new text never equals an
+    /// earlier version. vdirsyncer 0.19 keeps, after it copies an item over
+    /// an older one, the older one's hash in its status: a later change back
+    /// to that content (a reopen after tick's completion, or tick's value of
+    /// a field written back over the phone's) would look unchanged to it and
+    /// never be synced.
+    static func revised(_ bytes: [UInt8], replacing previous: [UInt8]) -> [UInt8] {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in previous { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let value = String(hash, radix: 16)
+        guard var item = try? DavItem(bytes: bytes, path: "") else { return bytes }
+        let line = revisionProperty + ":" + value + item.lineEnd
+        let entry = DavItem.Entry(raw: line, name: revisionProperty, params: [:], value: value, path: ["VCALENDAR", "VTODO"], line: 0)
+        if let i = item.entries.firstIndex(where: { $0.name == revisionProperty && $0.path == ["VCALENDAR", "VTODO"] }) {
+            item.entries[i] = entry
+        } else if let end = item.entries.lastIndex(where: { $0.name == "END" && $0.path == ["VCALENDAR"] && $0.value.uppercased() == "VTODO" }) {
+            item.entries.insert(entry, at: end)
+        }
+        return item.bytes
+    }
+
     /// Records that this pass sent items (its time), for ``confirmUploaded()``.
     func recordPass() throws {
         try makeDirectory(root)
