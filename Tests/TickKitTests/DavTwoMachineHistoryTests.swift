@@ -21,7 +21,7 @@ import Testing
 /// there; a task whose last change is a reopen in tick, of a completion both
 /// machines had synced, is open everywhere.
 ///
-/// `TICK_DAV_HISTORIES` sets the number of histories (default 100).
+/// `TICK_DAV_HISTORIES` sets the number of histories (default 60).
 @Suite struct DavTwoMachineHistoryTests {
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
     static let utc = TimeZone(identifier: "UTC")!
@@ -477,7 +477,7 @@ import Testing
     }
 
     static var histories: Int {
-        Int(ProcessInfo.processInfo.environment["TICK_DAV_HISTORIES"] ?? "") ?? 100
+        Int(ProcessInfo.processInfo.environment["TICK_DAV_HISTORIES"] ?? "") ?? 60
     }
 
     @Test func twoMachinesAndAPhoneConvergeAfterAnyHistory() throws {
