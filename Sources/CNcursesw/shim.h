@@ -19,7 +19,8 @@ static inline chtype tick_color_pair(short n) { return COLOR_PAIR(n); }
 static inline WINDOW *tick_stdscr(void) { return stdscr; }
 static inline int tick_key_resize(void) { return KEY_RESIZE; }
 static inline int tick_key_mouse(void) { return KEY_MOUSE; }
-static inline mmask_t tick_button1_pressed(void) { return BUTTON1_PRESSED | BUTTON1_CLICKED; }
+static inline mmask_t tick_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t tick_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t tick_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t tick_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t tick_button5_pressed(void) {

@@ -71,10 +71,10 @@ final class UITerminal {
         func report(_ button: Int, _ at: (x: Int, y: Int)) -> String {
             "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + at.x))) + String(UnicodeScalar(UInt8(33 + at.y)))
         }
-        // Two writes, as a terminal sends a drag the hand makes. (Both in one
-        // write make ncurses merge them: see the issue 32/33 note.)
-        try type(report(0, from))
-        try type(report(3, to))
+        // One write: ncurses then reads both reports as one run, the case a
+        // quick hand on a loaded machine makes (a click comes merged as
+        // BUTTON1_CLICKED; a drag's press is only found by reading the whole run).
+        try type(report(0, from) + report(3, to))
     }
 
     /// Resizes the window, as a user dragging the terminal's edge.

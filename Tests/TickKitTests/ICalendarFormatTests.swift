@@ -78,7 +78,8 @@ import Testing
         #expect(t.state == .active)
         #expect(t.priority == .must)
         #expect(t.tags == ["family", "phone-call"])
-        #expect(t.repeatRule == "FREQ=WEEKLY;BYDAY=MO")
+        // A phone's RRULE becomes tick's rule where tick has one (RRuleMapping, issue 34).
+        #expect(t.repeatRule == "mon")
         #expect(t.createdAt == (try Self.ts("2026-11-01T08:00:00Z")))
         #expect(t.modifiedAt == (try Self.ts("2026-11-02T08:00:00Z")))
         #expect(t.remind == (try Self.ts("2026-11-24T15:00:00Z")))

@@ -98,8 +98,13 @@ public struct DavBridge: Sendable {
         try makeCollections(bridged)
 
         var unreadable = Set<String>()
+        var itemProblems: [String] = []
         var duplicates: [Item] = []
-        var phone = scan(vdirPath, problems: &report.problems, unreadable: &unreadable, duplicates: &duplicates)
+        var phone = scan(vdirPath, problems: &itemProblems, unreadable: &unreadable, duplicates: &duplicates)
+        // Each item's problem is said once (DavNotices), a rule tick keeps unread too.
+        let phonePaths = phone.mapValues { vdirPath + "/" + $0.collection + "/" + $0.name }
+        report.problems += DavNotices(root: root).fresh(
+            itemProblems + DavRepeats.unreadRules(phone.map { (phonePaths[$0.key] ?? "", $0.value.task) }, timeZone: timeZone))
         let base = baseItems(matching: phone)
         // What tick wrote in earlier passes and vdirsyncer may not have sent yet.
         let sent = rawItems(sentPath).parsed(under: sentPath, bridge: self)
@@ -186,7 +191,10 @@ public struct DavBridge: Sendable {
                 continue
             }
             switch (s, v) {
-            case let (s?, v?):
+            case let (s?, v0?):
+                // A repeating item whose date the phone moved forward: a completion (DavRepeats).
+                let v = b.flatMap { DavRepeats.completedOccurrence(phone: v0.task, base: $0.task, store: s.task, at: stamp(of: v0), timeZone: timeZone) }
+                    .map { Item(collection: v0.collection, name: v0.name, bytes: v0.bytes, item: v0.item, task: $0) } ?? v0
                 let phoneTime = stamp(of: v)
                 let phoneChanged = b == nil || b?.bytes != v.bytes || b?.collection != v.collection
                 if phoneChanged { report.received += 1 }
@@ -249,7 +257,7 @@ public struct DavBridge: Sendable {
                     replace[s.kind, default: [:]][id] = result
                     report.merged += 1
                 }
-                let bytes = DavMapping.patch(v.item, from: v.task, to: result, now: lastModified(result))
+                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: lastModified(result))
                 if target != v.collection {
                     try write(bytes, collection: target, name: v.name)
                     try delete(collection: v.collection, name: v.name)
@@ -328,11 +336,10 @@ public struct DavBridge: Sendable {
                     file.tasks.append(task)
                     file.deleted.removeAll { $0.id == task.id }
                 }
-                for id in completedRepeating[kind] ?? [] {
-                    guard let created = try? file.insertNextOccurrence(of: id, now: now, timeZone: timeZone, existsElsewhere: { everywhere.contains($0) }),
-                          created.created, let next = created.next else { continue }
-                    occurrences.append((kind, next))
-                }
+                let next = DavRepeats.insertNext(into: &file, ids: completedRepeating[kind] ?? [], paths: phonePaths, now: now,
+                                                 timeZone: timeZone, existsElsewhere: { everywhere.contains($0) })
+                occurrences += next.created.map { (kind, $0) }
+                report.problems += next.problems
             }
         }
         let secondPass = Set(remove.keys).union(tombstone.keys).sorted()
@@ -396,7 +403,7 @@ public struct DavBridge: Sendable {
         guard let collections = try? fm.contentsOfDirectory(atPath: dir) else { return [:] }
         for collection in collections.sorted() where !collection.hasPrefix(".") {
             guard let names = try? fm.contentsOfDirectory(atPath: dir + "/" + collection) else { continue }
-            for name in names.sorted() where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            for name in names.sorted() where Self.isItemName(name) {
                 let path = dir + "/" + collection + "/" + name
                 do {
                     guard let data = fm.contents(atPath: path) else { throw DavError.io(path: path, reason: "cannot be read") }

@@ -60,7 +60,7 @@ extension DavBridge {
         let path = basePath + "/" + collection + "/" + Self.removedMarker
         guard let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) else { return false }
         let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? [] where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+        for name in (try? fm.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? [] where Self.isItemName(name) {
             guard let bytes = fm.contents(atPath: vdirPath + "/" + collection + "/" + name).map({ [UInt8]($0) }) else { continue }
             if let base = fm.contents(atPath: basePath + "/" + collection + "/" + name), [UInt8](base) == bytes { continue }
             guard let item = try? DavItem(bytes: bytes, path: name), let lm = item.lastModified(timeZone: timeZone) else { continue }
@@ -125,6 +125,6 @@ extension DavBridge {
     /// True when the vdir's collection holds an item.
     func hasItems(collection: String) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? []
-        return names.contains { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }
+        return names.contains(where: Self.isItemName)
     }
 }

@@ -143,8 +143,9 @@ public struct DavItem: Sendable, Equatable {
             // Only the UID's spelling is kept among the unknown keys: the
             // item's own text keeps everything else.
             task.extra = task.extra.filter { $0.key == ICalendarCodec.uidKey }
-            // What import refuses (control characters, dates out of range) never reaches the store.
-            if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: nil) {
+            // NUL, a line break in a title, over-long text and dates out of range never
+            // reach the store; other control characters do, shown visibly (Docs/DAV.md).
+            if let problem = TextRules.bridgedProblem(title: task.title, notes: task.notes) {
                 throw DavError.badItem(path: path, reason: problem)
             }
             try ImportDateCheck.check(task, path: path, line: nil)

@@ -69,11 +69,9 @@ public enum DavMapping {
                  lines: { t in t.priority.map { ["PRIORITY:\($0 == .must ? 1 : 5)"] } ?? [] }),
         DavField(key: "tags", properties: ["CATEGORIES"], equal: { Set($0.tags) == Set($1.tags) }, copy: { $0.tags = $1.tags },
                  lines: { t in t.tags.isEmpty ? [] : ["CATEGORIES:" + t.tags.map(ICalendarCodec.escape).joined(separator: ",")] }),
-        DavField(key: "repeat", properties: ["RRULE", "X-TICK-REPEAT"], equal: { $0.repeatRule == $1.repeatRule }, copy: { $0.repeatRule = $1.repeatRule },
-                 lines: { t in
-                     guard let rule = t.repeatRule else { return [] }
-                     return rule.uppercased().hasPrefix("FREQ=") ? ["RRULE:" + rule] : ["X-TICK-REPEAT:" + ICalendarCodec.escape(rule)]
-                 }),
+        DavField(key: "repeat", properties: ["RRULE", "X-TICK-REPEAT"], equal: { RRuleMapping.sameRule($0.repeatRule, $1.repeatRule) },
+                 copy: { $0.repeatRule = $1.repeatRule },
+                 lines: { t in t.repeatRule.map(RRuleMapping.lines(for:)) ?? [] }),
         DavField(key: "depends", properties: ["RELATED-TO"], equal: { Set($0.depends) == Set($1.depends) }, copy: { $0.depends = $1.depends },
                  lines: { $0.depends.map { "RELATED-TO;RELTYPE=DEPENDS-ON:" + $0.lowercased } }),
         DavField(key: "energy", properties: ["X-TICK-ENERGY"], equal: { $0.energy == $1.energy }, copy: { $0.energy = $1.energy },
@@ -117,13 +115,27 @@ public enum DavMapping {
         return Array(lines.map(ICalendarCodec.fold).joined().utf8)
     }
 
+    /// True when `item` carries `rule` the way tick wrote it before rules went
+    /// out as RRULEs (an `X-TICK-REPEAT` alone, without the RRULE it was
+    /// written with) although RFC 5545 can express it: such an item is
+    /// rewritten once so that phones see the rule (Docs/DAV.md).
+    static func needsRRule(_ item: DavItem, rule: String?) -> Bool {
+        guard let rule, RRuleMapping.rrule(forTickRule: rule) != nil else { return false }
+        let props = item.todoProperties
+        guard !props.contains(where: { $0.name == "RRULE" }), let repeatLine = props.first(where: { $0.name == "X-TICK-REPEAT" }) else { return false }
+        return repeatLine.params[RRuleMapping.rruleParameter] == nil
+    }
+
     /// `item` changed to describe `task`: the properties of the fields that
     /// differ from `old` (the task the item describes now) are replaced in
     /// place (new ones go before `END:VTODO`), LAST-MODIFIED and DTSTAMP are
     /// set to `now`, and every other line is kept as it was, folding included.
     /// Returns the item's bytes unchanged when no mapped field differs.
     public static func patch(_ item: DavItem, from old: TaskItem, to task: TaskItem, now: Date) -> [UInt8] {
-        let changed = differences(old, task)
+        var changed = differences(old, task)
+        if !changed.contains(where: { $0.key == "repeat" }), needsRRule(item, rule: task.repeatRule), let field = fields.first(where: { $0.key == "repeat" }) {
+            changed.append(field)
+        }
         guard !changed.isEmpty else { return item.bytes }
         let entries = item.entries
         func raw(_ lines: [String]) -> String {
@@ -144,6 +156,18 @@ public enum DavMapping {
             if field.key == "remind" {
                 // The first alarm with a trigger is the one tick reads; others are kept.
                 let alarm = item.alarmRanges.first { range in entries[range].contains { $0.name == "TRIGGER" } }
+                if let alarm, let r = task.remind {
+                    // Moved: only its TRIGGER is replaced (and an ACKNOWLEDGED of the old
+                    // time dropped, so the new one rings); its UID, X-WR-ALARMUID, ACTION
+                    // and every other line stay as the phone wrote them.
+                    let own = ["VCALENDAR", "VTODO", "VALARM"]
+                    for i in alarm where entries[i].path == own && (entries[i].name == "TRIGGER" || entries[i].name == "ACKNOWLEDGED") {
+                        if entries[i].name == "TRIGGER", first == nil { first = i }
+                        drop.insert(i)
+                    }
+                    if let first { insert[first, default: ""] += raw(["TRIGGER;VALUE=DATE-TIME:" + ICalendarCodec.stamp(r)]) }
+                    continue
+                }
                 if let alarm {
                     first = alarm.lowerBound
                     for i in alarm { drop.insert(i) }

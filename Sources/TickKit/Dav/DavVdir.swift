@@ -44,7 +44,7 @@ extension DavBridge {
         guard let collections = try? fm.contentsOfDirectory(atPath: dir) else { return result }
         for collection in collections where !collection.hasPrefix(".") {
             guard let names = try? fm.contentsOfDirectory(atPath: dir + "/" + collection) else { continue }
-            for name in names where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            for name in names where Self.isItemName(name) {
                 guard let data = fm.contents(atPath: dir + "/" + collection + "/" + name) else { continue }
                 result.bytes[collection + "/" + name] = [UInt8](data)
             }
@@ -204,7 +204,7 @@ extension DavBridge {
             let from = vdirPath + "/" + collection
             let to = basePath + "/" + collection
             try makeDirectory(to)
-            let names = Set(((try? fm.contentsOfDirectory(atPath: from)) ?? []).filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") })
+            let names = Set(((try? fm.contentsOfDirectory(atPath: from)) ?? []).filter(Self.isItemName))
             for name in names where !touched.contains(collection + "/" + name) {
                 let key = collection + "/" + name
                 let bytes: [UInt8]
@@ -217,7 +217,7 @@ extension DavBridge {
                 if base[key] == bytes { continue }
                 try AtomicFile.write(bytes, to: to + "/" + name, mode: nil, durable: false)
             }
-            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where name.hasSuffix(".ics") && !names.contains(name) && !touched.contains(collection + "/" + name) {
+            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where Self.isItemName(name) && !names.contains(name) && !touched.contains(collection + "/" + name) {
                 try? fm.removeItem(atPath: to + "/" + name)
             }
         }

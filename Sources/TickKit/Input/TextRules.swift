@@ -43,6 +43,21 @@ public enum TextRules {
         titleProblem(title) ?? notes.flatMap(notesProblem) ?? list.flatMap(listNameProblem)
     }
 
+    /// The first problem of a task's title or notes as a CalDAV item brings
+    /// them (Docs/DAV.md): what a hand-edited store file may hold is taken, so
+    /// C0 controls other than NUL and line breaks, DEL and C1 controls come in
+    /// as they are and are shown visibly (``visible(_:keepingNewlines:)``) like
+    /// bidi format characters; NUL, a line break in a title and over-long
+    /// text are refused.
+    public static func bridgedProblem(title: String, notes: String?) -> String? {
+        if let c = title.unicodeScalars.first(where: { $0 == "\u{0}" || $0 == "\n" || $0 == "\r" }) {
+            return "a title cannot contain \(name(of: c))"
+        }
+        let count = title.unicodeScalars.count
+        if count > maxTitleLength { return "a title is \(count) characters long; at most \(maxTitleLength) are allowed" }
+        return notes.flatMap(notesProblem)
+    }
+
     private static func lineProblem(_ text: String, what: String, limit: Int) -> String? {
         if let c = text.unicodeScalars.first(where: isControl) {
             return "\(what) cannot contain control characters (found \(name(of: c)))"
@@ -65,11 +80,25 @@ public enum TextRules {
         }
     }
 
+    /// True for the invisible format characters that reorder or hide text on
+    /// a terminal: the bidi embeddings and overrides (U+202A–U+202E), the
+    /// isolates (U+2066–U+2069), the directional marks (U+200E, U+200F) and
+    /// the Arabic letter mark (U+061C). A title holding U+202E shows its
+    /// characters reversed ("Trojan Source"); these are shown visibly.
+    public static func isBidiFormat(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     /// `text` with every control character shown as visible text, so that it
     /// cannot move the cursor, clear the screen, set the window title or
     /// write the clipboard: ESC is `^[`, other C0 controls `^@`…`^_`, DEL
-    /// `^?`, C1 controls `\u{9B}`. A newline is `⏎` unless `keepingNewlines`;
-    /// a tab is kept (it only advances the cursor).
+    /// `^?`, C1 controls `\u{9B}`. The bidi format characters
+    /// (``isBidiFormat(_:)``) are shown the same way (`\u{202E}`), so they
+    /// cannot reorder what follows them. A newline is `⏎` unless
+    /// `keepingNewlines`; a tab is kept (it only advances the cursor).
     public static func visible(_ text: String, keepingNewlines: Bool = false) -> String {
         guard needsWork(text, keepingNewlines: keepingNewlines) else { return text }
         var out = String.UnicodeScalarView()
@@ -83,6 +112,7 @@ public enum TextRules {
                 out.append(Unicode.Scalar(UInt8(s.value + 0x40)))
             case 0x7F: out.append(contentsOf: "^?".unicodeScalars)
             case 0x80...0x9F: out.append(contentsOf: "\\u{\(String(s.value, radix: 16, uppercase: true))}".unicodeScalars)
+            case _ where isBidiFormat(s): out.append(contentsOf: "\\u{\(String(s.value, radix: 16, uppercase: true))}".unicodeScalars)
             default: out.append(s)
             }
         }
@@ -92,13 +122,21 @@ public enum TextRules {
     /// A quick byte scan: most text has nothing to show differently.
     private static func needsWork(_ text: String, keepingNewlines: Bool) -> Bool {
         var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
         for b in text.utf8 {
             if b < 0x20 {
-                if b == 0x09 || (b == 0x0A && keepingNewlines) { previous = b; continue }
+                if b == 0x09 || (b == 0x0A && keepingNewlines) { beforePrevious = previous; previous = b; continue }
                 return true
             }
             // DEL, or a C1 control (UTF-8 C2 80 … C2 9F).
             if b == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(b)) { return true }
+            // U+061C (D8 9C); U+200E/F, U+202A–E (E2 80 8E/8F, AA–AE); U+2066–9 (E2 81 A6–A9).
+            if previous == 0xD8 && b == 0x9C { return true }
+            if beforePrevious == 0xE2 {
+                if previous == 0x80 && (b == 0x8E || b == 0x8F || (0xAA...0xAE).contains(b)) { return true }
+                if previous == 0x81 && (0xA6...0xA9).contains(b) { return true }
+            }
+            beforePrevious = previous
             previous = b
         }
         return false

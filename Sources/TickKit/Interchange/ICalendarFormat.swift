@@ -369,11 +369,16 @@ public enum ICalendarCodec: InterchangeCodec {
                 if !tag.isEmpty { task.addTag(tag) }
             }
         }
-        if let r = prop("RRULE") {
-            task.repeatRule = r.value
-        } else if let r = prop("X-TICK-REPEAT") {
-            task.repeatRule = unescape(r.value)
-        }
+        // RRULE and X-TICK-REPEAT: one mapping for interchange and the bridge (RRuleMapping).
+        let tickRepeat = prop("X-TICK-REPEAT")
+        let anchor: LocalDate? = task.due.map { due -> LocalDate in
+            switch due {
+            case .day(let d): return d
+            case .time(let t): return LocalDate(date: t, timeZone: context.timeZone)
+            }
+        } ?? task.scheduled
+        task.repeatRule = RRuleMapping.rule(rrule: prop("RRULE")?.value, tickRepeat: tickRepeat.map { unescape($0.value) },
+                                            writtenWith: tickRepeat?.params[RRuleMapping.rruleParameter], anchor: anchor)
         if let w = prop("X-TICK-WAIT") {
             guard let wait = TaskDate(fileString: w.value.trimmingCharacters(in: .whitespaces)) else {
                 throw fail(w.line, "X-TICK-WAIT must be a date like 2026-11-24 or a timestamp like 2026-11-24T16:00:00Z (found \"\(w.value)\")")
@@ -469,13 +474,7 @@ public enum ICalendarCodec: InterchangeCodec {
                     add("PRIORITY:\(n)")
                 }
                 if !task.tags.isEmpty { add("CATEGORIES:" + task.tags.map(escape).joined(separator: ",")) }
-                if let rule = task.repeatRule {
-                    if rule.uppercased().hasPrefix("FREQ=") {
-                        add("RRULE:" + rule)
-                    } else {
-                        add("X-TICK-REPEAT:" + escape(rule))
-                    }
-                }
+                if let rule = task.repeatRule { RRuleMapping.lines(for: rule).forEach(add) }
                 if let name = file.name { add("X-TICK-LIST:" + escape(name)) }
                 if let e = task.energy { add("X-TICK-ENERGY:" + e.rawValue) }
                 if let e = task.estimate { add("X-TICK-ESTIMATE:\(e)") }

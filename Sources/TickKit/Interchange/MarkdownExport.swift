@@ -1,29 +1,32 @@
 import Foundation
 
-/// GitHub task-list Markdown, grouped by list, with dates.
+/// GitHub task-list Markdown, grouped by list, with dates. Text from the
+/// store goes through ``TextRules/visible(_:keepingNewlines:)``: control and
+/// bidi format characters (U+202E, ...) are written in their visible form,
+/// so a title cannot reorder or hide text where the Markdown is shown.
 public enum MarkdownExport {
     /// Renders files as `# List` sections of `- [ ]` / `- [x]` items.
     public static func render(_ files: [TaskFile], timeZone: TimeZone) -> String {
         var out = ""
         for file in files where !file.tasks.isEmpty {
             if !out.isEmpty { out += "\n" }
-            out += "## \(file.displayName)\n\n"
+            out += "## \(TextRules.visible(file.displayName))\n\n"
             for task in file.tasks {
-                out += "- [\(task.state == .done ? "x" : " ")] \(escape(task.title.replacingOccurrences(of: "\n", with: " ")))"
+                out += "- [\(task.state == .done ? "x" : " ")] \(escape(TextRules.visible(task.title.replacingOccurrences(of: "\n", with: " "))))"
                 var details: [String] = []
                 if task.state == .active { details.append("in progress") }
                 if let due = task.due { details.append("due " + describe(due, timeZone: timeZone)) }
                 if let s = task.scheduled { details.append("scheduled " + s.iso) }
                 if let r = task.remind { details.append("remind " + describe(.time(r), timeZone: timeZone)) }
-                if let rule = task.repeatRule { details.append("repeats " + rule) }
+                if let rule = task.repeatRule { details.append("repeats " + TextRules.visible(rule)) }
                 if let p = task.priority { details.append(p.rawValue) }
                 if let e = task.energy { details.append("\(e.rawValue) energy") }
                 if let c = task.completedAt { details.append("done " + LocalDate(date: c, timeZone: timeZone).iso) }
                 if !details.isEmpty { out += " — " + details.joined(separator: ", ") }
-                if !task.tags.isEmpty { out += " " + task.tags.map { "`#\($0)`" }.joined(separator: " ") }
+                if !task.tags.isEmpty { out += " " + task.tags.map { "`#\(TextRules.visible($0))`" }.joined(separator: " ") }
                 out += "\n"
                 if let notes = task.notes {
-                    for line in notes.split(separator: "\n", omittingEmptySubsequences: false) {
+                    for line in TextRules.visible(notes, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false) {
                         out += line.isEmpty ? "\n" : "  \(line)\n"
                     }
                 }

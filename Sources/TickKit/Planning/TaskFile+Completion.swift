@@ -95,9 +95,20 @@ extension TaskItem {
     /// fall outside ``DateRange`` (the series ends).
     public func nextOccurrence(completedAt: Date, now: Date, timeZone: TimeZone) throws(InputError) -> TaskItem? {
         guard let text = repeatRule else { return nil }
-        let rule = try RecurrenceRule.parse(text)
         let completedDay = LocalDate(date: completedAt, timeZone: timeZone)
         let anchor = due?.localDay(in: timeZone) ?? scheduled ?? completedDay
+        let rule: RecurrenceRule
+        if RRuleMapping.isRRule(text) {
+            // A phone's RRULE (Docs/RECURRENCE.md, "iCalendar and phones"): read where tick has
+            // the rule; otherwise (COUNT, UNTIL, ...) the task is done and the series ends in tick.
+            guard let mapped = RRuleMapping.recurrence(text, anchor: due?.localDay(in: timeZone) ?? scheduled) else {
+                throw .invalid("its rule is an iCalendar RRULE tick has no rule for (Docs/RECURRENCE.md); "
+                    + "add the next task by hand, or give the series a tick rule with tick edit ID repeat:RULE")
+            }
+            rule = mapped
+        } else {
+            rule = try RecurrenceRule.parse(text)
+        }
         let stored = extra.first { $0.key == TaskFile.repeatAnchorKey }.flatMap { member -> LocalDate? in
             if case .string(let s) = member.value.kind { return LocalDate(iso: s) }
             return nil

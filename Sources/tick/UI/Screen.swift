@@ -84,7 +84,7 @@ final class Screen {
             let r = tick_get_wch(&ch)
             if r == ERR { break }
             if r == KEY_CODE_YES {
-                if let input = function(Int32(ch)) { inputs.append(input) }
+                inputs += function(Int32(ch))
             } else if let key = Self.character(UInt32(ch)) {
                 inputs.append(.key(key))
             }
@@ -92,17 +92,39 @@ final class Screen {
         return inputs
     }
 
-    private func function(_ code: Int32) -> Input? {
+    private func function(_ code: Int32) -> [Input] {
         switch code {
-        case tick_key_resize(): return .resize
-        case tick_key_mouse():
-            var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            if event.bstate & tick_button4_pressed() != 0 { return .wheel(-3) }
-            if tick_button5_pressed() != 0, event.bstate & tick_button5_pressed() != 0 { return .wheel(3) }
-            if event.bstate & tick_button1_released() != 0 { return .release(y: Int(event.y), x: Int(event.x)) }
-            if event.bstate & tick_button1_pressed() != 0 { return .click(y: Int(event.y), x: Int(event.x)) }
-            return nil
+        case tick_key_resize(): return [.resize]
+        case tick_key_mouse(): return mouseEvents()
+        default: return key(code).map { [$0] } ?? []
+        }
+    }
+
+    /// Every mouse event of the run behind one KEY_MOUSE, oldest first.
+    ///
+    /// ncurses reads the reports that are already waiting as one run and
+    /// returns KEY_MOUSE once for it; `getmouse` then hands out the run's
+    /// events newest first, one per call. Reading only one loses the others:
+    /// a quick drag (press and release in one read) lost its press. And a
+    /// press and release at one place in one run come merged as
+    /// `BUTTON1_CLICKED`, which is both.
+    private func mouseEvents() -> [Input] {
+        var newestFirst: [[Input]] = []
+        var event = MEVENT()
+        while getmouse(&event) == OK {
+            let y = Int(event.y), x = Int(event.x)
+            var inputs: [Input] = []
+            if event.bstate & tick_button4_pressed() != 0 { inputs.append(.wheel(-3)) }
+            if tick_button5_pressed() != 0, event.bstate & tick_button5_pressed() != 0 { inputs.append(.wheel(3)) }
+            if event.bstate & (tick_button1_pressed() | tick_button1_clicked()) != 0 { inputs.append(.click(y: y, x: x)) }
+            if event.bstate & (tick_button1_released() | tick_button1_clicked()) != 0 { inputs.append(.release(y: y, x: x)) }
+            newestFirst.append(inputs)
+        }
+        return newestFirst.reversed().flatMap { $0 }
+    }
+
+    private func key(_ code: Int32) -> Input? {
+        switch code {
         case KEY_UP: return .key(.up)
         case KEY_DOWN: return .key(.down)
         case KEY_LEFT: return .key(.left)

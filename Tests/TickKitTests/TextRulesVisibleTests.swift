@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// Bidi and other invisible format characters are shown visibly, as control characters are (issue 34).
+@Suite struct TextRulesVisibleTests {
+    @Test func everyBidiFormatCharacterIsShownAsItsCodePoint() {
+        let codes: [UInt32] = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+        for code in codes {
+            let scalar = Unicode.Scalar(code)!
+            let text = "a" + String(Character(scalar)) + "b"
+            let hex = String(code, radix: 16, uppercase: true)
+            #expect(TextRules.visible(text) == "a\\u{\(hex)}b", "U+\(hex)")
+            #expect(TextRules.visible(text, keepingNewlines: true) == "a\\u{\(hex)}b")
+            #expect(TextRules.isBidiFormat(scalar))
+        }
+    }
+
+    @Test func textAroundThemAndOtherScriptsStayAsTheyAre() {
+        // Neighbours of the ranges, an Arabic word, emoji with a joiner, accents: untouched.
+        for text in ["\u{2029}x", "\u{202F}x", "\u{2065}", "\u{206A}", "\u{200D}", "\u{200B}", "مرحبا", "👩‍👩‍👧", "café", "日本語", "\u{061B}\u{061D}"] {
+            #expect(TextRules.visible(text) == text, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test func aTrojanSourceTitleReadsInOrderAndControlsStayVisibleToo() {
+        let title = "Pay \u{202E}0001\u{202C} EUR\u{1B}[2J\u{9B}"
+        #expect(TextRules.visible(title) == "Pay \\u{202E}0001\\u{202C} EUR^[[2J\\u{9B}")
+        #expect(!TextRules.visible(title).unicodeScalars.contains { TextRules.isBidiFormat($0) || TextRules.isControl($0) })
+    }
+
+    @Test func markdownExportShowsThemVisibly() {
+        let now = Date(timeIntervalSince1970: 0)
+        var file = TaskFile.empty(.inbox, name: nil, now: now)
+        file.tasks = [TaskItem(id: UUID(name: "m"), title: "abc\u{202E}def", notes: "x\u{2066}y\nz\u{9B}", createdAt: now, modifiedAt: now)]
+        let md = MarkdownExport.render([file], timeZone: TimeZone(identifier: "UTC")!)
+        #expect(md.contains("abc\\\\u{202E}def"), "\(md)")
+        #expect(md.contains("  x\\u{2066}y\n  z\\u{9B}\n"), "\(md)")
+        #expect(!md.unicodeScalars.contains { TextRules.isBidiFormat($0) || ($0.value >= 0x80 && $0.value <= 0x9F) })
+    }
+
+    @Test func theBridgeTakesControlCharactersAShandEditsDoButNotNULOrALineBreakInATitle() {
+        #expect(TextRules.bridgedProblem(title: "a\u{9B}b\u{1B}c\u{202E}", notes: "n\u{85}") == nil)
+        #expect(TextRules.bridgedProblem(title: "a\nb", notes: nil)?.contains("newline") == true)
+        #expect(TextRules.bridgedProblem(title: "a\u{0}b", notes: nil)?.contains("NUL") == true)
+        #expect(TextRules.bridgedProblem(title: "a", notes: "\u{0}")?.contains("NUL") == true)
+        #expect(TextRules.bridgedProblem(title: String(repeating: "x", count: 1_001), notes: nil) != nil)
+    }
+}
