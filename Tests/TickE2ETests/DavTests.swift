@@ -188,12 +188,13 @@ struct DavTests {
         #expect(idle.hasPrefix("CalDAV: 0 sent, 0 received, 0 merged, 0 overridden"), "\(idle)")
         #expect(server.items("work").merging(server.items("inbox")) { a, _ in a } == serverBefore)
 
-        // Retitled in tick: on the server only SUMMARY, LAST-MODIFIED and DTSTAMP changed.
+        // Retitled in tick: on the server only SUMMARY, LAST-MODIFIED and DTSTAMP changed (and
+        // tick marks the rewrite with X-TICK-REVISION, issue 34).
         try s.ok("edit", try s.uuidPrefix("Buy milk"), "--title", "Buy oat milk", now: "2026-11-21T09:30:00Z")
         try s.ok("edit", try s.uuidPrefix("Oat milk, not soy"), "due:2026-11-23", now: "2026-11-21T09:30:00Z")
         _ = try Self.sync(s, now: "2026-11-21T09:31:00Z")
         let after = try #require(server.item("work", containing: "Buy oat milk")?.text)
-        let volatile = ["SUMMARY", "LAST-MODIFIED", "DTSTAMP"]
+        let volatile = ["SUMMARY", "LAST-MODIFIED", "DTSTAMP", "X-TICK-REVISION"]
         func kept(_ text: String) -> [String] { icsLines(text).filter { line in !volatile.contains { line.hasPrefix($0 + ":") } } }
         #expect(kept(after) == kept(onServer), "unknown lines kept in place:\n\(after)")
         for line in ["X-APPLE-SORT-ORDER:744891234", "LOCATION:Corner shop", "PERCENT-COMPLETE:0", "ACTION:AUDIO", "TRIGGER:-PT1H"] {

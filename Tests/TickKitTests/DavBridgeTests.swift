@@ -191,14 +191,19 @@ import Testing
         #expect(try f.bridge(at: Self.at(2)).reconcile() == DavReport())
         #expect(f.item("shopping", "apple-1.ics") == Self.appleItem)
 
-        // Retitled in tick: only SUMMARY, LAST-MODIFIED and DTSTAMP change, the UID keeps its spelling.
+        // Retitled in tick: only SUMMARY, LAST-MODIFIED and DTSTAMP change (to the
+        // time of the change, not of the pass), the UID keeps its spelling.
         try f.edit(.list(slug: "shopping"), at: Self.at(3)) { $0.tasks[0].title = "Buy oat milk" }
         let sent = try f.bridge(at: Self.at(4)).reconcile()
         #expect(sent.sent == 1 && sent.merged == 0)
-        let text = try #require(f.item("shopping", "apple-1.ics"))
+        let written = try #require(f.item("shopping", "apple-1.ics"))
+        // Plus a revision mark (vdirsyncer must never take a rewrite for an older version).
+        let lines = written.components(separatedBy: "\r\n")
+        #expect(lines.filter { $0.hasPrefix("X-TICK-REVISION:") }.count == 1 && lines[lines.count - 4].hasPrefix("X-TICK-REVISION:"), "\(written)")
+        let text = lines.filter { !$0.hasPrefix("X-TICK-REVISION:") }.joined(separator: "\r\n")
         #expect(text == Self.appleItem.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk")
-            .replacingOccurrences(of: "DTSTAMP:20261120T080000Z", with: "DTSTAMP:20261121T090400Z")
-            .replacingOccurrences(of: "LAST-MODIFIED:20261120T080000Z", with: "LAST-MODIFIED:20261121T090400Z"))
+            .replacingOccurrences(of: "DTSTAMP:20261120T080000Z", with: "DTSTAMP:20261121T090300Z")
+            .replacingOccurrences(of: "LAST-MODIFIED:20261120T080000Z", with: "LAST-MODIFIED:20261121T090300Z"))
     }
 
     @Test func aPhoneEditIsStampedWithLastModifiedAndTheLaterChangeOfAFieldWins() throws {
@@ -213,7 +218,7 @@ import Testing
         try f.edit(.inbox, at: Self.at(8)) { $0.tasks[0].title = "Water the plants" }
         var text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "SUMMARY:Water plants", with: "SUMMARY:Water all plants")
-        text = text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T091000Z")
+        text = text.settingLastModified("20261121T091000Z")
         try f.putItem("inbox", name, text)
         let report = try f.bridge(at: Self.at(12)).reconcile()
         #expect(report.received == 1 && report.merged == 1 && report.sent == 1)
@@ -231,7 +236,7 @@ import Testing
         try f.edit(.inbox, at: Self.at(20)) { $0.tasks[0].title = "Water plants (tick)" }
         text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "SUMMARY:Water all plants", with: "SUMMARY:Water plants (phone)")
-        text = text.replacingOccurrences(of: "LAST-MODIFIED:20261121T091200Z", with: "LAST-MODIFIED:20261121T091500Z")
+        text = text.settingLastModified("20261121T091500Z")
         try f.putItem("inbox", name, text)
         let later = try f.bridge(at: Self.at(21)).reconcile()
         #expect(later.overridden == [FieldOverride(task: a.id, field: "title")])
@@ -249,7 +254,7 @@ import Testing
         let name = a.id.lowercased + ".ics"
         var text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261121T090700Z")
-        text = text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090700Z")
+        text = text.settingLastModified("20261121T090700Z")
         try f.putItem("inbox", name, text)
         let report = try f.bridge(at: Self.at(10)).reconcile()
         #expect(report.merged == 1)
@@ -322,7 +327,7 @@ import Testing
         try f.put(.inbox, name: nil, [a])
         var item = String(decoding: DavMapping.newItem(for: a, now: Self.at(1)), as: UTF8.self)
         item = item.replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A from the phone")
-            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090500Z")
+            .settingLastModified("20261121T090500Z")
         try f.putItem("inbox", "server-name.ics", item)
         let report = try f.bridge(at: Self.at(6)).reconcile()
         #expect(report.added == 0 && report.merged == 1)
@@ -373,13 +378,16 @@ import Testing
         let name = a.id.lowercased + ".ics"
         var text = try #require(f.item("inbox", name))
         text = text.replacingOccurrences(of: "SUMMARY:A", with: "SUMMARY:A2")
-            .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20301121T090100Z")
+            .settingLastModified("20301121T090100Z")
         try f.putItem("inbox", name, text)
         _ = try f.bridge(at: Self.at(5)).reconcile()
         #expect(try f.tasks(.inbox).first?.changed["title"] == Self.at(5))
     }
 
-    @Test func deletedOnThePhoneButChangedInTickIsKeptAndSentAgainWithItsOtherLines() throws {
+    @Test func deletedOnThePhoneIsDeletedEvenWhenChangedInTickBeforeTheSyncAndARestoredTaskIsSentAgain() throws {
+        // The delete counts as made when a pass first sees it (issue 34): an
+        // edit made here before is older and loses, so another machine's older
+        // edit never brings a deleted task back.
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         try f.put(.list(slug: "shopping"), name: "Shopping", [])
@@ -388,10 +396,22 @@ import Testing
         try f.removeItem("shopping", "apple-1.ics")
         try f.edit(.list(slug: "shopping"), at: Self.at(2)) { $0.tasks[0].notes = "still needed" }
         let report = try f.bridge(at: Self.at(3)).reconcile()
-        #expect(report.deleted == 0 && report.sent == 1)
-        #expect(try f.tasks(.list(slug: "shopping")).count == 1)
-        let text = try #require(f.item("shopping", "apple-1.ics"))
-        #expect(text.contains("X-APPLE-SORT-ORDER:744891234") && text.contains("DESCRIPTION:still needed"))
+        #expect(report.deleted == 1 && report.sent == 0, "\(report)")
+        #expect(try f.tasks(.list(slug: "shopping")).isEmpty)
+        let file = try #require(try f.file(.list(slug: "shopping")))
+        #expect(file.deleted.map(\.id) == [Self.appleID] && file.deleted.first?.at == Self.at(3))
+        #expect(f.items("shopping").isEmpty)
+        // Restored afterwards (as `tick undo` does): a later change, sent again as a new item.
+        try f.edit(.list(slug: "shopping"), at: Self.at(4)) { file in
+            var task = Self.task("Oat milk")
+            task.id = Self.appleID
+            file.tasks.append(task)
+            file.deleted.removeAll()
+        }
+        let again = try f.bridge(at: Self.at(5)).reconcile()
+        #expect(again.sent == 1 && again.deleted == 0, "\(again)")
+        #expect(f.items("shopping").count == 1)
+        #expect(try f.bridge(at: Self.at(6)).reconcile() == DavReport())
     }
 
     @Test func deletedOnThePhoneRightAfterTickSentAChangeIsDeletedNotKept() throws {
@@ -425,7 +445,7 @@ import Testing
         // The phone moves a to Work (same file name); tick retitles it.
         let text = try #require(f.item("home", name))
         try f.removeItem("home", name)
-        try f.putItem("work", name, text.replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T090200Z"))
+        try f.putItem("work", name, text.settingLastModified("20261121T090200Z"))
         try f.edit(.list(slug: "home"), at: Self.at(3)) { $0.tasks[0].title = "A2" }
         let report = try f.bridge(at: Self.at(4)).reconcile()
         #expect(report.moved == 1 && report.sent == 1, "\(report)")
@@ -452,7 +472,7 @@ import Testing
         for (task, minute) in [(a, "15"), (b, "05")] {
             let name = task.id.lowercased + ".ics"
             let text = try #require(f.item("inbox", name)).replacingOccurrences(of: "SUMMARY:\(task.title)", with: "SUMMARY:\(task.title) edited")
-                .replacingOccurrences(of: "LAST-MODIFIED:20261121T090100Z", with: "LAST-MODIFIED:20261121T09\(minute)00Z")
+                .settingLastModified("20261121T09\(minute)00Z")
             try f.putItem("inbox", name, text)
         }
         _ = try f.bridge(at: Self.at(20)).reconcile()
@@ -532,6 +552,13 @@ import Testing
         #expect(text.contains("password.fetch = [\"command\", \"pass\", \"show\", \"dav \\\"x\\\"\"]"))
         #expect(!text.contains("password ="))
         #expect(text.contains("path = \"/r/vdir/\"") && text.contains("status_path = \"/r/status/\""))
-        #expect(text.contains("collections = [\"from a\"]") && text.contains("conflict_resolution = \"b wins\""))
+        #expect(text.contains("collections = [\"from a\", \"from b\"]") && text.contains("conflict_resolution = \"b wins\""))
+    }
+}
+
+extension String {
+    /// The item's text with its LAST-MODIFIED set to `stamp`, whatever it was.
+    func settingLastModified(_ stamp: String) -> String {
+        components(separatedBy: "\r\n").map { $0.hasPrefix("LAST-MODIFIED:") ? "LAST-MODIFIED:" + stamp : $0 }.joined(separator: "\r\n")
     }
 }

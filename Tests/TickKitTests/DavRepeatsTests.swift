@@ -22,6 +22,8 @@ import Testing
         text.replacingOccurrences(of: "DUE;VALUE=DATE:" + ICalendarCodec.basic(from), with: "DUE;VALUE=DATE:" + ICalendarCodec.basic(to))
             .replacingOccurrences(of: "DTSTART;VALUE=DATE:" + ICalendarCodec.basic(from), with: "DTSTART;VALUE=DATE:" + ICalendarCodec.basic(to))
             .replacingOccurrences(of: "LAST-MODIFIED:" + modifiedBefore, with: "LAST-MODIFIED:" + lastModified)
+            // tick writes LAST-MODIFIED as the task's change time (issue 34, davconverge), not the pass time.
+            .settingLastModified(lastModified)
     }
 
     @Test func tickSendsAnRRULEBesideXTickRepeatAndAnItemFromBeforeGetsOneOnce() throws {

@@ -1,37 +1,5 @@
 import Foundation
 
-/// What one pass of the bridge did. Ids and field names only, never titles.
-public struct DavReport: Sendable, Equatable {
-    /// Items tick wrote into or removed from the vdir (vdirsyncer uploads them).
-    public var sent = 0
-    /// Items that were added, changed, moved or removed in the vdir since the last pass.
-    public var received = 0
-    /// Tasks the store took a change from the vdir for.
-    public var merged = 0
-    /// Of those: added, deleted and moved.
-    public var added = 0
-    public var deleted = 0
-    public var moved = 0
-    /// Fields where a change on one side lost to a later change of the same field on the other.
-    public var overridden: [FieldOverride] = []
-    /// Items or collections that were skipped, with why (paths, never titles).
-    public var problems: [String] = []
-
-    public init() {}
-
-    /// Adds another pass's counts.
-    public mutating func add(_ other: DavReport) {
-        sent += other.sent
-        received += other.received
-        merged += other.merged
-        added += other.added
-        deleted += other.deleted
-        moved += other.moved
-        overridden += other.overridden
-        for p in other.problems where !problems.contains(p) { problems.append(p) }
-    }
-}
-
 /// The two-way bridge between a store and a vdir (Docs/DAV.md): one
 /// collection per bridged list (its slug; the inbox is `inbox`), one `.ics`
 /// item per task, `UID` = the task's id.
@@ -64,8 +32,6 @@ public struct DavBridge: Sendable {
     }
 
     public var vdirPath: String { root + "/vdir" }
-    var basePath: String { root + "/base" }
-    var sentPath: String { root + "/sent" }
 
     /// The collection of a store file.
     public static func collection(of kind: FileKind) -> String {
@@ -78,6 +44,8 @@ public struct DavBridge: Sendable {
         var bytes: [UInt8]
         var item: DavItem
         var task: TaskItem
+        /// "collection/name".
+        var key: String { collection + "/" + name }
     }
 
     /// Brings the store and the vdir in step, both ways, holding the store's lock.
@@ -102,10 +70,12 @@ public struct DavBridge: Sendable {
 
     private func run(_ writer: StoreWriter) throws -> DavReport {
         var report = DavReport()
-        let snapshot = try store.snapshot()
+        var snapshot = try store.snapshot()
         if let (kind, _) = snapshot.broken.first {
             throw DavError.io(path: store.displayPath(kind), reason: "this store file cannot be read; fix it (tick shows why) before the bridge runs")
         }
+        // Calendars found in the vdir that are no list yet become lists.
+        if try adoptCollections(snapshot, writer: writer, report: &report) { snapshot = try store.snapshot() }
         let bridged = bridgedFiles(snapshot)
         var kinds: [String: FileKind] = [:]
         var storeTasks: [UUID: (kind: FileKind, task: TaskItem)] = [:]
@@ -119,27 +89,33 @@ public struct DavBridge: Sendable {
             for task in file.tasks { everywhere.insert(task.id) }
             for t in file.deleted { tombstones[t.id] = max(tombstones[t.id] ?? .distantPast, t.at) }
         }
+        // When the last pass ran: a field the store changed after it was changed here.
+        let lastPass = readLastPass()
+        // Lists removed in tick (`tick lists rm`) whose collections are still in the vdir.
+        let removedLists = removedCollections(snapshot)
+        for c in removedLists { _ = try removalTime(c) }
 
         try makeCollections(bridged)
 
         var unreadable = Set<String>()
         var itemProblems: [String] = []
-        let phone = scan(vdirPath, problems: &itemProblems, unreadable: &unreadable)
+        var duplicates: [Item] = []
+        var phone = scan(vdirPath, problems: &itemProblems, unreadable: &unreadable, duplicates: &duplicates)
         // Each item's problem is said once (DavNotices), a rule tick keeps unread too.
         let phonePaths = phone.mapValues { vdirPath + "/" + $0.collection + "/" + $0.name }
         report.problems += DavNotices(root: root).fresh(
             itemProblems + DavRepeats.unreadRules(phone.map { (phonePaths[$0.key] ?? "", $0.value.task) }, timeZone: timeZone))
-        var ignored = Set<String>()
-        var ignoredProblems: [String] = []
-        let base = scan(basePath, problems: &ignoredProblems, unreadable: &ignored)
+        let base = baseItems(matching: phone)
         // What tick wrote in earlier passes and vdirsyncer may not have sent yet.
-        let sent = scan(sentPath, problems: &ignoredProblems, unreadable: &ignored)
+        let sent = rawItems(sentPath).parsed(under: sentPath, bridge: self)
         // Items written or removed by this pass ("collection/name"): their base
         // copy stays the version both ends last agreed on, so a change the
         // server makes to them before the next pass is still merged against it.
         var touched = Set<String>()
         // Items that are still as tick wrote them: the new agreed version.
         var confirmed = Set<String>()
+        // Collections this pass removed items from.
+        var removedFrom = Set<String>()
         func write(_ bytes: [UInt8], collection: String, name: String) throws {
             try self.write(bytes, to: vdirPath, collection: collection, name: name)
             try self.write(bytes, to: sentPath, collection: collection, name: name)
@@ -149,6 +125,22 @@ public struct DavBridge: Sendable {
             try AtomicFile.remove(path: vdirPath + "/" + collection + "/" + name)
             try? FileManager.default.removeItem(atPath: sentPath + "/" + collection + "/" + name)
             touched.insert(collection + "/" + name)
+            removedFrom.insert(collection)
+        }
+
+        // One UID in two places (a move on both sides, or a move racing a
+        // delete that vdirsyncer undid): one copy stays, the others go.
+        for (id, copies) in Dictionary(grouping: duplicates + duplicates.compactMap { phone[$0.task.id] }, by: { $0.task.id }) {
+            var unique: [String: Item] = [:]
+            for c in copies { unique[c.key] = c }
+            let all = unique.values.sorted { $0.key < $1.key }
+            let resolved = try resolveDuplicate(all, base: base[id], write: { bytes, item in
+                try write(bytes, collection: item.collection, name: item.name)
+            }, delete: { item in
+                try delete(collection: item.collection, name: item.name)
+            })
+            phone[id] = resolved.item
+            report.sent += resolved.sent
         }
 
         // The store's changes, collected per file.
@@ -159,7 +151,7 @@ public struct DavBridge: Sendable {
         var completedRepeating: [FileKind: [UUID]] = [:]
         var unknownCollections = Set<String>()
 
-        let ids = Set(storeTasks.keys).union(phone.keys).union(base.keys).sorted { $0.uuidString < $1.uuidString }
+        let ids = Set(storeTasks.keys).union(phone.keys).union(base.items.keys).sorted { $0.uuidString < $1.uuidString }
         for id in ids {
             let s = storeTasks[id]
             let v = phone[id]
@@ -181,6 +173,18 @@ public struct DavBridge: Sendable {
                 confirmed.insert(st.collection + "/" + st.name)
             }
             if let b, v == nil, unreadable.contains(b.collection + "/" + b.name) { continue }
+            if let v, removedLists.contains(v.collection) {
+                // The list was removed in tick: its items go with it. One that
+                // another end moved there goes back where the store has it.
+                if let s, b == nil || b?.collection != Self.collection(of: s.kind) || !DavMapping.same(s.task, v.task) || b?.collection != v.collection {
+                    let collection = Self.collection(of: s.kind)
+                    let bytes = DavMapping.patch(v.item, from: v.task, to: s.task, now: lastModified(s.task))
+                    try write(bytes, collection: collection, name: v.name)
+                }
+                try delete(collection: v.collection, name: v.name)
+                report.sent += 1
+                continue
+            }
             if let v, kinds[v.collection] == nil, b == nil || b?.collection != v.collection {
                 // A collection that is no bridged list (made on the phone, or not in [dav] lists).
                 if s == nil && !everywhere.contains(id) { unknownCollections.insert(v.collection) }
@@ -199,7 +203,9 @@ public struct DavBridge: Sendable {
                     var takePhone: Bool
                     if let b {
                         let phoneSide = !field.equal(v.task, b.task)
-                        let storeSide = !field.equal(s.task, b.task)
+                        // Changed here since the last pass, even back to the base
+                        // value (done and reopened): a change that can win.
+                        let storeSide = !field.equal(s.task, b.task) || lastPass.map { field.changeTime(of: s.task, against: v.task) > $0 } ?? false
                         if phoneSide && !storeSide {
                             takePhone = true
                         } else if !phoneSide {
@@ -251,32 +257,29 @@ public struct DavBridge: Sendable {
                     replace[s.kind, default: [:]][id] = result
                     report.merged += 1
                 }
-                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: now)
+                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: lastModified(result))
                 if target != v.collection {
                     try write(bytes, collection: target, name: v.name)
                     try delete(collection: v.collection, name: v.name)
                     report.sent += 1
                 } else if bytes != v.bytes {
-                    try write(bytes, collection: target, name: v.name)
+                    try write(Self.revised(bytes, replacing: v.bytes), collection: target, name: v.name)
                     report.sent += 1
                 }
             case let (s?, nil):
                 let collection = Self.collection(of: s.kind)
-                if let b {
+                if b != nil {
+                    // Deleted on the other end (the phone or another machine).
+                    // tick cannot know when: the delete counts as made when this
+                    // pass first sees it, so every change made here before it is
+                    // older and loses (a delete is never undone by an older edit,
+                    // Docs/DAV.md); a task restored later is sent again as new.
                     report.received += 1
-                    if DavMapping.same(s.task, b.task) && b.collection == collection {
-                        // Deleted on the other end, unchanged here: deleted.
-                        tombstone[s.kind, default: []].insert(id)
-                        report.deleted += 1
-                        report.merged += 1
-                    } else {
-                        // Changed here since: kept, and sent again (its other lines too).
-                        let bytes = DavMapping.patch(b.item, from: b.task, to: s.task, now: now)
-                        try write(bytes, collection: collection, name: b.name)
-                        report.sent += 1
-                    }
+                    tombstone[s.kind, default: []].insert(id)
+                    report.deleted += 1
+                    report.merged += 1
                 } else if !unreadable.contains(collection + "/" + Self.fileName(for: s.task)) {
-                    try write(DavMapping.newItem(for: s.task, now: now), collection: collection, name: Self.fileName(for: s.task))
+                    try write(DavMapping.newItem(for: s.task, now: lastModified(s.task)), collection: collection, name: Self.fileName(for: s.task))
                     report.sent += 1
                 }
             case let (nil, v?):
@@ -290,6 +293,13 @@ public struct DavBridge: Sendable {
                 report.received += 1
                 if everywhere.contains(id) {
                     // In a file that is not bridged (or the archive): left alone.
+                    continue
+                }
+                if let b, removedLists.contains(b.collection) {
+                    // Its list was removed in tick since the last pass (a move on
+                    // the other end counts as older: the removal is seen now).
+                    try delete(collection: v.collection, name: v.name)
+                    report.sent += 1
                     continue
                 }
                 if let at = tombstones[id], at >= phoneTime {
@@ -309,7 +319,7 @@ public struct DavBridge: Sendable {
                 break
             }
         }
-        for c in unknownCollections.sorted() {
+        for c in unknownCollections.sorted() where !removedLists.contains(c) {
             report.problems.append("\(vdirPath)/\(c): not a bridged list; its items are not synced (add the list in tick, or to [dav] lists)")
         }
 
@@ -318,7 +328,7 @@ public struct DavBridge: Sendable {
         var occurrences: [(FileKind, TaskItem)] = []
         let firstPass = Set(replace.keys).union(append.keys).union(completedRepeating.keys).sorted()
         for kind in firstPass {
-            try writer.update(kind, create: nil, stampChanges: false) { file in
+            try writer.update(kind, create: createInbox(kind), stampChanges: false) { file in
                 for (i, task) in file.tasks.enumerated() {
                     if let new = replace[kind]?[task.id] { file.tasks[i] = new }
                 }
@@ -334,7 +344,7 @@ public struct DavBridge: Sendable {
         }
         let secondPass = Set(remove.keys).union(tombstone.keys).sorted()
         for kind in secondPass {
-            try writer.update(kind, create: nil, stampChanges: false) { file in
+            try writer.update(kind, create: createInbox(kind), stampChanges: false) { file in
                 let gone = (remove[kind] ?? []).union(tombstone[kind] ?? [])
                 file.tasks.removeAll { gone.contains($0.id) }
                 let deleted = Array(tombstone[kind] ?? []).sorted { $0.uuidString < $1.uuidString }
@@ -346,28 +356,32 @@ public struct DavBridge: Sendable {
             report.sent += 1
         }
 
-        try updateBase(collections: Set(kinds.keys), touched: touched)
+        var scanned: [String: [UInt8]] = [:]
+        for item in phone.values { scanned[item.key] = item.bytes }
+        for item in duplicates { scanned[item.key] = item.bytes }
+        try updateBase(collections: Set(kinds.keys).union(removedLists), touched: touched, scanned: scanned, base: base.raw)
         for path in confirmed where !touched.contains(path) {
             try? FileManager.default.removeItem(atPath: sentPath + "/" + path)
         }
+        report.removedLists = removedLists.sorted()
+        report.emptied = removedFrom.filter { !hasItems(collection: $0) }.sorted()
+        if report.sent > 0 { try recordPass() }
+        try writeLastPass()
         return report
     }
 
-    /// Makes the vdir's collections of the bridged lists (what `vdirsyncer
-    /// discover` creates on the server), without touching any item.
-    public func prepareCollections() throws {
-        try makeCollections(bridgedFiles(try store.snapshot()))
+    /// The LAST-MODIFIED tick writes: when the task last changed (not when the
+    /// pass ran), so another machine weighs its own changes against the time
+    /// this one's were made, not the time they were sent (Docs/DAV.md).
+    func lastModified(_ task: TaskItem) -> Date {
+        min(now, task.modifiedAt)
     }
 
-    /// Collections: a directory per bridged file, with its display name.
-    private func makeCollections(_ bridged: [TaskFile]) throws {
-        for file in bridged {
-            let dir = vdirPath + "/" + Self.collection(of: file.kind)
-            try makeDirectory(dir)
-            let name = file.kind == .inbox ? settings.inboxName : file.displayName
-            try writeIfChanged(Array(name.utf8), to: dir + "/displayname")
-            if let color = file.color { try writeIfChanged(Array(color.utf8), to: dir + "/color") }
-        }
+    /// Makes the inbox file when a fresh store has none yet.
+    private func createInbox(_ kind: FileKind) -> (() -> TaskFile)? {
+        guard kind == .inbox else { return nil }
+        let now = self.now
+        return { TaskFile.empty(.inbox, name: nil, now: now) }
     }
 
     /// The file name of a new item: the task's id.
@@ -375,14 +389,15 @@ public struct DavBridge: Sendable {
 
     /// When the other end changed an item: its LAST-MODIFIED, unless missing or
     /// in the future, then now (the time tick first saw the change).
-    private func stamp(of v: Item) -> Date {
+    func stamp(of v: Item) -> Date {
         guard let t = v.item.lastModified(timeZone: timeZone), t <= now else { return now }
         return t
     }
 
     /// Reads every `.ics` item of every collection under `dir`, by task id.
     /// Items that cannot be read are reported (when `report` is given) and skipped.
-    private func scan(_ dir: String, problems: inout [String], unreadable: inout Set<String>) -> [UUID: Item] {
+    /// A second item with a UID already found goes to `duplicates`.
+    private func scan(_ dir: String, problems: inout [String], unreadable: inout Set<String>, duplicates: inout [Item]) -> [UUID: Item] {
         var result: [UUID: Item] = [:]
         let fm = FileManager.default
         guard let collections = try? fm.contentsOfDirectory(atPath: dir) else { return [:] }
@@ -395,8 +410,8 @@ public struct DavBridge: Sendable {
                     let bytes = [UInt8](data)
                     let item = try DavItem(bytes: bytes, path: path)
                     let task = try item.task(path: path, now: now, timeZone: timeZone)
-                    if let other = result[task.id] {
-                        problems.append("\(path): the same UID as \(dir)/\(other.collection)/\(other.name); skipped")
+                    if result[task.id] != nil {
+                        duplicates.append(Item(collection: collection, name: name, bytes: bytes, item: item, task: task))
                         continue
                     }
                     result[task.id] = Item(collection: collection, name: name, bytes: bytes, item: item, task: task)
@@ -407,47 +422,5 @@ public struct DavBridge: Sendable {
             }
         }
         return result
-    }
-
-    private func write(_ bytes: [UInt8], to root: String, collection: String, name: String) throws {
-        let dir = root + "/" + collection
-        try makeDirectory(dir)
-        try AtomicFile.write(bytes, to: dir + "/" + name, mode: nil, durable: false)
-    }
-
-    private func makeDirectory(_ dir: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw DavError.io(path: dir, reason: "cannot create the directory: \(error.localizedDescription)")
-        }
-    }
-
-    private func writeIfChanged(_ bytes: [UInt8], to path: String) throws {
-        if let data = FileManager.default.contents(atPath: path), [UInt8](data) == bytes { return }
-        try AtomicFile.write(bytes, to: path, mode: nil, durable: false)
-    }
-
-    /// Makes `base/` a copy of the bridged collections of the vdir, except for
-    /// the items this pass wrote or removed (`touched`), whose base copies stay.
-    private func updateBase(collections: Set<String>, touched: Set<String>) throws {
-        let fm = FileManager.default
-        try makeDirectory(basePath)
-        for old in (try? fm.contentsOfDirectory(atPath: basePath)) ?? [] where !collections.contains(old) {
-            try? fm.removeItem(atPath: basePath + "/" + old)
-        }
-        for collection in collections {
-            let from = vdirPath + "/" + collection
-            let to = basePath + "/" + collection
-            try makeDirectory(to)
-            let names = Set(((try? fm.contentsOfDirectory(atPath: from)) ?? []).filter(Self.isItemName))
-            for name in names where !touched.contains(collection + "/" + name) {
-                guard let data = fm.contents(atPath: from + "/" + name) else { continue }
-                try writeIfChanged([UInt8](data), to: to + "/" + name)
-            }
-            for name in (try? fm.contentsOfDirectory(atPath: to)) ?? [] where !names.contains(name) && !touched.contains(collection + "/" + name) {
-                try? fm.removeItem(atPath: to + "/" + name)
-            }
-        }
     }
 }

@@ -35,22 +35,23 @@ public struct DavItem: Sendable, Equatable {
             throw .badItem(path: path, reason: "it is not UTF-8 text")
         }
         lineEnd = text.contains("\r\n") || !text.contains("\n") ? "\r\n" : "\n"
-        // Physical lines with their line ends.
-        var physical: [String] = []
-        var current = ""
-        for scalar in text.unicodeScalars {
-            current.unicodeScalars.append(scalar)
-            if scalar == "\n" {
-                physical.append(current)
-                current = ""
-            }
+        // Physical lines with their line ends, and without them; split on the
+        // bytes (LF and CR are never part of a multi-byte UTF-8 sequence).
+        var physical: [(line: String, content: String)] = []
+        var start = 0
+        func cut(_ end: Int) {
+            var stop = end
+            while stop > start, bytes[stop - 1] == 0x0A || bytes[stop - 1] == 0x0D { stop -= 1 }
+            physical.append((String(decoding: bytes[start..<end], as: UTF8.self), String(decoding: bytes[start..<stop], as: UTF8.self)))
         }
-        if !current.isEmpty { physical.append(current) }
+        for i in bytes.indices where bytes[i] == 0x0A {
+            cut(i + 1)
+            start = i + 1
+        }
+        if start < bytes.count { cut(bytes.count) }
         var logical: [(raw: String, text: String, line: Int)] = []
-        for (i, line) in physical.enumerated() {
-            var content = line
-            // By scalars: "\r\n" is one Character, which is not "\n".
-            while let last = content.unicodeScalars.last, last == "\n" || last == "\r" { content.unicodeScalars.removeLast() }
+        for (i, (line, stripped)) in physical.enumerated() {
+            var content = stripped
             if let first = content.unicodeScalars.first, first == " " || first == "\t", !logical.isEmpty {
                 logical[logical.count - 1].raw += line
                 logical[logical.count - 1].text += String(content.unicodeScalars.dropFirst())
@@ -68,7 +69,8 @@ public struct DavItem: Sendable, Equatable {
             guard let parsed = ICalendarCodec.parse(item.text, line: item.line) else {
                 throw .badItem(path: path, reason: "line \(item.line) is not NAME:value")
             }
-            let value = parsed.value.trimmingCharacters(in: .whitespaces).uppercased()
+            // Only BEGIN and END need their value's component name.
+            let value = parsed.name == "BEGIN" || parsed.name == "END" ? parsed.value.trimmingCharacters(in: .whitespaces).uppercased() : ""
             var entryPath = stack
             if parsed.name == "BEGIN" {
                 stack.append(value)

@@ -63,7 +63,7 @@ public enum DavSetup {
             "[pair tick]",
             "a = \"tick_local\"",
             "b = \"tick_remote\"",
-            "collections = [\"from a\"]",
+            "collections = [\"from a\", \"from b\"]",
             "# What both sides changed since the last sync: the server's copy comes down",
             "# and tick merges it field by field with the store, then sends the result.",
             "conflict_resolution = \"b wins\"",

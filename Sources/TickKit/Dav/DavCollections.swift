@@ -1,0 +1,130 @@
+import Foundation
+
+/// The bridge's collections (Docs/DAV.md, "Every task calendar"): one per
+/// bridged list, matched by the collection's path, which is the list's slug
+/// (fixed when the list is made; the inbox's is `inbox`), never by display name.
+extension DavBridge {
+    /// Before a sync: confirms what the last run uploaded (``confirmUploaded()``)
+    /// and makes the vdir's collections of the bridged lists (what `vdirsyncer
+    /// discover` creates on the server), without touching any item.
+    public func prepareCollections() throws {
+        try confirmUploaded()
+        try makeCollections(bridgedFiles(try store.snapshot()))
+    }
+
+    /// Collections: a directory per bridged file, with its display name.
+    func makeCollections(_ bridged: [TaskFile]) throws {
+        for file in bridged {
+            let dir = vdirPath + "/" + Self.collection(of: file.kind)
+            try makeDirectory(dir)
+            let name = file.kind == .inbox ? settings.inboxName : file.displayName
+            try writeIfChanged(Array(name.utf8), to: dir + "/displayname")
+            if let color = file.color { try writeIfChanged(Array(color.utf8), to: dir + "/color") }
+        }
+    }
+
+    /// The collection directories of the vdir (hidden names left out).
+    func vdirCollections() -> [String] {
+        let fm = FileManager.default
+        let names = (try? fm.contentsOfDirectory(atPath: vdirPath)) ?? []
+        return names.filter { name in
+            var isDir: ObjCBool = false
+            return !name.hasPrefix(".") && fm.fileExists(atPath: vdirPath + "/" + name, isDirectory: &isDir) && isDir.boolValue
+        }.sorted()
+    }
+
+    /// Collections of lists removed in tick: bridged once (their base copy is
+    /// still there), no list file has their slug now, and they are still in
+    /// the vdir. Their items are deleted; they are never taken for new calendars.
+    func removedCollections(_ snapshot: StoreSnapshot) -> Set<String> {
+        let fm = FileManager.default
+        let known = Set(snapshot.files.map { Self.collection(of: $0.kind) })
+        let based = Set(((try? fm.contentsOfDirectory(atPath: basePath)) ?? []).filter { !$0.hasPrefix(".") })
+        return Set(vdirCollections().filter { based.contains($0) && !known.contains($0) && $0 != Self.inboxCollection })
+    }
+
+    /// The file in `base/<collection>/` that says when the bridge first saw its list removed.
+    static let removedMarker = ".removed"
+
+    /// When the bridge first saw the list of `collection` removed (recorded then).
+    func removalTime(_ collection: String) throws -> Date {
+        let path = basePath + "/" + collection + "/" + Self.removedMarker
+        if let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) { return at }
+        try AtomicFile.write(Array(Timestamp.format(now).utf8), to: path, mode: nil, durable: false)
+        return now
+    }
+
+    /// True when an item of a removed list's collection was added or changed
+    /// by another end after the removal was seen (its LAST-MODIFIED is later).
+    func changedSinceRemoval(_ collection: String) -> Bool {
+        let path = basePath + "/" + collection + "/" + Self.removedMarker
+        guard let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) else { return false }
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? [] where Self.isItemName(name) {
+            guard let bytes = fm.contents(atPath: vdirPath + "/" + collection + "/" + name).map({ [UInt8]($0) }) else { continue }
+            if let base = fm.contents(atPath: basePath + "/" + collection + "/" + name), [UInt8](base) == bytes { continue }
+            guard let item = try? DavItem(bytes: bytes, path: name), let lm = item.lastModified(timeZone: timeZone) else { continue }
+            if lm > at { return true }
+        }
+        return false
+    }
+
+    /// Calendars of the vdir that are no list yet (made on the phone, or by
+    /// another machine) become lists, made as `tick lists add` makes them but
+    /// with the collection's path as the slug and its display name as the name
+    /// (made unique when another list has it). The inbox's collection makes the
+    /// inbox file when there is none. Not: a collection whose list was removed
+    /// in tick, a path that cannot be a slug, a name `[dav] lists` leaves out.
+    /// Returns true when it made a file.
+    func adoptCollections(_ snapshot: StoreSnapshot, writer: StoreWriter, report: inout DavReport) throws -> Bool {
+        let fm = FileManager.default
+        let existing = Set(snapshot.files.map { Self.collection(of: $0.kind) })
+        var removed = removedCollections(snapshot)
+        for collection in removed.sorted() where changedSinceRemoval(collection) {
+            // Another end put an item there after the list was removed here: the list comes back.
+            removed.remove(collection)
+            try? fm.removeItem(atPath: basePath + "/" + collection + "/" + Self.removedMarker)
+        }
+        let slugs = Set(((try? fm.contentsOfDirectory(atPath: store.location.root + "/lists")) ?? []).compactMap(Store.slug(ofListFileNamed:)))
+        var lists = snapshot.listInfos
+        var made = false
+        for collection in vdirCollections() where !existing.contains(collection) && !removed.contains(collection) {
+            if collection == Self.inboxCollection {
+                guard settings.inbox else { continue }
+                try writer.create(TaskFile.empty(.inbox, name: nil, now: now))
+                made = true
+                continue
+            }
+            guard Slug.isSafe(collection), !slugs.contains(collection) else { continue }
+            let shown = FileManager.default.contents(atPath: vdirPath + "/" + collection + "/displayname")
+                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            guard let name = Self.listName(shown.isEmpty ? collection : shown, collection: collection, lists: lists, slugs: slugs) else {
+                report.problems.append("\(vdirPath)/\(collection): its name cannot be a list's name; its items are not synced (rename the calendar on the server)")
+                continue
+            }
+            guard settings.bridges(listNamed: name) else { continue }
+            let kind = FileKind.list(slug: collection)
+            try writer.create(TaskFile.empty(kind, name: name, color: ColorCode.default(for: name), now: now))
+            lists.append(ListInfo(kind: kind, id: UUID(), name: name, color: nil))
+            report.newLists.append(collection)
+            made = true
+        }
+        return made
+    }
+
+    /// A name for a list made from a calendar: its display name when no list
+    /// has it, else the name with the collection's path ("Work (a1b2)").
+    static func listName(_ shown: String, collection: String, lists: [ListInfo], slugs: Set<String>) -> String? {
+        for candidate in [shown, "\(shown) (\(collection))", collection] {
+            let resolver = ListResolver(lists: lists, existingSlugs: slugs, problems: [])
+            if (try? resolver.slugForNewList(named: candidate)) != nil { return candidate }
+        }
+        return nil
+    }
+
+    /// True when the vdir's collection holds an item.
+    func hasItems(collection: String) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? []
+        return names.contains(where: Self.isItemName)
+    }
+}

@@ -1,0 +1,497 @@
+import Foundation
+import Testing
+@testable import TickKit
+
+/// Two tick machines on one CalDAV account and a phone (issue 34): random
+/// histories in process, with no server. The account is a dictionary of
+/// collections; each machine's vdirsyncer is simulated by copying items
+/// between its vdir and the account with a status, as vdirsyncer does
+/// (`collections = ["from a", "from b"]`, `conflict_resolution = "b wins"`, an
+/// item deleted on one side and changed on the other is kept). The machines'
+/// stores are not otherwise synced; the second starts empty.
+///
+/// The phone adds, edits, completes, reopens, moves and deletes items, makes
+/// calendars (one with an existing list's name) and empties them; the
+/// machines add, edit, complete, reopen, move and delete tasks, add, rename
+/// and remove lists. After the history and two rounds of syncs the oracle
+/// checks: both machines and the account hold the same tasks with the same
+/// fields; no UID is in two calendars or two store files; a task deleted
+/// and not changed by anyone afterwards is gone everywhere; a task nobody
+/// deleted (and never in a list removed or a calendar emptied) is still
+/// there; a task whose last change is a reopen in tick, of a completion both
+/// machines had synced, is open everywhere.
+///
+/// `TICK_DAV_HISTORIES` sets the number of histories (default 60).
+@Suite struct DavTwoMachineHistoryTests {
+    static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
+    static let utc = TimeZone(identifier: "UTC")!
+
+    struct Fields: Equatable, CustomStringConvertible {
+        var title: String
+        var due: TaskDate?
+        var done: Date?
+        var list: String
+        var description: String { "\(title) due=\(due.map { "\($0)" } ?? "-") done=\(done.map(Timestamp.format) ?? "-") list=\(list)" }
+    }
+
+    /// A machine: its store and bridge directory, and its vdirsyncer's status.
+    final class Machine {
+        let name: String
+        let fixture: DavBridgeTests.Fixture
+        /// "collection/name" -> the bytes both sides had at the last sync.
+        var status: [String: [UInt8]] = [:]
+        var statusNames: [String: String] = [:]
+
+        init(_ name: String) throws {
+            self.name = name
+            fixture = try DavBridgeTests.Fixture()
+        }
+    }
+
+    final class History {
+        let seed: UInt64
+        var rng: MergeRandom
+        var step = 0
+        var trace: [String] = []
+        let a: Machine, b: Machine
+        /// The account: collection -> file name -> bytes, and display names.
+        var server: [String: [String: [UInt8]]] = ["inbox": [:]]
+        var names: [String: String] = ["inbox": "Inbox"]
+
+        /// For the oracle: when each task was last deleted, last changed (any
+        /// side), the time and kind of its last state change, and whether it
+        /// was ever in a list removed or a calendar emptied.
+        var deletedAt: [UUID: Date] = [:]
+        var changedAt: [UUID: Date] = [:]
+        var lastState: [UUID: (at: Date, reopen: Bool)] = [:]
+        /// The completion a reopen undoes: who made it and when.
+        var doneBy: [UUID: (party: String, at: Date)] = [:]
+        /// Every sync: which machine, when.
+        var syncs: [(machine: String, at: Date)] = []
+
+        /// True when the completion of `id` reached both machines (its maker
+        /// synced after it, then each machine synced after that): a reopen then
+        /// undoes a done both machines have in their base.
+        func doneSeenEverywhere(_ id: UUID) -> Bool {
+            guard let done = doneBy[id] else { return false }
+            let uploaded = done.party == "phone" ? done.at : syncs.first { $0.machine == done.party && $0.at > done.at }?.at
+            guard let uploaded else { return false }
+            return ["A", "B"].allSatisfy { m in syncs.contains { $0.machine == m && $0.at > uploaded } }
+        }
+        var atRisk = Set<UUID>()
+        var created = Set<UUID>()
+
+        init(seed: UInt64) throws {
+            self.seed = seed
+            rng = MergeRandom(seed: seed)
+            a = try Machine("A")
+            b = try Machine("B")
+            // A starts with an inbox and two lists; B with an empty store.
+            try a.fixture.put(.inbox, name: nil, [])
+            try a.fixture.put(.list(slug: "work"), name: "Work", [])
+            try a.fixture.put(.list(slug: "home"), name: "Home", [])
+        }
+
+        var now: Date { DavTwoMachineHistoryTests.t0.addingTimeInterval(Double(step) * 60) }
+        func log(_ s: String) { trace.append("step \(step): \(s)") }
+        var context: String { "seed \(seed), step \(step)\n" + trace.suffix(60).joined(separator: "\n") }
+        func touch(_ id: UUID) { changedAt[id] = now }
+
+        // MARK: vdirsyncer, simulated
+
+        func localName(_ m: Machine, _ c: String) -> String? {
+            FileManager.default.contents(atPath: m.fixture.vdir + "/" + c + "/displayname").map { String(decoding: $0, as: UTF8.self) }
+        }
+
+        func vdirsyncer(_ m: Machine) throws {
+            let fm = FileManager.default
+            let vdir = m.fixture.vdir
+            try fm.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+            let local = Set(try fm.contentsOfDirectory(atPath: vdir).filter { !$0.hasPrefix(".") })
+            for c in local where server[c] == nil { server[c] = [:] }
+            for c in server.keys where !local.contains(c) { try fm.createDirectory(atPath: vdir + "/" + c, withIntermediateDirectories: true) }
+            for c in server.keys.sorted() {
+                // metasync: the side that changed the name since the last sync, else the server's.
+                let l = localName(m, c), r = names[c]
+                if l != r {
+                    if let l, l != m.statusNames[c] { names[c] = l } else if let r { try Data(r.utf8).write(to: URL(fileURLWithPath: vdir + "/" + c + "/displayname")) }
+                }
+                m.statusNames[c] = names[c]
+                let dir = vdir + "/" + c
+                let localNames = Set(try fm.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".ics") })
+                let keys = localNames.union(server[c]?.keys ?? [:].keys).union(m.status.keys.filter { $0.hasPrefix(c + "/") }.map { String($0.dropFirst(c.count + 1)) })
+                for name in keys.sorted() {
+                    let key = c + "/" + name
+                    let la = fm.contents(atPath: dir + "/" + name).map { [UInt8]($0) }
+                    let rb = server[c]?[name]
+                    let st = m.status[key]
+                    func download(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + name)); m.status[key] = bytes }
+                    func upload(_ bytes: [UInt8]) { server[c, default: [:]][name] = bytes; m.status[key] = bytes }
+                    switch (la, rb) {
+                    case let (x?, y?):
+                        if x == y { m.status[key] = x } else if st == x { try download(y) } else if st == y { upload(x) } else { try download(y) }
+                    case let (x?, nil):
+                        if st == nil || st != x { upload(x) } else { try fm.removeItem(atPath: dir + "/" + name); m.status[key] = nil }
+                    case let (nil, y?):
+                        if st == nil || st != y { try download(y) } else { server[c]?[name] = nil; m.status[key] = nil }
+                    case (nil, nil):
+                        m.status[key] = nil
+                    }
+                }
+            }
+        }
+
+        /// One `tick dav sync` of a machine, in DavSync's order.
+        func sync(_ m: Machine) throws {
+            let bridge = m.fixture.bridge(at: now)
+            try bridge.prepareCollections()
+            try vdirsyncer(m)
+            let report = try m.fixture.bridge(at: now).reconcile()
+            try vdirsyncer(m)
+            var state = DavState.load(root: m.fixture.dav) ?? DavState()
+            state.lastSuccess = now
+            try state.save(root: m.fixture.dav)
+            syncs.append((m.name, now))
+            log("sync \(m.name): \(report.sent) sent, \(report.received) received, \(report.deleted) deleted, \(report.moved) moved, new lists \(report.newLists)")
+            let problems = report.problems.filter { !$0.contains("not a bridged list") }
+            #expect(problems.isEmpty, "\(problems); \(context)")
+        }
+
+        // MARK: the machines' edits, as the commands make them
+
+        func store(_ m: Machine) -> Store { m.fixture.store(at: now) }
+
+        func kinds(_ m: Machine) throws -> [FileKind] {
+            try store(m).snapshot().files.map(\.kind).filter { !$0.isArchive }
+        }
+
+        func tasks(_ m: Machine) throws -> [(FileKind, TaskItem)] {
+            try store(m).snapshot().files.filter { !$0.kind.isArchive }.flatMap { f in f.tasks.map { (f.kind, $0) } }
+        }
+
+        func machineStep(_ m: Machine) throws {
+            let all = try tasks(m)
+            let kinds = try kinds(m)
+            let op = rng.int(100)
+            let st = store(m)
+            let at = now
+            if kinds.isEmpty { return }
+            if all.isEmpty || op < 15 {
+                let kind = rng.pick(kinds)
+                let id = rng.uuid()
+                let task = TaskItem(id: id, title: "\(m.name) \(step)", createdAt: at, modifiedAt: at)
+                try st.withLock { w in try w.update(kind, create: kind == .inbox ? { TaskFile.empty(.inbox, name: nil, now: at) } : nil) { $0.tasks.append(task) } }
+                created.insert(id)
+                touch(id)
+                if case .list = kind, kind.slug.map(removedSlugs.contains) == true { atRisk.insert(id) }
+                log("\(m.name) add \(id.lowercased.prefix(8)) to \(DavBridge.collection(of: kind))")
+                return
+            }
+            if op >= 92 { return try listStep(m, kinds) }
+            let (kind, task) = rng.pick(all)
+            let id = task.id, p = id.lowercased.prefix(8)
+            switch op {
+            case ..<40:
+                let title = "\(m.name) \(step)"
+                try st.withLock { w in try w.update(kind) { f in if let i = f.index(of: id) { f.tasks[i].title = title } } }
+                log("\(m.name) retitle \(p) \(title)")
+            case ..<55:
+                let due = TaskDate.day(LocalDate(year: 2027, month: 1 + (step / 28) % 12, day: 1 + step % 28)!)
+                try st.withLock { w in try w.update(kind) { f in if let i = f.index(of: id) { f.tasks[i].due = due } } }
+                log("\(m.name) due \(p)")
+            case ..<65:
+                if task.state == .done {
+                    try st.withLock { w in try w.update(kind) { f in _ = try f.reopen(taskID: id, at: at) } }
+                    lastState[id] = doneSeenEverywhere(id) ? (at, true) : nil
+                    log("\(m.name) reopen \(p)")
+                } else {
+                    try st.withLock { w in try w.update(kind) { f in _ = try f.complete(taskID: id, at: at, timeZone: DavTwoMachineHistoryTests.utc) } }
+                    lastState[id] = (at, false)
+                    doneBy[id] = (m.name, at)
+                    log("\(m.name) done \(p)")
+                }
+            case ..<75:
+                let targets = kinds.filter { $0 != kind }
+                guard !targets.isEmpty else { return }
+                let target = rng.pick(targets)
+                try st.withLock { w in
+                    guard var moved = try st.read(kind)?.file.tasks.first(where: { $0.id == id }) else { return }
+                    moved.stamp("list", at: at)
+                    moved.modifiedAt = max(moved.modifiedAt, at)
+                    try w.update(target, create: target == .inbox ? { TaskFile.empty(.inbox, name: nil, now: at) } : nil) { f in
+                        f.tasks.append(moved)
+                        f.deleted.removeAll { $0.id == id }
+                    }
+                    try w.update(kind) { $0.tasks.removeAll { $0.id == id } }
+                }
+                if let slug = target.slug, removedSlugs.contains(slug) { atRisk.insert(id) }
+                log("\(m.name) move \(p) to \(DavBridge.collection(of: target))")
+            default:
+                try st.withLock { w in
+                    try w.update(kind) { f in
+                        f.tasks.removeAll { $0.id == id }
+                        f.recordDeletion(of: [id], at: at)
+                    }
+                }
+                deletedAt[id] = at
+                log("\(m.name) delete \(p)")
+                return
+            }
+            touch(id)
+        }
+
+        /// Slugs of lists removed on some machine.
+        var removedSlugs = Set<String>()
+
+        func listStep(_ m: Machine, _ kinds: [FileKind]) throws {
+            let st = store(m)
+            let at = now
+            let lists = kinds.filter { $0 != .inbox }
+            let op = rng.int(3)
+            if op == 0 || lists.isEmpty {
+                let name = rng.chance(30) ? "Work" : "L\(step)"
+                try st.withLock { w in
+                    let snapshot = try st.snapshot()
+                    let slugs = Set(snapshot.files.compactMap(\.kind.slug))
+                    guard let slug = try? ListResolver(snapshot: snapshot, existingSlugs: slugs).slugForNewList(named: name) else { return }
+                    try w.create(TaskFile.empty(.list(slug: slug), name: name, now: at))
+                    log("\(m.name) lists add \(name) (\(slug))")
+                }
+            } else if op == 1 {
+                let kind = rng.pick(lists)
+                let name = "R\(step)"
+                try st.withLock { w in try w.update(kind) { $0.name = name } }
+                log("\(m.name) lists rename \(DavBridge.collection(of: kind)) to \(name)")
+            } else {
+                let kind = rng.pick(lists)
+                let gone = try st.read(kind)?.file.tasks.map(\.id) ?? []
+                try st.withLock { w in try w.remove(kind) }
+                for id in gone { deletedAt[id] = at; atRisk.insert(id) }
+                // Removing a list removes its calendar for every machine: what the other has in it goes too.
+                for other in [a, b] where other !== m {
+                    for (k, t) in try tasks(other) where k == kind { atRisk.insert(t.id) }
+                }
+                // Whatever is in its calendar, or goes there later, is at risk.
+                for name in server[DavBridge.collection(of: kind)]?.keys ?? [:].keys {
+                    if let id = uid(server[DavBridge.collection(of: kind)]?[name]) { atRisk.insert(id) }
+                }
+                if let slug = kind.slug { removedSlugs.insert(slug) }
+                log("\(m.name) lists rm \(DavBridge.collection(of: kind)) (\(gone.count) tasks)")
+            }
+        }
+
+        // MARK: the phone's edits, on the account
+
+        func uid(_ bytes: [UInt8]?) -> UUID? {
+            guard let bytes, let item = try? DavItem(bytes: bytes, path: "x") else { return nil }
+            return try? item.task(path: "x", now: now, timeZone: DavTwoMachineHistoryTests.utc).id
+        }
+
+        func phoneItems() -> [(collection: String, name: String, id: UUID, text: String)] {
+            var out: [(String, String, UUID, String)] = []
+            for (c, items) in server.sorted(by: { $0.key < $1.key }) {
+                for (name, bytes) in items.sorted(by: { $0.key < $1.key }) {
+                    guard let id = uid(bytes) else { continue }
+                    out.append((c, name, id, String(decoding: bytes, as: UTF8.self)))
+                }
+            }
+            return out
+        }
+
+        func phoneWrite(_ c: String, _ name: String, _ text: String) {
+            let stamped = DavHistoryTests.History.replacing(text, ["LAST-MODIFIED:"], with: ["LAST-MODIFIED:" + ICalendarCodec.stamp(now)])
+            server[c, default: [:]][name] = Array(stamped.utf8)
+        }
+
+        func phoneStep() throws {
+            let items = phoneItems()
+            let op = rng.int(100)
+            let calendars = server.keys.sorted()
+            if items.isEmpty || op < 15 {
+                let id = rng.uuid()
+                let c = rng.pick(calendars)
+                let stamp = ICalendarCodec.stamp(now)
+                var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Apple Inc.//iOS 17.0//EN\r\nBEGIN:VTODO\r\n"
+                text += "UID:\(id.uuidString)\r\nCREATED:\(stamp)\r\nDTSTAMP:\(stamp)\r\nLAST-MODIFIED:\(stamp)\r\nSUMMARY:phone \(step)\r\n"
+                text += "X-APPLE-SORT-ORDER:\(step)\r\nSTATUS:NEEDS-ACTION\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+                server[c, default: [:]]["phone-\(id.uuidString).ics"] = Array(text.utf8)
+                created.insert(id)
+                touch(id)
+                if removedSlugs.contains(c) { atRisk.insert(id) }
+                log("phone add \(id.lowercased.prefix(8)) to \(c)")
+                return
+            }
+            if op >= 94 {
+                if op < 97 {
+                    let c = "cal-\(step)"
+                    server[c] = [:]
+                    names[c] = rng.chance(40) ? "Work" : "Phone \(step)"
+                    log("phone makes calendar \(c) \(names[c] ?? "")")
+                } else {
+                    let c = rng.pick(calendars)
+                    let now = self.now
+                    for item in items where item.collection == c {
+                        deletedAt[item.id] = now
+                        atRisk.insert(item.id)
+                    }
+                    server[c] = [:]
+                    log("phone empties \(c)")
+                }
+                return
+            }
+            let item = rng.pick(items)
+            let p = item.id.lowercased.prefix(8)
+            let replacing = DavHistoryTests.History.replacing
+            switch op {
+            case ..<40:
+                phoneWrite(item.collection, item.name, replacing(item.text, ["SUMMARY:"], ["SUMMARY:phone \(step)"]))
+                log("phone retitle \(p)")
+            case ..<55:
+                let d = LocalDate(year: 2027, month: 1 + (step / 28) % 12, day: 1 + step % 28)!
+                phoneWrite(item.collection, item.name, replacing(item.text, ["DUE:", "DUE;"], ["DUE;VALUE=DATE:" + ICalendarCodec.basic(d)]))
+                log("phone due \(p)")
+            case ..<70:
+                if item.text.contains("STATUS:COMPLETED") {
+                    phoneWrite(item.collection, item.name, replacing(item.text, ["STATUS:", "COMPLETED:", "PERCENT-COMPLETE:"], ["STATUS:NEEDS-ACTION"]))
+                    // A phone's reopen counts for the oracle only when no machine changed the
+                    // state since it last synced: a done and a reopen both made between two
+                    // syncs of a machine are no change it can see (Docs/DAV.md).
+                    lastState[item.id] = nil
+                    log("phone reopen \(p)")
+                } else {
+                    phoneWrite(item.collection, item.name, replacing(item.text, ["STATUS:", "COMPLETED:"], ["STATUS:COMPLETED", "COMPLETED:" + ICalendarCodec.stamp(now)]))
+                    lastState[item.id] = (now, false)
+                    doneBy[item.id] = ("phone", now)
+                    log("phone done \(p)")
+                }
+            case ..<82:
+                let targets = calendars.filter { $0 != item.collection }
+                guard !targets.isEmpty else { return }
+                let target = rng.pick(targets)
+                server[item.collection]?[item.name] = nil
+                phoneWrite(target, item.name, item.text)
+                if removedSlugs.contains(target) { atRisk.insert(item.id) }
+                log("phone move \(p) to \(target)")
+            default:
+                server[item.collection]?[item.name] = nil
+                deletedAt[item.id] = now
+                log("phone delete \(p)")
+                return
+            }
+            touch(item.id)
+        }
+
+        // MARK: the oracle
+
+        func storeFields(_ m: Machine) throws -> [UUID: Fields] {
+            var out: [UUID: Fields] = [:]
+            for (kind, t) in try tasks(m) {
+                if out[t.id] != nil { Issue.record("\(m.name): \(t.id.lowercased.prefix(8)) is in two store files; \(context)") }
+                out[t.id] = Fields(title: t.title, due: t.due, done: t.state == .done ? t.completedAt : nil, list: DavBridge.collection(of: kind))
+            }
+            return out
+        }
+
+        func serverFields() -> [UUID: Fields] {
+            var out: [UUID: Fields] = [:]
+            for (c, name, id, text) in phoneItems() {
+                guard let t = try? DavItem(bytes: Array(text.utf8), path: name).task(path: name, now: now, timeZone: DavTwoMachineHistoryTests.utc) else { continue }
+                if let other = out[id] { Issue.record("\(id.lowercased.prefix(8)) is in two calendars: \(other.list) and \(c); \(context)") }
+                out[id] = Fields(title: t.title, due: t.due, done: t.state == .done ? t.completedAt : nil, list: c)
+            }
+            return out
+        }
+
+        func check() throws {
+            let fa = try storeFields(a), fb = try storeFields(b), fs = serverFields()
+            for id in Set(fa.keys).union(fb.keys).union(fs.keys).sorted(by: { $0.uuidString < $1.uuidString }) {
+                let p = id.lowercased.prefix(8)
+                #expect(fa[id] == fs[id] && fb[id] == fs[id], "\(p): A \(fa[id].map(\.description) ?? "none"), B \(fb[id].map(\.description) ?? "none"), server \(fs[id].map(\.description) ?? "none"); \(context)")
+            }
+            for id in created.sorted(by: { $0.uuidString < $1.uuidString }) {
+                let p = id.lowercased.prefix(8)
+                if let at = deletedAt[id], (changedAt[id] ?? .distantPast) <= at {
+                    #expect(fs[id] == nil && fa[id] == nil && fb[id] == nil, "\(p) was deleted and not changed since, yet it is back; \(context)")
+                } else if deletedAt[id] == nil, !atRisk.contains(id) {
+                    #expect(fs[id] != nil && fa[id] != nil && fb[id] != nil, "\(p) was never deleted, yet it is gone; \(context)")
+                }
+                if let last = lastState[id], last.reopen, (changedAt[id] ?? .distantPast) <= last.at, let f = fs[id] {
+                    #expect(f.done == nil, "\(p) was reopened last, yet it is done; \(context)")
+                }
+            }
+        }
+
+        func run(steps: Int) throws {
+            for _ in 0..<steps {
+                step += 1
+                let r = rng.int(100)
+                switch r {
+                case ..<8: try sync(a)
+                case ..<16: try sync(b)
+                case ..<45: try machineStep(a)
+                case ..<65: try machineStep(b)
+                default: try phoneStep()
+                }
+            }
+            for _ in 0..<2 {
+                step += 1
+                try sync(a)
+                step += 1
+                try sync(b)
+            }
+            try check()
+        }
+    }
+
+    @Test func aPhonesReopenLaterThanACompletionOnOneMachineWinsOnBothMachines() throws {
+        // Issue 34: A completes and syncs (uploaded); the phone reopens later; A's
+        // next sync must take the reopen (its base is what it uploaded), and B too.
+        let h = try History(seed: 1)
+        defer {
+            try? FileManager.default.removeItem(atPath: h.a.fixture.dir)
+            try? FileManager.default.removeItem(atPath: h.b.fixture.dir)
+        }
+        let id = UUID(name: "dav-reopen")
+        let task = TaskItem(id: id, title: "Call the bank", createdAt: h.now, modifiedAt: h.now)
+        try h.a.fixture.put(.inbox, name: nil, [task])
+        h.step = 1
+        try h.sync(h.a)
+        h.step = 2
+        try h.sync(h.b)
+        h.step = 3
+        let at = h.now
+        try h.store(h.a).withLock { w in try w.update(.inbox) { f in _ = try f.complete(taskID: id, at: at, timeZone: DavTwoMachineHistoryTests.utc) } }
+        h.step = 4
+        try h.sync(h.a)
+        let item = try #require(h.phoneItems().first { $0.id == id })
+        #expect(item.text.contains("STATUS:COMPLETED"))
+        h.step = 5
+        h.phoneWrite(item.collection, item.name, DavHistoryTests.History.replacing(item.text, ["STATUS:", "COMPLETED:", "PERCENT-COMPLETE:"], with: ["STATUS:NEEDS-ACTION"]))
+        for (step, machine) in [(6, h.a), (7, h.b), (8, h.a), (9, h.b)] {
+            h.step = step
+            try h.sync(machine)
+        }
+        #expect(try h.storeFields(h.a)[id]?.done == nil, "A: \(h.context)")
+        #expect(try h.storeFields(h.b)[id]?.done == nil, "B: \(h.context)")
+        #expect(h.serverFields()[id]?.done == nil)
+    }
+
+    static var histories: Int {
+        Int(ProcessInfo.processInfo.environment["TICK_DAV_HISTORIES"] ?? "") ?? 60
+    }
+
+    @Test func twoMachinesAndAPhoneConvergeAfterAnyHistory() throws {
+        for seed in 1...UInt64(Self.histories) {
+            let h = try History(seed: seed)
+            defer {
+                try? FileManager.default.removeItem(atPath: h.a.fixture.dir)
+                try? FileManager.default.removeItem(atPath: h.b.fixture.dir)
+            }
+            do {
+                try h.run(steps: 40)
+            } catch {
+                Issue.record("\(error); \(h.context)")
+            }
+        }
+    }
+}
