@@ -66,6 +66,9 @@ struct DavLifecycleTests {
             let next = try Self.sync(s, now: "2026-11-21T10:0\(minute):00Z")
             #expect(next.contains("1 sent"), "\(next)")
             #expect(server.item("inbox", containing: "After \(minute)") != nil)
+            // Every sync discovers the account's calendars: the empty one left
+            // on the server is found again, and is no list again.
+            #expect(!(try s.ok("lists")).contains("Home"), "sync \(minute): the removed list stays removed")
         }
         // A list of the same name made again gets a calendar again.
         try s.ok("lists", "add", "Home")

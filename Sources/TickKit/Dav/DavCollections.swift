@@ -73,8 +73,9 @@ extension DavBridge {
     /// another machine) become lists, made as `tick lists add` makes them but
     /// with the collection's path as the slug and its display name as the name
     /// (made unique when another list has it). The inbox's collection makes the
-    /// inbox file when there is none. Not: a collection whose list was removed
-    /// in tick, a path that cannot be a slug, a name `[dav] lists` leaves out.
+    /// inbox file when there is none. Not: a calendar with no task yet, a
+    /// collection whose list was removed in tick, a path that cannot be a
+    /// slug, a name `[dav] lists` leaves out.
     /// Returns true when it made a file.
     func adoptCollections(_ snapshot: StoreSnapshot, writer: StoreWriter, report: inout DavReport) throws -> Bool {
         let fm = FileManager.default
@@ -95,7 +96,9 @@ extension DavBridge {
                 made = true
                 continue
             }
-            guard Slug.isSafe(collection), !slugs.contains(collection) else { continue }
+            // A calendar becomes a list once it holds a task: the empty
+            // calendar `tick lists rm` leaves on the server is never taken back.
+            guard Slug.isSafe(collection), !slugs.contains(collection), hasItems(collection: collection) else { continue }
             let shown = FileManager.default.contents(atPath: vdirPath + "/" + collection + "/displayname")
                 .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
             guard let name = Self.listName(shown.isEmpty ? collection : shown, collection: collection, lists: lists, slugs: slugs) else {

@@ -83,30 +83,17 @@ public struct DavSync: Sendable {
         }
     }
 
-    /// Brings vdirsyncer's record in line with what tick has: the
-    /// collections discovered again when they changed (or vdirsyncer asks
-    /// for it), and the collections that vanished from the server set aside.
+    /// Brings vdirsyncer's record in line with what tick has and the server
+    /// holds: every run discovers (a calendar made on the phone or by another
+    /// machine is found at the next sync; tick's new lists get their
+    /// calendars), and the collections that vanished from the server are set
+    /// aside.
     private func prepare(_ state: inout DavState, collections: [String]) throws(DavError) {
-        let cache = root + "/status/tick.collections"
-        if collections != state.collections || !FileManager.default.fileExists(atPath: cache) {
-            let recreated = try discover(collections: collections)
-            state.collections = collections
-            var vanished = Set(state.vanished ?? [])
-            vanished.formUnion(recreated)
-            state.vanished = vanished.isEmpty ? nil : vanished.sorted()
-        } else {
-            // Not the calendars that vanished: their failure would spoil the others' run.
-            let vanished = Set(state.vanished ?? [])
-            let live = collections.filter { !vanished.contains($0) }
-            guard !live.isEmpty else { return }
-            let outcome = try vdirsyncer.runRetrying(["metasync"] + live.map { "tick/" + $0 })
-            if !outcome.succeeded, Vdirsyncer.Failure(outcome.output) == .needsDiscover {
-                state.collections = []
-                try prepare(&state, collections: collections)
-            } else if !outcome.succeeded, outcome.failures.isEmpty {
-                throw DavError.vdirsyncerFailed(step: "metasync", message: outcome.output)
-            }
-        }
+        let recreated = try discover(collections: collections)
+        state.collections = collections
+        var vanished = Set(state.vanished ?? [])
+        vanished.formUnion(recreated)
+        state.vanished = vanished.isEmpty ? nil : vanished.sorted()
     }
 
     /// What one round of `vdirsyncer sync` did, per collection.
@@ -240,8 +227,10 @@ public struct DavSync: Sendable {
             let current = try bridgedCollections()
             let collections = Set(current).union(removed.filter { FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + $0) }).sorted()
             try prepare(&state, collections: collections)
+            // With the calendars made elsewhere, which discover put in the vdir.
+            let calendars = Set(collections).union(bridge.vdirCollections()).sorted()
             let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
-            let live = collections.filter { !aside.contains($0) }
+            let live = calendars.filter { !aside.contains($0) }
             var down = try syncRound(live, removed: removed, accepted: accepted)
             let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
             var result = report
