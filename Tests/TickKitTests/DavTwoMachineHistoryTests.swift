@@ -26,13 +26,8 @@ import Testing
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
     static let utc = TimeZone(identifier: "UTC")!
 
-    struct Fields: Equatable, CustomStringConvertible {
-        var title: String
-        var due: TaskDate?
-        var done: Date?
-        var list: String
-        var description: String { "\(title) due=\(due.map { "\($0)" } ?? "-") done=\(done.map(Timestamp.format) ?? "-") list=\(list)" }
-    }
+    /// The mapped fields the history changes (the one-machine history's).
+    typealias Fields = DavHistoryTests.Fields
 
     /// A machine: its store and bridge directory, and its vdirsyncer's status.
     final class Machine {

@@ -26,17 +26,10 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let t = context.terminal
-            let config = try context.config()
-            let root = config.dav.resolvedPath(environment: context.environment)
-            let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone)
-            let sync = DavSync(bridge: bridge, configPath: DavSetup.configPath(environment: context.environment),
-                               environment: context.environment, clock: context.clock)
+            let sync = context.davSync(try context.config())
             guard FileManager.default.fileExists(atPath: sync.configPath) else { throw DavError.notSetUp(configPath: sync.configPath) }
-            let report = try sync.restore(collections, waiting: { t.errLine("tick: another CalDAV sync is running (\(root)); waiting for it to finish") })
-            for line in DavReportText.lines(report) { t.out(line) }
-            for problem in report.problems { t.warn(problem) }
-            if DavState.load(root: root)?.lastError != nil { throw ExitCode(1) }
+            let report = try sync.restore(collections, waiting: DavReportText.waiting(sync, context.terminal))
+            try DavReportText.show(report, of: sync, on: context.terminal)
         }
     }
 }

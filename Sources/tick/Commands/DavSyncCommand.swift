@@ -37,17 +37,9 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let t = context.terminal
-            let config = try context.config()
-            let root = config.dav.resolvedPath(environment: context.environment)
-            let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone)
-            let sync = DavSync(bridge: bridge, configPath: DavSetup.configPath(environment: context.environment),
-                               environment: context.environment, clock: context.clock)
-            let report = try sync.run(accepting: Set(acceptEmpty), waiting: { t.errLine("tick: another CalDAV sync is running (\(root)); waiting for it to finish") })
-            for line in DavReportText.lines(report) { t.out(line) }
-            for problem in report.problems { t.warn(problem) }
-            // A calendar that did not sync (the others did): exit status 1.
-            if DavState.load(root: root)?.lastError != nil { throw ExitCode(1) }
+            let sync = context.davSync(try context.config())
+            let report = try sync.run(accepting: Set(acceptEmpty), waiting: DavReportText.waiting(sync, context.terminal))
+            try DavReportText.show(report, of: sync, on: context.terminal)
         }
     }
 }
@@ -55,6 +47,19 @@ extension Tick {
 /// How `tick dav sync` and `tick watch` print a report: counts, then the
 /// overridden fields by task id (never titles).
 enum DavReportText {
+    /// What a sync says while another one holds the bridge's lock.
+    static func waiting(_ sync: DavSync, _ t: Terminal) -> () -> Void {
+        { t.errLine("tick: another CalDAV sync is running (\(sync.bridge.root)); waiting for it to finish") }
+    }
+
+    /// Prints a finished sync's counts and problems; a calendar that did not
+    /// sync (the others did) is exit status 1.
+    static func show(_ report: DavReport, of sync: DavSync, on t: Terminal) throws {
+        for line in lines(report) { t.out(line) }
+        for problem in report.problems { t.warn(problem) }
+        if DavState.load(root: sync.bridge.root)?.lastError != nil { throw ExitCode(1) }
+    }
+
     static func lines(_ report: DavReport) -> [String] {
         var lines = ["CalDAV: \(report.sent) sent, \(report.received) received, \(report.merged) merged, \(report.overridden.count) overridden"
             + (report.added + report.deleted + report.moved > 0 ? " (\(report.added) added, \(report.deleted) deleted, \(report.moved) moved)" : "")]
@@ -62,5 +67,14 @@ enum DavReportText {
             lines.append("  overridden: \(String(o.task.uuidString.lowercased().prefix(8))) \(o.field)")
         }
         return lines
+    }
+}
+
+extension Context {
+    /// The CalDAV sync of this store, as the user's configuration sets it up.
+    func davSync(_ config: TickConfig) -> DavSync {
+        let root = config.dav.resolvedPath(environment: environment)
+        let bridge = DavBridge(store: store, settings: config.dav, root: root, now: now, timeZone: timeZone)
+        return DavSync(bridge: bridge, configPath: DavSetup.configPath(environment: environment), environment: environment, clock: clock)
     }
 }
