@@ -106,6 +106,12 @@ struct DavLifecycleTests {
         }
         #expect(server.item("inbox", containing: "Still syncing") != nil, "the inbox synced meanwhile")
         #expect(try DavTests.titles(s)["Report"] != nil, "nothing deleted in tick")
+        // A calendar no list has: one error line naming it and the calendars, exit 3 (as an unknown list), nothing done.
+        let unknown = try s.tick(["dav", "restore", "nosuch"], now: "2026-11-21T10:04:00Z")
+        #expect(unknown.status == 3, "\(unknown)")
+        #expect(unknown.stderr.split(separator: "\n").count == 1 && unknown.stderr.hasPrefix("tick: error: ")
+            && unknown.stderr.contains("\"nosuch\"") && unknown.stderr.contains("work"), "\(unknown)")
+        #expect(server.item("work", containing: "Report") == nil, "nothing restored by the refused command")
         let restored = try s.tick(["dav", "restore", "work"], now: "2026-11-21T10:05:00Z")
         #expect(restored.status == 0 && !restored.stderr.contains("tick dav restore"), "\(restored)")
         #expect(server.item("work", containing: "Report") != nil, "restored from tick's copy")

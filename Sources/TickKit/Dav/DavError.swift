@@ -75,6 +75,7 @@ extension DavError: TickError {
         switch self {
         case .badItem: return .badData
         case .badURL: return .usage
+        case .unknownCollection: return .notFound
         default: return .failure
         }
     }
