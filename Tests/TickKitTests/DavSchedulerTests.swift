@@ -13,7 +13,8 @@ struct DavSchedulerTests {
         var clock: MonotonicClock { MonotonicClock { [self] in lock.withLock { seconds } } }
     }
 
-    func waitUntil(_ condition: () -> Bool) -> Bool {
+    /// True once `condition` holds (polled; a ceiling of 5 s for a hung scheduler).
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
         for _ in 0..<500 {
             if condition() { return true }
             Thread.sleep(forTimeInterval: 0.01)
@@ -30,12 +31,12 @@ struct DavSchedulerTests {
             scheduler.run()
             done.signal()
         }
-        #expect(waitUntil { syncs.value == 1 }, "a sync at start")
+        #expect(Self.waitUntil { syncs.value == 1 }, "a sync at start")
         time.advance(3600)
-        #expect(waitUntil { syncs.value == 2 }, "a sync when the interval has passed")
+        #expect(Self.waitUntil { syncs.value == 2 }, "a sync when the interval has passed")
         scheduler.noteChange()
         time.advance(0.5)
-        #expect(waitUntil { syncs.value == 3 }, "a sync a debounce after a change, long before the next interval")
+        #expect(Self.waitUntil { syncs.value == 3 }, "a sync a debounce after a change, long before the next interval")
         scheduler.stop()
         #expect(done.wait(timeout: .now() + 5) == .success, "stop ends the loop")
         #expect(syncs.value == 3)

@@ -52,15 +52,26 @@ public final class DavScheduler: @unchecked Sendable {
         }
     }
 
+    /// When the changes not synced yet are due (quiet for `debounce`, or
+    /// `maxDelay` after the first), on the scheduler's clock; nil when there
+    /// are none. Read under the lock.
+    private func changeDue() -> Double? {
+        guard let changedAt else { return nil }
+        return min(changedAt + debounce, (pendingSince ?? changedAt) + maxDelay)
+    }
+
+    /// ``changeDue()`` for tests: when the pending changes will be synced.
+    func pendingChangeDue() -> Double? {
+        condition.withLock { changeDue() }
+    }
+
     /// Loops until ``stop()``.
     public func run() {
         var next = clock.now()
         while true {
             condition.lock()
             while !stopped {
-                var due = next
-                if let changedAt { due = min(due, changedAt + debounce) }
-                if let pendingSince { due = min(due, pendingSince + maxDelay) }
+                let due = min(next, changeDue() ?? next)
                 let left = due - clock.now()
                 if left <= 0 { break }
                 condition.wait(seconds: min(left, maxSleep))
