@@ -151,4 +151,64 @@ struct DavConvergeTests {
         }
         #expect(server.item("inbox", containing: "SUMMARY:Call the bank")?.text.contains("STATUS:COMPLETED") == false)
     }
+
+    @Test("a sync with nothing changed starts vdirsyncer once; the phone's new calendar is found at the discovery interval or with --discover; a renamed list is sent at once")
+    func vdirsyncerStartsOnlyForWhatChanged() throws {
+        let (a, server) = try DavTests.setUp()
+        // vdirsyncer, recording each verb it runs.
+        let real = Syncthing.executable("vdirsyncer") ?? "vdirsyncer"
+        let log = a.root + "/vdirsyncer.log"
+        let logging = try a.script("logging-vdirsyncer", "echo \"$3\" >>\(log)\nexec \(real) \"$@\"")
+        try "[dav]\nvdirsyncer = \"\(logging)\"\n".write(toFile: a.home + "/.config/tick/config.toml", atomically: true, encoding: .utf8)
+        func verbs() throws -> [String] {
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            return (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+        try a.add("Call the bank")
+        // The first sync after setup (which discovered): no discovery again.
+        _ = try DavTests.sync(a, now: "2026-11-21T09:01:00Z")
+        #expect(try verbs() == ["sync", "sync"], "down, then up")
+        // Nothing changed, three times: one vdirsyncer run each.
+        for minute in 2...4 {
+            let idle = try DavTests.sync(a, now: "2026-11-21T09:0\(minute):00Z")
+            #expect(idle.hasPrefix("CalDAV: 0 sent, 0 received"), "\(idle)")
+            #expect(try verbs() == ["sync"])
+        }
+        // The phone makes a calendar; before the interval a plain sync does not look for it...
+        try Self.makeCalendar(server, "f00d-errands", "Errands")
+        try server.put("f00d-errands", "stamps.ics", Self.phoneItem(uid: "1D7C2A9E-0000-4000-8000-000000000009", title: "Stamps", lastModified: "20261121T090400Z"))
+        _ = try DavTests.sync(a, now: "2026-11-21T09:05:00Z")
+        #expect(try verbs() == ["sync"])
+        #expect(try Self.lists(a)["f00d-errands"] == nil)
+        // ...`--discover` does, at once.
+        let asked = try a.tick(["dav", "sync", "--discover"], now: "2026-11-21T09:05:30Z")
+        #expect(asked.status == 0, "\(asked)")
+        #expect(try verbs().prefix(2) == ["discover", "metasync"])
+        #expect(try Self.lists(a)["f00d-errands"] == "Errands" && Self.tasks(a)["Stamps"] == "Errands")
+        // The calendar, now a list, is no change of tick's lists to discover
+        // again; the colour tick gave the new list goes out (metasync), once.
+        _ = try DavTests.sync(a, now: "2026-11-21T09:06:00Z")
+        #expect(try verbs() == ["metasync", "sync"])
+        _ = try DavTests.sync(a, now: "2026-11-21T09:06:30Z")
+        #expect(try verbs() == ["sync"])
+        // Another calendar: found by the first sync five minutes after the last discovery.
+        try Self.makeCalendar(server, "f00d-books", "Books")
+        try server.put("f00d-books", "dune.ics", Self.phoneItem(uid: "1D7C2A9E-0000-4000-8000-00000000000a", title: "Dune", lastModified: "20261121T090600Z"))
+        _ = try DavTests.sync(a, now: "2026-11-21T09:10:00Z")
+        #expect(try verbs() == ["sync"], "4.5 minutes after --discover")
+        _ = try DavTests.sync(a, now: "2026-11-21T09:10:30Z")
+        #expect(try verbs().prefix(2) == ["discover", "metasync"])
+        #expect(try Self.tasks(a)["Dune"] == "Books")
+        // A list renamed in tick: its name goes out at the next sync, which does not discover.
+        try a.ok("lists", "rename", "Work", "Job", now: "2026-11-21T09:11:00Z")
+        _ = try DavTests.sync(a, now: "2026-11-21T09:12:00Z")
+        #expect(try verbs() == ["metasync", "sync"])
+        #expect(Self.displayName(server, "work") == "Job")
+        // A new list: discovered (its calendar made) at once.
+        try a.ok("lists", "add", "Garden", now: "2026-11-21T09:13:00Z")
+        try a.add("Plan", "list:Garden", now: "2026-11-21T09:13:00Z")
+        _ = try DavTests.sync(a, now: "2026-11-21T09:14:00Z")
+        #expect(try verbs().first == "discover")
+        #expect(server.item("garden", containing: "SUMMARY:Plan") != nil)
+    }
 }

@@ -122,16 +122,19 @@ struct DavLockTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let first = try DavLock(root: root)
         let waited = Counter()
+        let said = DispatchSemaphore(value: 0)
         let got = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let second = try? DavLock(root: root, waiting: { _ = waited.next() })
-            got.signal()
+            let second = try? DavLock(root: root, waiting: { _ = waited.next(); said.signal() })
             second?.release()
+            got.signal()
         }
-        #expect(got.wait(timeout: .now() + 0.3) == .timedOut, "the second waits while the first holds it")
-        #expect(waited.value == 1, "and said so")
+        // The second says it waits (an event, not a pause), and cannot have the lock while the first holds it.
+        #expect(said.wait(timeout: .now() + 30) == .success, "the second says it waits")
+        #expect(got.wait(timeout: .now()) == .timedOut, "and waits while the first holds it")
+        #expect(waited.value == 1)
         first.release()
-        #expect(got.wait(timeout: .now() + 5) == .success, "then gets it")
+        #expect(got.wait(timeout: .now() + 30) == .success, "then gets it")
         // Twice more in a row: released locks are free at once.
         for _ in 0..<2 {
             let again = try DavLock(root: root, waiting: { _ = waited.next() })

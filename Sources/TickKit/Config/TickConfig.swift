@@ -152,6 +152,7 @@ public struct TickConfig: Sendable, Equatable {
                 case "dav.watch": config.dav.watch = try reader.bool(value, full)
                 case "dav.interval": config.dav.interval = try reader.duration(value, full)
                 case "dav.debounce": config.dav.debounce = try reader.duration(value, full)
+                case "dav.discover": config.dav.discover = try reader.duration(value, full)
                 case "bulk.confirm":
                     guard let n = value.int, n >= 0 else {
                         throw .badValue(path: path, key: full, found: value.debugDescription, expected: "a whole number of tasks, 0 or more")

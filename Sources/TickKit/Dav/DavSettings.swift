@@ -12,6 +12,7 @@ import Foundation
 /// watch = true                       # `tick watch` syncs
 /// interval = "45s"                   # ... this often (the phone's changes come in), and
 /// debounce = "2s"                    # ... this long after a store change (tick's go out)
+/// discover = "5m"                    # calendars made elsewhere are looked for this often
 /// ```
 public struct DavSettings: Sendable, Equatable {
     /// The bridge's machine-local directory; nil: ``defaultPath(environment:)``.
@@ -29,6 +30,12 @@ public struct DavSettings: Sendable, Equatable {
     /// made in tick reaches the server within this plus one sync (issue 26:
     /// 10 s).
     public var debounce: TimeInterval = 2
+    /// How often a sync asks the server for its calendars (`vdirsyncer
+    /// discover`, then `metasync`): a calendar made on the phone or by
+    /// another machine becomes a list within this plus one sync. A sync in
+    /// between starts vdirsyncer only to sync (issue 34: a no-op sync within
+    /// 2x of vdirsyncer alone); one whose lists changed discovers at once.
+    public var discover: TimeInterval = 300
 
     public init() {}
 

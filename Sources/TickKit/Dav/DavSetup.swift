@@ -114,6 +114,8 @@ extension DavSync {
         var state = DavState.load(root: root) ?? DavState()
         let recreated = try trial.discover(collections: collections)
         state.collections = collections
+        state.discovered = clock()
+        state.metadata = trial.metadataFingerprint()
         if !recreated.isEmpty { state.vanished = Array(Set(state.vanished ?? []).union(recreated)).sorted() }
         do {
             try FileManager.default.moveItem(atPath: temporary, toPath: configPath)

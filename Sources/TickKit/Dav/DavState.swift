@@ -9,6 +9,12 @@ public struct DavState: Codable, Sendable, Equatable {
     public var lastError: String?
     /// The collections vdirsyncer last discovered (a new one needs `vdirsyncer discover`).
     public var collections: [String] = []
+    /// When vdirsyncer last discovered the collections (and synced their
+    /// names and colours): the next discovery is due ``DavSettings/discover`` later.
+    public var discovered: Date?
+    /// The vdir's display names and colours after the last `metasync`: a
+    /// sync whose lists were renamed or recoloured in tick metasyncs again.
+    public var metadata: String?
     /// Collections that vanished from the server (or were wiped there) after
     /// they had synced: not synced until `tick dav restore` sends tick's copy
     /// again, or `tick lists rm` confirms the removal.

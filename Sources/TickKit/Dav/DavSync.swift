@@ -45,7 +45,8 @@ public struct DavSync: Sendable {
         Vdirsyncer(program: bridge.settings.vdirsyncer, configPath: configPath, root: root, environment: environment, backoff: backoff)
     }
 
-    /// True when vdirsyncer can be started.
+    /// True when vdirsyncer can be started (`tick dav setup` asks; a sync
+    /// learns it from its first run instead of starting vdirsyncer once more).
     public func vdirsyncerInstalled() -> Bool { vdirsyncer.installed() }
 
     /// The collections of the bridged lists now.
@@ -84,16 +85,37 @@ public struct DavSync: Sendable {
     }
 
     /// Brings vdirsyncer's record in line with what tick has and the server
-    /// holds: every run discovers (a calendar made on the phone or by another
-    /// machine is found at the next sync; tick's new lists get their
-    /// calendars), and the collections that vanished from the server are set
-    /// aside.
-    private func prepare(_ state: inout DavState, collections: [String]) throws(DavError) {
-        let recreated = try discover(collections: collections)
-        state.collections = collections
-        var vanished = Set(state.vanished ?? [])
-        vanished.formUnion(recreated)
-        state.vanished = vanished.isEmpty ? nil : vanished.sorted()
+    /// holds, starting vdirsyncer only when something asks for it:
+    /// `discover` (then `metasync`) when tick's bridged lists changed, when
+    /// `force`, or once ``DavSettings/discover`` has passed since the last
+    /// one (a calendar made on the phone or by another machine is found
+    /// then); `metasync` alone when tick renamed or recoloured a list. The
+    /// collections that vanished from the server are set aside.
+    private func prepare(_ state: inout DavState, collections: [String], force: Bool) throws(DavError) {
+        let now = clock()
+        let due = state.discovered.map { now.timeIntervalSince($0) >= bridge.settings.discover || now < $0 } ?? true
+        if force || due || state.collections != collections {
+            let recreated = try discover(collections: collections)
+            state.collections = collections
+            state.discovered = now
+            var vanished = Set(state.vanished ?? [])
+            vanished.formUnion(recreated)
+            state.vanished = vanished.isEmpty ? nil : vanished.sorted()
+        } else if metadataFingerprint() != state.metadata {
+            try metasync()
+        }
+        state.metadata = metadataFingerprint()
+    }
+
+    /// The vdir's display names and colours, as one string.
+    func metadataFingerprint() -> String {
+        let fm = FileManager.default
+        return bridge.vdirCollections().map { c -> String in
+            let dir = bridge.vdirPath + "/" + c + "/"
+            let name = fm.contents(atPath: dir + "displayname").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let color = fm.contents(atPath: dir + "color").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return [c, name, color].joined(separator: "\u{1F}")
+        }.joined(separator: "\u{1E}")
     }
 
     /// What one round of `vdirsyncer sync` did, per collection.
@@ -203,10 +225,13 @@ public struct DavSync: Sendable {
     /// another sync holds it, before this one waits for it). Records the
     /// outcome in `state.json` either way.
     ///
+    /// `discovering`: ask the server for its calendars now, whenever the last
+    /// discovery was (`tick dav sync --discover`).
+    ///
     /// `accepting`: calendars tick reported as emptied on the server together
     /// with others, whose emptying the user confirms (`tick dav sync
     /// --accept-empty`): their tasks are deleted in tick too.
-    public func run(accepting accepted: Set<String> = [], waiting: () -> Void = {}) throws -> DavReport {
+    public func run(accepting accepted: Set<String> = [], discovering: Bool = false, waiting: () -> Void = {}) throws -> DavReport {
         guard FileManager.default.fileExists(atPath: configPath) else { throw DavError.notSetUp(configPath: configPath) }
         let lock = try DavLock(root: root, waiting: waiting)
         defer { lock.release() }
@@ -216,7 +241,6 @@ public struct DavSync: Sendable {
             state.vanished = state.vanished?.filter { !accepted.contains($0) }
         }
         do {
-            guard vdirsyncerInstalled() else { throw DavError.vdirsyncerMissing }
             // The server's changes come down first, into a vdir tick has not
             // changed since its last pass: vdirsyncer has no conflict to resolve
             // (its "b wins" would keep the hash of tick's copy in its status, and
@@ -226,7 +250,7 @@ public struct DavSync: Sendable {
             let removed = Set(state.removed ?? [])
             let current = try bridgedCollections()
             let collections = Set(current).union(removed.filter { FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + $0) }).sorted()
-            try prepare(&state, collections: collections)
+            try prepare(&state, collections: collections, force: discovering)
             // With the calendars made elsewhere, which discover put in the vdir.
             let calendars = Set(collections).union(bridge.vdirCollections()).sorted()
             let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
@@ -234,6 +258,12 @@ public struct DavSync: Sendable {
             var down = try syncRound(live, removed: removed, accepted: accepted)
             let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
             var result = report
+            // Calendars the pass made lists of came from the server: no change
+            // of tick's lists to discover again.
+            let adopted = try bridgedCollections()
+            if Set(adopted).isSubset(of: calendars), !Set(adopted).isSubset(of: current) {
+                state.collections = Set(state.collections).union(adopted).sorted()
+            }
             let stillLive = live.filter { !down.vanished.contains($0) && !down.wiped.contains($0) && down.problems[$0] == nil }
             if report.sent > 0 || !removed.isEmpty {
                 let up = try syncRound(stillLive, removed: removed, accepted: accepted)

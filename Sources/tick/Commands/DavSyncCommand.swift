@@ -26,6 +26,11 @@ extension Tick {
             nothing is deleted in tick; `--accept-empty` confirms). A dropped \
             connection is tried again after a short pause. A second sync while \
             one runs waits for it.
+
+            The server is asked for its calendars (a calendar made on the \
+            phone or by another machine becomes a list) when a list was added \
+            or removed in tick, and otherwise every `[dav] discover` (default \
+            5m); `--discover` asks now.
             """)
 
         @OptionGroup var global: GlobalOptions
@@ -35,10 +40,13 @@ extension Tick {
             valueName: "collection"))
         var acceptEmpty: [String] = []
 
+        @Flag(help: "Ask the server for its calendars now (a calendar made on the phone becomes a list), not at the next `[dav] discover` interval.")
+        var discover = false
+
         func run() throws {
             let context = try Context(global)
             let sync = context.davSync(try context.config())
-            let report = try sync.run(accepting: Set(acceptEmpty), waiting: DavReportText.waiting(sync, context.terminal))
+            let report = try sync.run(accepting: Set(acceptEmpty), discovering: discover, waiting: DavReportText.waiting(sync, context.terminal))
             try DavReportText.show(report, of: sync, on: context.terminal)
         }
     }
