@@ -357,29 +357,37 @@ struct SchedulerTests {
         return s
     }
 
-    @Test("suggest ranks must-do, then energy, then due soon, then fit, and explains each")
+    @Test("suggest puts what fits the block and the mood first, then must-do, energy, due soon, fit, and explains each")
     func suggestRanking() throws {
         let s = try Self.suggestFixture()
+        // Only "Water plants" fits 30 minutes of high energy: the others are too long or need low energy.
         #expect(try s.ok("suggest", "--minutes", "30", "--mood", "focused") == """
         For a 30m block, high energy (focused):
-          1. 1  Deep work     must-do · high energy · 2h, longer than 30m
-          2. 4  Tax form      must-do · needs low energy · overdue 1d · 30m fits
-          3. 3  Slides        high energy · due in 2d · 45m, longer than 30m
-          4. 5  Water plants  no estimate
+          1. 5  Water plants  no estimate
+          2. 1  Deep work     must-do · high energy · 2h, longer than 30m
+          3. 4  Tax form      must-do · needs low energy · overdue 1d · 30m fits
+          4. 3  Slides        high energy · due in 2d · 45m, longer than 30m
           5. 2  Expenses      needs low energy · due tomorrow · 20m fits
+
+        """)
+        // The issue's case: low mood, 20 minutes: the 2-hour high-energy must-do is not first.
+        #expect(try s.ok("suggest", "--minutes", "20", "--mood", "low", "--limit", "2") == """
+        For a 20m block, low energy (low):
+          1. 2  Expenses      low energy · due tomorrow · 20m fits
+          2. 5  Water plants  no estimate
 
         """)
         #expect(try s.ok("suggest", "--minutes", "30", "--mood", "tired", "--limit", "2") == """
         For a 30m block, low energy (tired):
-          1. 4  Tax form   must-do · low energy · overdue 1d · 30m fits
-          2. 1  Deep work  must-do · needs high energy · 2h, longer than 30m
+          1. 4  Tax form  must-do · low energy · overdue 1d · 30m fits
+          2. 2  Expenses  low energy · due tomorrow · 20m fits
 
         """)
         let json = try object(try s.tick("suggest", "--energy", "low", "--minutes", "1h", "--json"))
         #expect(json.int("minutes") == 60)
         #expect(json.string("energy") == "low")
         let rows = try #require(json["suggestions"] as? [[String: Any]])
-        #expect(rows.map { $0.string("title") } == ["Tax form", "Deep work", "Expenses", "Water plants", "Slides"])
+        #expect(rows.map { $0.string("title") } == ["Tax form", "Expenses", "Water plants", "Deep work", "Slides"])
         #expect(rows.map { $0.int("rank") } == [1, 2, 3, 4, 5])
         #expect(rows[0]["reasons"] as? [String] == ["must-do", "low energy", "overdue 1d", "30m fits"])
     }

@@ -66,6 +66,34 @@ struct UITests {
         #expect(commands == ["command:add", "command:start", "command:done"], "the hooks are told each write's own command")
     }
 
+    @Test("x completes the selected task at once and u undoes it; a status message longer than the screen is read whole on wrapped bars")
+    func xCompletesAndLongMessagesWrap() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        try s.add("Call mum", "due:today")
+        try s.add("Report", "list:Work", "due:today")
+        let ui = try UITerminal(s, width: 80, height: 24)
+        defer { ui.close() }
+        try ui.waitFor("[ ] Report")
+        try ui.press("Tab")
+        // J in Today past a task of another list: the explanation, whole, on an 80-column screen.
+        try ui.type("J")
+        let told = try ui.waitFor("the whole message") { screen in
+            screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                .contains("J/K move a task past one of the same list and date here; reorder freely in its list's tab.")
+        }
+        #expect(!told.contains("its …"), "\(told)")
+        // x: done in one key.
+        try ui.type("x")
+        let done = try ui.waitFor("Completed 1")
+        #expect(try state(s, "inbox.json", "Call mum") == "done")
+        #expect(row(done, "[ ] Call mum") == nil && row(done, "[x] Call mum") == nil, "a done task leaves Today: \(done)")
+        try ui.type("u")
+        try ui.waitFor("[ ] Call mum")
+        #expect(try state(s, "inbox.json", "Call mum") == "open")
+    }
+
     @Test("J moves the selected task down in the list file's array, K up; u undoes; the selection stays on the task")
     func reorderAndUndo() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }

@@ -3,6 +3,9 @@ import Foundation
 /// Ranks open tasks for a free block (`tick suggest`).
 ///
 /// Order, each criterion breaking the previous one's ties:
+/// 0. tasks that fit the block and the energy before those that do not (an
+///    estimate longer than the block, or the other energy than the one
+///    asked for): a must-do that cannot be done now is no suggestion for now;
 /// 1. must-do before flexible or unset priority;
 /// 2. energy match (when an energy is asked for): the same energy, then
 ///    `any` or unset, then the other energy;
@@ -54,9 +57,17 @@ public struct TaskRanker: Sendable {
         Suggestion(task: task, reasons: reasons(for: task), score: score(for: task, position: position))
     }
 
-    /// The ranking key, smaller first: must-do, energy match, due day, fit, position.
+    /// True when the task can be done in the block with the energy asked
+    /// for: no estimate longer than the block, not the other energy.
+    public func fits(_ task: TaskItem) -> Bool {
+        if let minutes, let estimate = task.estimate, estimate > minutes { return false }
+        if let wanted = energy, wanted != .any, let has = task.energy, has != .any, has != wanted { return false }
+        return true
+    }
+
+    /// The ranking key, smaller first: fits, must-do, energy match, due day, fit, position.
     public func score(for task: TaskItem, position: Int) -> [Int] {
-        var score = [task.priority == .must ? 0 : 1]
+        var score = [fits(task) ? 0 : 1, task.priority == .must ? 0 : 1]
         if let wanted = energy, wanted != .any {
             switch task.energy {
             case wanted?: score.append(0)

@@ -9,7 +9,7 @@ public enum UIHelp {
         "Input line: type quick-add words (due:fri +tag pri:must list:Work), Enter",
         "  adds.  Tab/Esc: to the rows   a or Tab: back   Ctrl-A/E/U/K/W: edit the line",
         "Rows: j/k or arrows move   PgUp/PgDn   g/G first/last   h/l or 1-9: views",
-        "  Space: open → active → done → open      Enter: details",
+        "  x: done (again: open)   Space: open → active → done → open   Enter: details",
         "  e: edit in the line   E: edit in $EDITOR   d: delete   u: undo",
         "  J/K: move down/up in the list's order   m: move to a list (Tab completes)",
         "  t/T: scheduled today/tomorrow   i: to the inbox",

@@ -7,7 +7,7 @@ extension UIState {
         var context = self.context.map { "context \($0) · " } ?? ""
         if conflicts > 0 { context = "\(conflicts) sync conflict\(conflicts == 1 ? "" : "s") pending (tick resolve) · " + context }
         let keys = focus == .input ? mode.hint(contexts: !contextNames.isEmpty)
-            : "? help · Space: start/done · e edit · d delete · u undo · q quit"
+            : "? help · x done · Space: start/done · e edit · d delete · u undo · q quit"
         return context + live + " · " + keys
     }
 }

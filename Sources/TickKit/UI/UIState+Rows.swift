@@ -46,13 +46,16 @@ extension UIState {
     /// Keys that act on the selected task.
     mutating func taskKey(_ key: UIKey) -> [UIEffect] {
         guard let item = selectedTask, let index = selectedIndex else {
-            if case .character(let c) = key, " eEdJKmtTi".contains(c) { status = "No task selected." }
+            if case .character(let c) = key, " xeEdJKmtTi".contains(c) { status = "No task selected." }
             return []
         }
         let id = item.task.id
         switch key {
         case .character(" "):
             return [.setState(id, Self.cycled(item.task.state))]
+        case .character("x"):
+            // todo.txt's and most apps' mark: done at once; on a done task, open again.
+            return [.setState(id, item.task.state == .done ? .open : .done)]
         case .character("e"):
             begin(.edit(id), text: UITaskText.tokens(of: item.task, timeZone: timeZone))
         case .character("E"):

@@ -10,8 +10,10 @@ extension Tick {
             abstract: "Suggest which open tasks fit a free block, and say why.",
             discussion: """
             Ranks open tasks (not done, not already placed in a slot, not scheduled \
-            after today): must-do first, then the energy match, then due soon, then \
-            an estimate that fits the block; ties keep the listing order. Each \
+            after today): tasks that fit the block and the energy first (no \
+            estimate longer than the block, not the other energy), then must-do, \
+            then the energy match, then due soon, then an estimate that fits the \
+            block; ties keep the listing order. Each \
             suggestion is explained in a few words, e.g. \
             "must-do · high energy · due tomorrow · 30m fits".
 

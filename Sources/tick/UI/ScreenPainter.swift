@@ -16,6 +16,20 @@ struct ScreenPainter {
         var inputRow = 0
     }
 
+    /// The status bar above the input line. A message longer than the width
+    /// is wrapped onto up to three bars, upwards over the rows (it is read
+    /// whole, never cut); the hint is cut, `? help` first.
+    func statusLine(_ text: String, message: Bool, on screen: Screen) {
+        let bottom = screen.rows - 2
+        let lines = message ? Array(CellWrap.lines(text, width: max(screen.columns - 2, 1)).prefix(3)) : [text]
+        for (i, line) in lines.enumerated() {
+            let y = bottom - (lines.count - 1) + i
+            guard y >= 1 else { continue }
+            screen.bar(y: y, look: .reverse)
+            screen.draw(" " + line, y: y, x: 0, look: .reverse)
+        }
+    }
+
     /// Rows of the details pane, when shown.
     static let detailsHeight = 7
 
@@ -45,8 +59,7 @@ struct ScreenPainter {
             taskRows(state, on: screen, from: 2, rows: rowsShown, width: width)
             if state.showDetails { details(state, on: screen, from: 2 + rowsShown, width: width) }
         }
-        screen.bar(y: height - 2, look: .reverse)
-        screen.draw(" " + (state.status.isEmpty ? state.hint(live: live) : state.status), y: height - 2, x: 0, look: .reverse)
+        statusLine(state.status.isEmpty ? state.hint(live: live) : state.status, message: !state.status.isEmpty, on: screen)
         layout.inputRow = height - 1
         let prompt = state.mode.prompt + " › "
         screen.draw(prompt, y: height - 1, x: 0, look: state.focus == .input ? .bold : .dim)
