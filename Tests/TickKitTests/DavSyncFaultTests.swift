@@ -171,6 +171,20 @@ struct ProcessGroupTests {
         #expect(try ProcessRunner.run(missing).status == 127)
     }
 
+    @Test func anIdleTimeoutLetsAChildThatKeepsPrintingRunPastItAndStopsASilentOne() throws {
+        // Prints every tenth of a second for four seconds, past a three-second idle limit.
+        var talking = ProcessRequest(program: "/bin/sh", arguments: ["-c", "i=0; while [ $i -lt 40 ]; do echo item $i >&2; sleep 0.1; i=$((i+1)); done; echo done"],
+                                     directory: "/", environment: env, timeout: 3)
+        talking.diesWithParent = true
+        talking.timeoutIsIdle = true
+        let result = try ProcessRunner.run(talking)
+        #expect(result.succeeded && result.output == "done" && result.stderr.contains("item 39"), "\(result)")
+        var silent = ProcessRequest(program: "/bin/sh", arguments: ["-c", "sleep 300"], directory: "/", environment: env, timeout: 1)
+        silent.diesWithParent = true
+        silent.timeoutIsIdle = true
+        #expect(throws: ProcessError("/bin/sh printed nothing for 1 s and was stopped")) { _ = try ProcessRunner.run(silent) }
+    }
+
     @Test func aTimeoutStopsTheWholeGroupTheChildStarted() throws {
         let dir = NSTemporaryDirectory() + "group-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -107,17 +107,21 @@ public struct Vdirsyncer: Sendable {
     }
 
     /// Runs `vdirsyncer -c CONFIG ARGS`. Throws only when it cannot run (not
-    /// installed, stopped after the timeout); a failed run is an outcome.
+    /// installed, stopped after `timeout` seconds without output); a failed
+    /// run is an outcome.
     public func run(_ args: [String], timeout: Double = 600) throws(DavError) -> Outcome {
         var request = ProcessRequest(program: program, arguments: ["-c", configPath] + args, directory: root,
                                      environment: environment, input: Array(String(repeating: "y\n", count: 64).utf8), timeout: timeout)
         request.diesWithParent = true
+        // A first upload of thousands of items takes longer than any fixed
+        // limit, saying each item as it goes: only silence means stuck.
+        request.timeoutIsIdle = true
         let result: ProcessResult
         do {
             result = try ProcessRunner.run(request)
         } catch {
             if error.message.contains("No such file") || error.message.contains("not installed") { throw .vdirsyncerMissing }
-            throw .vdirsyncerFailed(step: args.first ?? "run", message: error.message)
+            throw .vdirsyncerFailed(step: args.first ?? "run", message: "error: " + error.message)
         }
         if result.status == 127 { throw .vdirsyncerMissing }
         return Outcome(status: result.status, output: result.stderr + "\n" + result.output)

@@ -12,6 +12,10 @@ public struct ProcessRequest: Sendable {
     public var input: [UInt8]?
     /// Seconds the child may run before it is stopped; nil waits for ever.
     public var timeout: Double?
+    /// The timeout counts from the child's last output, not from its start
+    /// (``diesWithParent`` runs only): a long upload that keeps saying what it
+    /// does runs to its end; one silent for the timeout is stuck and stopped.
+    public var timeoutIsIdle = false
     /// The child uses tick's own stdin, stdout and stderr (an editor on the
     /// terminal) instead of the request's input and captured output.
     public var usesTerminal = false

@@ -44,13 +44,15 @@ extension ProcessRunner {
             box.status = status
             exited.signal()
         }.start()
-        if let timeout = request.timeout, exited.wait(timeout: .now() + timeout) == .timedOut {
+        if let timeout = request.timeout, !finished(exited, within: timeout, idle: request.timeoutIsIdle, output: [out.fd, err.fd]) {
             kill(-pid, SIGTERM)
             if exited.wait(timeout: .now() + 1) == .timedOut {
                 kill(-pid, SIGKILL)
                 exited.wait()
             }
-            throw ProcessError("\(name) did not finish within \(Self.seconds(timeout)) and was stopped")
+            throw ProcessError(request.timeoutIsIdle
+                ? "\(name) printed nothing for \(Self.seconds(timeout)) and was stopped"
+                : "\(name) did not finish within \(Self.seconds(timeout)) and was stopped")
         } else if request.timeout == nil {
             exited.wait()
         }
@@ -62,6 +64,31 @@ extension ProcessRunner {
             throw ProcessError("\(name) is not installed (or not on PATH)")
         }
         return ProcessResult(status: status, stdout: out.contents(), stderr: stderr)
+    }
+
+    /// Waits for `exited` up to `timeout` seconds; with `idle`, counted from
+    /// the last time the files of `output` grew. False when the time ran out.
+    private static func finished(_ exited: DispatchSemaphore, within timeout: Double, idle: Bool, output: [Int32]) -> Bool {
+        guard idle else { return exited.wait(timeout: .now() + timeout) == .success }
+        func written() -> Int {
+            output.reduce(0) { sum, fd in
+                var info = stat()
+                return sum + (fstat(fd, &info) == 0 ? Int(info.st_size) : 0)
+            }
+        }
+        var seen = written()
+        var deadline = DispatchTime.now() + timeout
+        while true {
+            let step = DispatchTime.now() + min(timeout, 5)
+            if exited.wait(timeout: min(step, deadline)) == .success { return true }
+            let now = written()
+            if now != seen {
+                seen = now
+                deadline = .now() + timeout
+            } else if DispatchTime.now() >= deadline {
+                return false
+            }
+        }
     }
 
     /// The wait status, handed from the waiting thread (read after the semaphore).
