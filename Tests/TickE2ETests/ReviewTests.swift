@@ -22,6 +22,36 @@ struct ReviewTests {
         try #require(try s.tasks(file).first { $0.string("title") == title && $0.string("state") != "done" } ?? s.tasks(file).task(title))
     }
 
+    @Test("on a terminal one key answers, without Enter; a date is typed as a line; Ctrl-C quits cleanly and the terminal echoes again")
+    func oneKeyOnATerminal() throws {
+        guard UITests.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try Self.store()
+        let term = try UITerminal(s, command: ["review"], name: "review")
+        defer { term.close() }
+        try term.waitFor("[1/4]")
+        try term.type("d")
+        try term.waitFor("[2/4]")
+        #expect(try s.tasks("lists/work.json").task("A")?.string("state") == "done", "d alone completed A")
+        try term.type("x")
+        try term.waitFor("Please answer d, t, p, i, s or q.")
+        try term.type("t")
+        try term.waitFor("[3/4]")
+        #expect(try task(s, "B").string("due") == "2026-11-22T16:00:00Z")
+        try term.type("p")
+        try term.waitFor("Date (e.g.")
+        try term.type("fri")
+        try term.press("Enter")
+        try term.waitFor("[4/4]")
+        #expect(try task(s, "C").string("scheduled") == "2026-11-27")
+        try term.press("C-c")
+        let end = try term.waitFor("EXIT:0")
+        #expect(end.contains("Reviewed 3 of 4: 1 done, 2 moved, 0 to inbox, 0 skipped (stopped: quit; 1 left as they are)."), "\(end)")
+        #expect(try task(s, "D").string("due") == "2026-11-21", "D left as it was")
+        // The terminal was given back as it was: a line typed now is echoed.
+        try term.type("echo typed-back")
+        try term.waitFor("echo typed-back")
+    }
+
     @Test("every answer: done, tomorrow, pick a date (after a bad one), inbox; a bad answer asks again")
     func everyAnswer() throws {
         let s = try Self.store()

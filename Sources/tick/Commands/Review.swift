@@ -26,8 +26,10 @@ extension Tick {
             moves by as many days as the due date (or, without one, to the new day at \
             its time). Later dates are left alone.
 
-            Answers are read one line at a time from standard input, so a review can be \
-            scripted: `printf 'd\\nt\\n' | tick review`. A bad answer asks again; the \
+            On a terminal one key answers, without Enter (a date for p is typed \
+            as a line; Ctrl-C or Esc is q). Piped, answers are read one line at a \
+            time from standard input, so a review can be scripted: \
+            `printf 'd\\nt\\n' | tick review`. A bad answer asks again; the \
             end of input stops the review cleanly, like q. A summary line ends every review.
 
             --all-to WHEN moves every task at once; --list only shows them (with --json \

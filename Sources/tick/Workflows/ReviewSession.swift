@@ -9,8 +9,9 @@ extension ReviewSession {
         self.init(store: context.store, session: context.indexSession, now: context.now, timeZone: context.timeZone)
     }
 
-    /// Asks about each task in turn. Answers are read line by line from stdin;
-    /// a bad answer asks again; end of input stops like `q`.
+    /// Asks about each task in turn. On a terminal one key answers (no
+    /// Enter; a date is typed as a line); piped, answers are read line by
+    /// line. A bad answer asks again; end of input stops like `q`.
     func run(_ items: [ListedTask], context: Context) {
         let t = context.terminal
         let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
@@ -35,7 +36,7 @@ extension ReviewSession {
     private static func decide(_ context: Context) -> Decision? {
         let t = context.terminal
         while true {
-            guard let text = ask(Self.question, context) else { return nil }
+            guard let text = ask(Self.question, context, oneKey: true) else { return nil }
             switch answer(text) {
             case .done: return .done
             case .tomorrow: return .moveTo(.day(context.query.today.adding(days: 1)))
@@ -70,9 +71,19 @@ extension ReviewSession {
 
     /// Prints the prompt and reads one line; nil at end of input. When stdin is
     /// not a terminal the answer is echoed, so a log of a piped session reads well.
-    private static func ask(_ prompt: String, _ context: Context) -> String? {
+    /// `oneKey`: on a terminal, one key is the answer (no Enter), echoed.
+    private static func ask(_ prompt: String, _ context: Context, oneKey: Bool = false) -> String? {
         let t = context.terminal
         t.outRaw(prompt)
+        if oneKey, t.stdinIsTTY {
+            guard let key = SingleKey.read() else {
+                t.out("")
+                return nil
+            }
+            let shown = key.isNewline ? "" : TextRules.visible(String(key))
+            t.out(shown)
+            return shown.trimmingCharacters(in: .whitespaces)
+        }
         guard let line = readLine(strippingNewline: true) else {
             t.out("")
             return nil
