@@ -28,6 +28,9 @@ import Testing
         #expect(move.stderr.contains("use `tick mv ID LIST`"))
         try s.ok("edit", low, "pri:L")
         #expect(try s.showJSON(low).string("priority") == "flexible")
+        // The flag reads the same values.
+        try s.ok("edit", low, "--pri", "H")
+        #expect(try s.showJSON(low).string("priority") == "must")
         // The same words in a filter (one table).
         #expect(try s.json("list", "pri:H", "project:Work").titles == ["Fix bug"])
     }
