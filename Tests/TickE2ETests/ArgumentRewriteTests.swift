@@ -99,4 +99,39 @@ struct ArgumentRewriteTests {
         #expect(!CommandPath.journaled("") && !HookSlot.enabled(for: "", environment: [:]))
         #expect(CommandFacts.of(path: "lists rm")?.takesIDs == false && CommandFacts.of(path: "rm")?.takesIDs == true)
     }
+
+    @Test("tick ID VERB is tick VERB ID (Taskwarrior's order) for commands that take ids or a filter; tick ID alone is show")
+    func idBeforeTheCommand() throws {
+        #expect(try rewritten("1", "done") == ["done", "1"])
+        #expect(try rewritten("3-5", "7", "edit", "due:fri") == ["edit", "3-5", "7", "due:fri"])
+        #expect(try rewritten("6f1c", "rm", "-y") == ["rm", "6f1c", "-y"])
+        #expect(try rewritten("1", "delete") == ["delete", "1"])
+        #expect(try rewritten("--store", "/s", "2", "start") == ["start", "2", "--store", "/s"])
+        #expect(try rewritten("4") == ["show", "4"])
+        #expect(try rewritten("4", "--json") == ["show", "4", "--json"])
+        #expect(try Tick.command(for: ["1", "done"], environment: env) is Tick.Done)
+        // Never moved: a word that is not an id, a command that takes no ids, a title after add.
+        #expect(TaskwarriorVerbs.movingCommandFirst(["beef", "done"]) == ["beef", "done"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["1", "add", "x"]) == ["1", "add", "x"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["add", "1", "done"]) == ["add", "1", "done"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["1", "frob"]) == ["1", "frob"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["1", "2"]) == ["1", "2"])
+        // A Taskwarrior verb moves, so its error names tick's command.
+        #expect(TaskwarriorVerbs.movingCommandFirst(["1", "modify", "due:fri"]) == ["modify", "1", "due:fri"])
+        #expect(throws: CLIError.self) { try rewritten("1", "modify", "due:fri") }
+    }
+
+    @Test("Taskwarrior's commands name tick's in the unknown-command error")
+    func taskwarriorCommands() throws {
+        for (verb, command) in ["modify": "edit", "info": "show", "stop": "reopen", "projects": "lists", "annotate": "edit", "log": "add"] {
+            let error = Invocation.unknownCommand([verb], among: Tick.self)
+            #expect(error.message.contains("see `tick help \(command)`"), "\(verb): \(error.message)")
+            #expect(error.message.hasPrefix("unknown command \"\(verb)\" (Taskwarrior's); in tick: tick \(command)"), "\(verb)")
+        }
+        // Every command named exists.
+        for (verb, equivalent) in TaskwarriorVerbs.equivalents {
+            #expect(CommandFacts.topLevel(equivalent.command) != nil, "\(verb) → \(equivalent.command)")
+            #expect(CommandFacts.topLevel(verb) == nil, "\(verb) is a tick command; it needs no hint")
+        }
+    }
 }

@@ -54,7 +54,9 @@ struct CompletionTests {
 
     /// Completes the last of `words` in bash: sources the script, sets
     /// COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT, calls `_tick` and
-    /// prints COMPREPLY, one per line.
+    /// prints COMPREPLY, one per line. As bash does, the word passed to
+    /// `_tick` is readline's: the text after a word-break character, so
+    /// after `list:` it is empty while COMP_WORDS ends with `:`.
     func bash(_ s: Sandbox, _ words: [String], env: [String: String?] = [:]) throws -> [String] {
         let driver = """
             source "$1"; shift
@@ -63,7 +65,9 @@ struct CompletionTests {
             COMP_LINE="${COMP_WORDS[*]}"
             COMP_POINT=${#COMP_LINE}
             COMPREPLY=()
-            _tick tick "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            cur="${COMP_WORDS[COMP_CWORD]}"
+            case "$cur" in :|=) cur="" ;; esac
+            _tick tick "$cur" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let path = try Self.script(s, "bash")
@@ -86,7 +90,10 @@ struct CompletionTests {
         #expect(try bash(s, ["tick", "export", "--list", "i"]) == ["inbox"])
         // COMP_WORDBREAKS has ':', so `list:Wo` reaches the function as `list`, `:`, `Wo`.
         #expect(try bash(s, ["tick", "add", "Buy", "list", ":", "Wo"]) == ["Work"])
-        #expect(try bash(s, ["tick", "list", "list", ":"]).contains(":Reading Q3"))
+        #expect(try bash(s, ["tick", "list", "list", ":"]).contains("Reading Q3"))
+        #expect(try bash(s, ["tick", "add", "Buy", "list", ":"]) == ["inbox", "Hostile", "Reading Q3", "Weird $(touch pwned) `touch pwned2`", "Work"])
+        // Taskwarrior's project: completes as list: does.
+        #expect(try bash(s, ["tick", "add", "Buy", "project", ":", "Wo"]) == ["Work"])
         #expect(try bash(s, ["tick", "add", "Buy", "+w"]) == ["+work", "+writing"])
         #expect(try bash(s, ["tick", "list", "--tag", ""]) == ["phone", "work", "writing"])
         #expect(try bash(s, ["tick", "done", "+p"]) == ["+phone"])
@@ -136,6 +143,32 @@ struct CompletionTests {
     }
 
     // MARK: zsh and fish, on a terminal
+
+    @Test("bash on a terminal: list:<Tab> completes to list:NAME (readline inserts after the colon), never list:\\:",
+          .enabled(if: hasTools("bash", "tmux"), "SKIPPED: tmux is not installed (scripts/ensure-deps.sh --test installs it)"))
+    func bashOnATerminal() throws {
+        let s = try Self.store()
+        let rc = s.root + "/bashrc"
+        try "source \(Terminal.quoted(try Self.script(s, "bash")))\nPS1='READY$ '\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        let t = try Terminal(s, command: "bash --noprofile --rcfile \(rc) -i")
+        try t.waitFor("READY")
+        let one = try t.complete("tick add Buy milk list:Wo", until: "list:Work")
+        #expect(one.contains("tick add Buy milk list:Work"), "\(one)")
+        let spaced = try t.complete("tick add Buy milk list:Rea", until: "Q3")
+        #expect(spaced.contains("list:Reading\\ Q3"), "\(spaced)")
+        // Right after the colon: the names are listed (second Tab), the line keeps `list:`.
+        try t.keys("C-u", "C-l")
+        usleep(200_000)
+        try t.keys("tick list list:", "Tab", "Tab")
+        let deadline = Date().addingTimeInterval(20)
+        var all = try t.screen()
+        while !all.contains("Reading"), Date() < deadline {
+            usleep(100_000)
+            all = try t.screen()
+        }
+        #expect(all.contains("Work") && all.contains("inbox") && all.contains("Reading Q3"), "\(all)")
+        #expect(!all.contains("list:\\:") && !all.contains("list::"), "\(all)")
+    }
 
     /// An interactive shell in tmux, with the completion script loaded and `tick` on PATH.
     final class Terminal {

@@ -46,6 +46,8 @@ import Testing
         ])
         // Taskwarrior's names are accepted as aliases.
         #expect(try kinds(["project:Work", "scheduled:today", "priority:none"]) == [.list("Work"), .date(.sched, .on(.day(saturday))), .priority(nil)])
+        // Taskwarrior's priorities, as tick add reads them (Priority.taskwarrior).
+        #expect(try kinds(["pri:H", "priority:low", "pri:M"]) == [.priority(.must), .priority(.flexible), .priority(.must)])
     }
 
     @Test func andIsTheDefaultOrAndParenthesesGroupNotAndMinusNegate() throws {
@@ -94,7 +96,7 @@ import Testing
         #expect(open.range == 0..<1)
         #expect(try #require(error(["+a", "or"])).message.contains("\"or\" needs a term after it"))
         #expect(try #require(error(["+b", ")"])).message.contains("no matching"))
-        #expect(try #require(error(["pri:H"])).message.contains("must is the closest to H"))
+        #expect(try #require(error(["pri:urgent"])).message.contains("or Taskwarrior's H, M, L"))
         #expect(try #require(error(["/[/"])).message.contains("not a regular expression"))
         #expect(try #require(error(["state:later"])).message.contains("not a state"))
         #expect(try #require(error(["due.soon:fri"])).message.contains("unknown modifier .soon"))

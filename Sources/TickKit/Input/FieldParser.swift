@@ -43,9 +43,12 @@ public struct FieldParser: Sendable {
         }
     }
 
-    /// `must` or `flexible` (unique prefixes such as `m` accepted).
+    /// `must` or `flexible` (unique prefixes such as `m` accepted), or
+    /// Taskwarrior's `H`, `M`, `L`, `high`, `medium`, `low` (``Priority/taskwarrior(_:)``).
     public func priority(_ text: String, key: String = "pri") throws(InputError) -> Priority {
-        try enumValue(text, key: key)
+        if let exact = Priority(rawValue: text.lowercased()) { return exact }
+        if let mapped = Priority.taskwarrior(text) { return mapped }
+        return try enumValue(text, key: key)
     }
 
     /// `high`, `low` or `any` (unique prefixes accepted).

@@ -3,11 +3,17 @@ import Foundation
 /// Splits Taskwarrior-style words into a title and field changes.
 ///
 /// Tokens: `due:WHEN`, `remind:WHEN`, `sched:WHEN` (or `scheduled:`),
-/// `list:NAME`, `+tag`, `pri:must|flexible` (or `priority:`),
-/// `energy:high|low|any`, `repeat:RULE`, `estimate:45m` (or `est:`),
+/// `list:NAME` (or `project:`), `+tag`, `pri:must|flexible` (or `priority:`, and
+/// Taskwarrior's `H`, `M`, `L`), `energy:high|low|any`, `repeat:RULE` (or `recur:`,
+/// which also takes Taskwarrior's values), `estimate:45m` (or `est:`),
 /// `at:14:00` / `at:DAY@14:00` (a slot), `for:45m` (its length), `wait:WHEN` and
 /// `depends:ID[,ID]` (`depends:-ID` removes one in an edit). With `allowRemoval`, `-tag` removes
-/// a tag and an empty value (`due:`) or `none` clears the field.
+/// a tag and an empty value (`due:`) or `none` clears the field. Other spellings
+/// of a key come from ``FieldNames/aliases``.
+///
+/// Refused rather than kept as title text: a `key:value` whose key is Taskwarrior's or
+/// todo.txt's and not a field here (``FieldNames/notTakenOnAdd``: `until:eom`,
+/// `status:done`, `t:2026-12-01`), and a filter modifier (`due.before:fri`).
 ///
 /// What stays title text (Docs/CLI.md "Literal titles"): words after `--`; a word starting
 /// with a backslash (which is dropped); `key:value` whose key is not one of ``keys``; a
@@ -21,11 +27,14 @@ public struct QuickAddParser: Sendable {
         self.fields = fields
     }
 
-    /// The keys recognized as tokens.
-    public static let keys: Set<String> = ["due", "remind", "sched", "scheduled", "list", "pri", "priority", "energy", "repeat",
-                                          "estimate", "est", "at", "for", "wait", "depends"]
+    /// tick's keys of quick-add tokens.
+    static let fieldKeys: Set<String> = ["due", "remind", "sched", "list", "pri", "energy", "repeat",
+                                         "estimate", "at", "for", "wait", "depends"]
 
-    static let dateKeys: Set<String> = ["due", "remind", "sched", "scheduled", "wait"]
+    /// The keys recognized as tokens: tick's and their other spellings (``FieldNames/aliases``).
+    public static let keys: Set<String> = fieldKeys.union(FieldNames.aliases.filter { fieldKeys.contains($0.value) }.keys)
+
+    static let dateKeys: Set<String> = ["due", "remind", "sched", "wait"]
 
     /// Parses words; returns the title (words joined by spaces; may be empty) and the edit.
     public func parse(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (title: String, edit: TaskEdit) {
@@ -61,6 +70,7 @@ public struct QuickAddParser: Sendable {
                 continue
             }
             guard let (key, typedValue) = Self.token(in: word) else {
+                if let refusal = Self.notAField(word) { throw Self.literalHint(refusal, word: word, allowRemoval) }
                 titleWords.append(word)
                 continue
             }
@@ -119,6 +129,25 @@ public struct QuickAddParser: Sendable {
         return (key, value)
     }
 
+    /// The refusal of a word that looks like a field tick does not take here:
+    /// Taskwarrior's or todo.txt's key (``FieldNames/notTakenOnAdd``), or a filter
+    /// modifier (`due.before:fri`). Nil for text (`Note:x`, `16:9`, `http://…`, `Status: ok`).
+    static func notAField(_ word: String) -> InputError? {
+        guard let colon = word.firstIndex(of: ":") else { return nil }
+        let typedKey = word[..<colon]
+        let value = word[word.index(after: colon)...]
+        guard let first = value.first, !first.isWhitespace, !typedKey.isEmpty,
+              typedKey.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == ".") }) else { return nil }
+        let key = typedKey.lowercased()
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 2, keys.contains(String(parts[0])) || FilterParser.keys.contains(FieldNames.canonical(String(parts[0]))) {
+            let field = FieldNames.canonical(String(parts[0]))
+            return .invalid("\(typedKey): is a filter term (tick list \(word)); to set the field write \(field):\(value)")
+        }
+        guard let hint = FieldNames.notTakenOnAdd[key] else { return nil }
+        return .invalid("\(key): is not a field tick sets here: \(hint)")
+    }
+
     /// True when `word` would be read as a token (so it is not a stray value).
     static func isFieldWord(_ word: String, allowRemoval: Bool) -> Bool {
         isTagWord(word) || (allowRemoval && isUntagWord(word)) || token(in: word) != nil
@@ -144,13 +173,13 @@ public struct QuickAddParser: Sendable {
             let day = String(word.split(separator: "@").first ?? "")
             return WhenParser.ordinal(day) != nil || (isNumber(day) && day.count <= 2 && (Int(day) ?? 0) >= 1 && (Int(day) ?? 0) <= 31)
         }
-        if key == "repeat" {
+        if FieldNames.canonical(key) == "repeat" {
             if lower == "every", take({ _ in true }), isNumber(taken[0].lowercased()) {
                 _ = take(isUnit)
             }
             return taken
         }
-        guard Self.dateKeys.contains(key) else { return [] }
+        guard Self.dateKeys.contains(FieldNames.canonical(key)) else { return [] }
         if lower == "in" {
             if take({ _ in true }), isNumber(taken[0].lowercased()) { _ = take(isUnit) }
         } else if lower == "next" {
@@ -176,18 +205,18 @@ public struct QuickAddParser: Sendable {
     }
 
     private func clear(key: String, in edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
-        guard allowRemoval || key == "list" else {
+        guard allowRemoval || FieldNames.canonical(key) == "list" else {
             throw .invalid("\(key): needs a value, e.g. \(key):\(Self.example(key)); "
                 + "if \"\(key):\" is title text, put it after `--` or write \\\(key):")
         }
-        switch key {
+        switch FieldNames.canonical(key) {
         case "due": edit.due = .clear
         case "remind": edit.remind = .clear
-        case "sched", "scheduled": edit.scheduled = .clear
-        case "pri", "priority": edit.priority = .clear
+        case "sched": edit.scheduled = .clear
+        case "pri": edit.priority = .clear
         case "energy": edit.energy = .clear
         case "repeat": edit.repeatRule = .clear
-        case "estimate", "est": edit.estimate = .clear
+        case "estimate": edit.estimate = .clear
         case "at": edit.slot = .clear
         case "wait": edit.wait = .clear
         case "depends":
@@ -199,7 +228,7 @@ public struct QuickAddParser: Sendable {
     }
 
     private func apply(key: String, value: String, to edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
-        switch key {
+        switch FieldNames.canonical(key) {
         case "due": edit.due = .set(try fields.due(value))
         case "wait": edit.wait = .set(try fields.due(value, key: "wait"))
         case "depends":
@@ -214,12 +243,19 @@ public struct QuickAddParser: Sendable {
                 }
             }
         case "remind": edit.remind = .set(try fields.remind(value))
-        case "sched", "scheduled": edit.scheduled = .set(try fields.scheduled(value, key: key))
+        case "sched": edit.scheduled = .set(try fields.scheduled(value, key: key))
         case "list": edit.list = value
-        case "pri", "priority": edit.priority = .set(try fields.priority(value, key: key))
+        case "pri": edit.priority = .set(try fields.priority(value, key: key))
         case "energy": edit.energy = .set(try fields.energy(value))
-        case "repeat": edit.repeatRule = .set(try fields.repeatRule(value))
-        case "estimate", "est": edit.estimate = .set(try fields.estimate(value, key: key))
+        case "repeat":
+            do {
+                edit.repeatRule = .set(try fields.repeatRule(value, key: key))
+            } catch {
+                // `recur:` also takes Taskwarrior's values (`biweekly`, `2wks`), as tick import does.
+                guard key == "recur", let rule = TaskwarriorRecurrence.tickRule(forTaskwarrior: value) else { throw error }
+                edit.repeatRule = .set(rule)
+            }
+        case "estimate": edit.estimate = .set(try fields.estimate(value, key: key))
         case "at": edit.slot = .set(try fields.slotStart(value))
         case "for": edit.slotMinutes = try fields.slotLength(value)
         default: break
@@ -227,11 +263,11 @@ public struct QuickAddParser: Sendable {
     }
 
     static func example(_ key: String) -> String {
-        switch key {
-        case "pri", "priority": return "must"
+        switch FieldNames.canonical(key) {
+        case "pri": return "must"
         case "energy": return "low"
         case "repeat": return "weekly"
-        case "estimate", "est", "for": return "45m"
+        case "estimate", "for": return "45m"
         case "at": return "14:00"
         case "list": return "Work"
         case "depends": return "3"

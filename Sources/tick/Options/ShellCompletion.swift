@@ -151,21 +151,26 @@ extension ShellCompletion {
 
         /// `+tag` and `list:NAME` tokens; nil when `prefix` is neither.
         /// bash splits `list:Wo` at the colon (COMP_WORDBREAKS), so there
-        /// the word is `Wo` after the words `list` and `:`.
+        /// the word is `Wo` after the words `list` and `:`; right after the
+        /// colon its word is `:`, but readline replaces only the text after
+        /// the colon (empty), so the names are offered without it.
         func token(_ prefix: String, words: [String], index i: Int) -> [Candidate]? {
             if prefix.hasPrefix("+") {
                 return tags(prefix: String(prefix.dropFirst())).map { .plain("+" + $0) }
             }
-            if prefix.lowercased().hasPrefix("list:") {
-                return lists(prefix: String(prefix.dropFirst(5)), inbox: true).map { .plain("list:" + $0.value) }
+            // `list:` or Taskwarrior's `project:` (``FieldNames``).
+            if let colon = prefix.firstIndex(of: ":"), FieldNames.canonical(String(prefix[..<colon])) == "list" {
+                let key = prefix[...colon]
+                return lists(prefix: String(prefix[prefix.index(after: colon)...]), inbox: true).map { .plain(key + $0.value) }
             }
             if CompletionShell.requesting == .bash, i >= 2, i <= words.count {
                 let before = words[i - 1].lowercased()
                 let key = words[i - 2].lowercased()
-                if before == ":", key == "list" { return lists(prefix: prefix, inbox: true) }
-                // Right after the colon, the word being completed is the colon itself.
-                if prefix == ":", before == "list" {
-                    return lists(prefix: "", inbox: true).map { .plain(":" + $0.value) }
+                if before == ":", FieldNames.canonical(key) == "list" { return lists(prefix: prefix, inbox: true) }
+                // Right after the colon, COMP_WORDS ends with the colon itself, and
+                // readline inserts the candidate after it: `list:` + `Work`.
+                if prefix == ":", FieldNames.canonical(before) == "list" {
+                    return lists(prefix: "", inbox: true)
                 }
             }
             return nil

@@ -22,7 +22,7 @@ struct TaskFieldOptions: ParsableArguments {
             completion: ShellCompletion.tags)
     var tag: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Priority: must or flexible (same as pri:).", valueName: "pri"), completion: .list(["must", "flexible"]))
+    @Option(name: .long, help: ArgumentHelp("Priority: must or flexible, or Taskwarrior's H, M, L (same as pri:).", valueName: "pri"), completion: .list(["must", "flexible"]))
     var pri: String?
 
     @Option(name: .long, help: ArgumentHelp("Energy: high, low or any (same as energy:).", valueName: "energy"), completion: .list(["high", "low", "any"]))

@@ -9,7 +9,8 @@ enum Invocation {
     /// The arguments (argv without the executable) as ArgumentParser gets
     /// them, after every check and rewrite below, in this order.
     static func rewritten(_ arguments: [String], environment: [String: String]) throws -> [String] {
-        let hoisted = Tick.Report.rewriting(hoistingGlobalOptions(defaultingToToday(arguments)), environment: environment)
+        let hoisted = Tick.Report.rewriting(
+            TaskwarriorVerbs.movingCommandFirst(hoistingGlobalOptions(defaultingToToday(arguments))), environment: environment)
         try check(hoisted)
         return joiningNegativeValues(markingFilterNegations(rewritingQuickAddWords(hoisted)))
     }
@@ -105,7 +106,13 @@ enum Invocation {
     /// typed so far, its last word the unknown one, `parent` the command it was looked up in.
     static func unknownCommand(_ words: [String], among parent: ParsableCommand.Type) -> CLIError {
         let word = words.last ?? ""
+        // `tick modify`: Taskwarrior's word, answered with tick's.
+        if words.count == 1, parent == Tick.self, let taskwarrior = TaskwarriorVerbs.unknownCommand(word) { return taskwarrior }
         var text = "unknown command \"\(words.joined(separator: " "))\""
+        // `tick 3 frobnicate`: ids first work only before a command that takes them.
+        if words.count == 1, parent == Tick.self, BulkSelection.isIDList([word]) {
+            return CLIError(text + "; a task id goes after the command (tick show \(word), tick done \(word)) or before one that takes ids (tick \(word) done); see `tick help`", status: .usage)
+        }
         if let guess = CommandSuggestion.closest(to: word, among: CommandSuggestion.names(of: parent)) {
             text += " (did you mean \"\((words.dropLast() + [guess]).joined(separator: " "))\"?)"
         }

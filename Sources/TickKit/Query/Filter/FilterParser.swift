@@ -21,10 +21,8 @@ public struct FilterParser: Sendable {
         "list", "state", "pri", "energy", "tags", "is",
         "due", "sched", "remind", "wait", "completed", "created", "modified",
     ]
-    static let aliases: [String: String] = [
-        "project": "list", "status": "state", "priority": "pri", "scheduled": "sched",
-        "tag": "tags", "end": "completed", "entry": "created",
-    ]
+    /// Other spellings of the keys (``FieldNames/aliases``), those that name a filter key.
+    static let aliases: [String: String] = FieldNames.aliases.filter { keys.contains($0.value) }
     static let modifiers = ["before", "after", "by", "any", "none", "is"]
 
     /// A token: its text and columns in the line.
@@ -306,9 +304,8 @@ public struct FilterParser: Sendable {
             return .state(states)
         case "pri":
             if v == "none" { return .priority(nil) }
-            guard let p = Priority(rawValue: v) else {
-                let hint = ["h", "m", "l"].contains(v) ? " (tick has no H/M/L; must is the closest to H)" : ""
-                throw fail("pri:\(value) is not a priority; give must, flexible or none\(hint)")
+            guard let p = Priority(rawValue: v) ?? Priority.taskwarrior(v) else {
+                throw fail("pri:\(value) is not a priority; give must, flexible or none (or Taskwarrior's H, M, L)")
             }
             return .priority(p)
         case "energy":

@@ -21,8 +21,7 @@ public struct TaskSort: Sendable, Equatable {
             var word = raw.trimmingCharacters(in: .whitespaces).lowercased()
             var descending = false
             if word.hasSuffix("-") { descending = true; word.removeLast() } else if word.hasSuffix("+") { word.removeLast() }
-            let aliases = ["priority": "pri", "scheduled": "sched", "project": "list", "description": "title", "entry": "created", "end": "completed"]
-            guard let key = Key(rawValue: aliases[word] ?? word) else {
+            guard let key = Key(rawValue: FieldNames.canonical(word)) else {
                 let names = Key.allCases.map(\.rawValue)
                 let guess = Spelling.closest(to: word, among: names).map { " (did you mean \($0)?)" } ?? ""
                 throw .invalid("--sort: \"\(raw)\" is not a sort key\(guess); give one or more of \(names.joined(separator: ", ")), comma-separated, each with - for descending")
