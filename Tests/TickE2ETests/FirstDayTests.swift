@@ -1,5 +1,8 @@
+import ArgumentParser
 import Foundation
 import Testing
+import TickKit
+@testable import tick
 
 /// Issue 35, "the habits users bring", on the built binary: a context applies
 /// to what you add; reminders say what they need (one-time hints, missed
@@ -63,6 +66,27 @@ import Testing
         let json = try s.tick("add", "Other", "--json")
         #expect(json.status == 0 && json.stdout.hasPrefix("["), "\(json)")
         #expect(json.stderr.contains("outside the active context"), "\(json)")
+    }
+
+    @Test("tick capture and tick ui's add line take the context too (one rule)")
+    func captureAndUIUnderContext() throws {
+        let s = try Sandbox()
+        try s.ok("lists", "add", "Work")
+        try s.ok("context", "define", "office", "list:Work +work")
+        try s.ok("context", "office")
+        let captured = try s.tick(["capture", "--prompt", "tty", "--no-notify"], stdin: "Plan Q1\n")
+        #expect(captured.status == 0, "\(captured)")
+        #expect(try s.tasks("lists/work.json").task("Plan Q1")?["tags"] as? [String] == ["work"])
+
+        // tick ui's writer, in process, as `tick ui` builds it: Today adds to the context's list.
+        let process = try ProcessEnvironment(variables: s.environment(), currentDirectory: s.root, realNow: Date())
+        let writer = UIWriter(base: try Context(try GlobalOptions.parse([]), process: process))
+        let added = try #require(writer.perform(.add(text: "Review budget", view: .today), suspend: {}, resume: {}))
+        #expect(added.succeeded && added.message.contains("to Work: Review budget"), "\(added.message)")
+        #expect(try s.tasks("lists/work.json").task("Review budget")?["tags"] as? [String] == ["work"])
+        // An add the context does not match says so on the status line.
+        let inbox = try #require(writer.perform(.add(text: "Elsewhere list:inbox", view: .today), suspend: {}, resume: {}))
+        #expect(inbox.succeeded && inbox.message.contains("outside the active context office"), "\(inbox.message)")
     }
 
     // MARK: 2. Reminders say what they need
