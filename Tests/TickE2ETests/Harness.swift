@@ -147,6 +147,8 @@ final class Sandbox {
             "NO_COLOR": "1",
             // Output on a pseudo-terminal is not paged unless a test asks.
             "TICK_PAGER": "cat",
+            // No one-time hints on stderr (FirstDayTests turns them on).
+            "TICK_HINTS": "0",
             "LANG": "C.UTF-8",
             "GIT_CONFIG_NOSYSTEM": "1",
             "TICK": TickBinary.path,

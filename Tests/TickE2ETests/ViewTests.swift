@@ -159,7 +159,7 @@ struct ViewTests {
     func emptyViews() throws {
         let s = try Sandbox()
         #expect(try s.ok("list") == "No tasks. Add one with: tick add Something to do\n")
-        #expect(try s.ok("today") == "Nothing due today.\n")
+        #expect(try s.ok("today") == "Nothing due today: no tasks yet. Add one with: tick add Call the bank due:fri remind:9am\n")
         #expect(try s.ok("upcoming") == "Nothing due in the next 7 days.\n")
         #expect(try s.ok("overdue") == "Nothing overdue.\n")
         #expect(try s.ok("inbox") == "Inbox is empty.\n")

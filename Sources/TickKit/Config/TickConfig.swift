@@ -52,6 +52,8 @@ public struct TickConfig: Sendable, Equatable {
     public var reports: [String: ReportSettings] = [:]
     /// `[dav]`: the CalDAV bridge.
     public var dav = DavSettings()
+    /// `hints` (top level): one-time hints for new users (``Hint``); on by default.
+    public var hints = true
     /// Keys tick does not know (`section.key`), for a warning: likely typos.
     public var unknownKeys: [String] = []
     /// The file the settings came from, or nil for the defaults.
@@ -101,6 +103,10 @@ public struct TickConfig: Sendable, Equatable {
         config.path = path
         let reader = Reader(path: path)
         for key in table.keys {
+            if key == "hints", let value = table[key] {
+                config.hints = try reader.bool(value, key)
+                continue
+            }
             guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync", "bulk", "contexts", "reports", "dav"].contains(key) else {
                 config.unknownKeys.append(key)
                 continue

@@ -7,7 +7,7 @@ import Foundation
 /// never in the store, so a restart of the watcher does not fire a reminder
 /// twice and other machines still fire their own. A changed `remind` (a
 /// snooze, a hand edit) is a new instant, so it fires again. Entries for
-/// instants older than the late window plus a week are dropped on save.
+/// instants older than the late window plus ``MissedReminders/retention`` are dropped on save.
 public final class FiredReminders {
     public let path: String
     private var fired: [UUID: Date]

@@ -39,7 +39,8 @@ public final class ReminderService {
                 remindAt: at, due: item.task.due, late: now.timeIntervalSince(at) > settings.lateAfter))
         }
         if !out.isEmpty {
-            try fired.save(keepAfter: from.addingTimeInterval(-7 * 86_400))
+            // Kept as long as `tick today` looks for missed reminders, so a fired one never shows as missed.
+            try fired.save(keepAfter: from.addingTimeInterval(-MissedReminders.retention))
         }
         return out
     }

@@ -24,14 +24,26 @@ public struct TaskAdding {
     public struct Report {
         /// The new tasks, with their short ids, in input order.
         public var added: [ListedTask]
-        /// Warnings (a slot over another placed task).
+        /// Warnings (a slot over another placed task, a task outside the active context).
         public var warnings: [TickWarning]
+        /// The new tasks the active context's filter does not match: listings hide them.
+        public var outsideContext: [ListedTask] = []
     }
 
     /// Adds one task per input; `flags` (the command's options) apply to
     /// each, under its own words; `list` is the list when the words name none.
-    public func add(_ inputs: [Input], flags: TaskEdit = TaskEdit(), list: String? = nil) throws -> Report {
+    /// Under an active `context`, each task takes what the context's filter
+    /// writes (``ContextDefaults``) where the words and `list` do not say
+    /// otherwise; a task the context's filter still does not match is
+    /// reported in ``Report/outsideContext`` and with a warning.
+    public func add(_ inputs: [Input], flags: TaskEdit = TaskEdit(), list: String? = nil,
+                    context: ContextDefaults? = nil) throws -> Report {
         let loaded = try session.load()
+        // The context's list, when it names exactly one (else it writes no list).
+        let contextKind: FileKind? = context?.list.flatMap { name in
+            let kinds = FilterBindings.lists(matching: name, in: loaded.listInfos)
+            return kinds.count == 1 ? kinds.first : nil
+        }
         var planned: [(kind: FileKind, task: TaskItem)] = []
         for input in inputs {
             let (title, tokenEdit): (String, TaskEdit)
@@ -49,10 +61,11 @@ public struct TaskAdding {
             var edit = flags
             if let list { edit.list = list }
             edit.merge(tokenEdit)
+            if let context { edit = context.applied(to: edit) }
             try DependencyInput(loaded: loaded).resolve(&edit, for: nil)
             let kind: FileKind
             do {
-                kind = try edit.list.map { try loaded.lists.resolve($0) } ?? .inbox
+                kind = try edit.list.map { try loaded.lists.resolve($0) } ?? contextKind ?? .inbox
             } catch let error as LookupError {
                 guard let line = input.line else { throw error }
                 throw InputLineError(line: line, error)
@@ -91,6 +104,22 @@ public struct TaskAdding {
         let added = planned.map { p in
             ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
         }
-        return Report(added: added, warnings: warnings)
+        var report = Report(added: added, warnings: warnings)
+        if let context {
+            let query = TaskQuery(now: now, timeZone: quickAdd.fields.timeZone)
+            // A `list:` naming no list matches nothing: every new task is outside.
+            let bindings = (try? ids.bind(context.filter, query: query)) ?? FilterBindings()
+            let matcher = FilterMatcher(expression: context.filter.expression, bindings: bindings, query: query)
+            report.outsideContext = added.filter { !matcher.matches($0) }
+            report.warnings += report.outsideContext.map { Self.outsideWarning($0, context: context) }
+        }
+        return report
+    }
+
+    /// "4 is outside the active context work (+work or list:Work), so listings hide it; …".
+    static func outsideWarning(_ item: ListedTask, context: ContextDefaults) -> TickWarning {
+        let id = item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8))
+        return TickWarning("\(id) is outside the active context \(context.name) (\(context.filter.line)), so listings hide it; "
+                           + "see it with tick show \(id), or everything with tick context none")
     }
 }

@@ -37,6 +37,12 @@ extension Tick {
             The task goes to the inbox unless a list is given; the list must exist \
             (create it with `tick lists add NAME`). The store is created on first use.
 
+            Under an active context (`tick context NAME`) the task takes the \
+            context's tags, list, pri: and energy: where its filter names them \
+            (`+work`, `list:Work`) and the words do not; when the context's filter \
+            still does not match the new task (`or`, `-tag`, dates), a warning says \
+            that listings hide it and how to see it.
+
             A slot (`at:`) goes on the task's scheduled day (else today) unless a day \
             is given, sets the scheduled day, and lasts `for:`, else the estimate, \
             else 30 minutes. A slot over a commitment (`tick blocks`) is refused \
@@ -93,8 +99,9 @@ extension Tick {
                 guard !words.isEmpty else { throw InputError.emptyTitle }
                 inputs = [(nil, words)]
             }
-            let report = try context.adding.add(inputs, flags: flagEdit, list: list)
+            let report = try context.adding.add(inputs, flags: flagEdit, list: list, context: try context.contextDefaults())
             report.warnings.forEach(context.terminal.warn)
+            if !json { Hints(context: context).afterAdding(report.added) }
             let items = report.added
             let t = context.terminal
             if json {

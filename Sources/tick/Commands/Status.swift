@@ -44,6 +44,8 @@ extension Tick {
             let blockConflicts = (blocks.hasMarkers ? [(CommitmentFile.relativePath, "git-conflict-markers")] : [])
                 + blocks.copies.map { ((($0.path as NSString).lastPathComponent), "sync-conflict-copy") }
             let nextReminder = try context.index.nextReminder(after: context.now)
+            // Reminders whose time passed while no watcher showed them (until the task changes).
+            let missed = try MissedReminders(index: loaded.index, fired: FiredReminders(location: context.store.location)).find(now: context.now)
             // Tasks in more than one file: shown as one (the newer copy) until joined.
             let split = try context.index.tasksInSeveralFiles()
             let exchange = context.store.exchangeSupport()
@@ -64,6 +66,7 @@ extension Tick {
                     JSONMember("staleFiles", .array(stale.map { .string($0) })),
                     JSONMember("watcherPid", watcher.map { JSONOutput.number(Int($0)) } ?? JSONNode(.null)),
                     JSONMember("nextReminder", nextReminder.map { .string(Timestamp.format($0)) } ?? JSONNode(.null)),
+                    JSONMember("missedReminders", .array(missed.map { .string($0.task.id.lowercased) })),
                     JSONMember("unreadable", .array((broken + brokenArchive).map { .string($0.summary) })),
                     JSONMember("inSeveralLists", .array(split.map { .string($0.lowercased) })),
                     JSONMember("atomicExchange", exchange.jsonValue),
@@ -102,6 +105,11 @@ extension Tick {
             if let nextReminder {
                 let when = context.dates.label(.time(nextReminder))
                 t.out("reminders next \(when)" + (watcher == nil ? t.yellow(" (fires only while `tick watch` runs)") : ""))
+            }
+            if !missed.isEmpty {
+                let ids = missed.prefix(10).map { $0.shortID.map(String.init) ?? String($0.task.id.lowercased.prefix(8)) }
+                t.out("missed    " + t.yellow("\(missed.count) reminder(s) no watcher showed: ") + ids.joined(separator: ", ")
+                      + (missed.count > 10 ? ", …" : "") + " (tick today lists them)")
             }
             if let dav {
                 let success = dav.lastSuccess.map { "last sync \(context.dates.label(.time($0)))" } ?? "never synced"

@@ -37,7 +37,27 @@ extension Tick {
             defer { pager?.finish() }
             try ViewPrinter(context: context).print(
                 .today, filter: try filters.filter(), matching: try filterWords.parsed(context), order: order, json: output.json, grouped: false,
-                emptyMessage: "Nothing due today.")
+                emptyMessage: try Self.emptyMessage(context))
+            if !output.json { try Self.printMissedReminders(context) }
+        }
+
+        /// An empty store suggests `tick add`; an active context is named instead (``EmptyToday``).
+        static func emptyMessage(_ context: Context) throws -> String {
+            let counts = try context.load().index.counts(query: context.query)
+            let open = counts.reduce(0) { $0 + $1.open + $1.active }
+            return EmptyToday.message(openTasks: open, context: try context.activeContext { _ in }?.name)
+        }
+
+        /// Reminders no watcher showed (``MissedReminders``), after the view, until the task changes.
+        static func printMissedReminders(_ context: Context) throws {
+            let fired = FiredReminders(location: context.store.location)
+            let missed = try MissedReminders(index: context.load().index, fired: fired).find(now: context.now)
+            guard !missed.isEmpty else { return }
+            let t = context.terminal
+            let watching = WatchLock.runningPID(for: context.store.location) != nil
+            t.out("")
+            t.out(t.yellow("Missed reminders") + t.dim(watching ? " (no watcher was running then):" : " (no watcher is running: tick watch shows reminders as they come):"))
+            t.outLines(TaskRenderer(terminal: t, dates: context.dates, query: context.query).flat(missed))
         }
     }
 }

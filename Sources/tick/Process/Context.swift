@@ -182,6 +182,11 @@ struct Context {
         }
     }
 
+    /// What the active context writes on a new task (``ContextDefaults``), or nil for none.
+    func contextDefaults(warn: ((String) -> Void)? = nil) throws -> ContextDefaults? {
+        try activeContext(warn: warn).map { ContextDefaults(name: $0.name, filter: $0.filter) }
+    }
+
     /// A context in force: its name and filter.
     struct ActiveFilter {
         let name: String

@@ -64,8 +64,8 @@ struct StreamPrinter {
     /// Returns the number of tasks printed.
     @discardableResult
     func print(_ index: TaskIndex, _ view: TaskView, filter: TaskFilter, matching: ParsedFilter, query: TaskQuery,
-               json: Bool, grouped: Bool, emptyMessage: String) throws -> Int {
-        try print(json: json, grouped: grouped, emptyMessage: emptyMessage) { render in
+               json: Bool, grouped: Bool, emptyMessage: @autoclosure () throws -> String) throws -> Int {
+        try print(json: json, grouped: grouped, emptyMessage: try emptyMessage()) { render in
             try index.stream(view, filter: filter, matching: matching, query: query, render: render)
         }
     }
@@ -73,7 +73,7 @@ struct StreamPrinter {
     /// Prints what `source` streams (``TaskIndex/stream(_:filter:matching:query:render:)``
     /// or ``TaskIndex/streamSearch(_:filter:list:query:render:)``, given the render closure).
     @discardableResult
-    func print(json: Bool, grouped: Bool, emptyMessage: String,
+    func print(json: Bool, grouped: Bool, emptyMessage: @autoclosure () throws -> String,
                _ source: ((ListedTask) throws -> Span) throws -> StreamedView<Span>) throws -> Int {
         let query = renderer.query
         let arena = Arena()
@@ -118,7 +118,7 @@ struct StreamPrinter {
             return streamed.count
         }
         if streamed.isEmpty {
-            out.append(Terminal.shown(terminal.dim(emptyMessage)) + "\n")
+            out.append(Terminal.shown(terminal.dim(try emptyMessage())) + "\n")
             return 0
         }
         let width = streamed.reduce(1) { max($0, $1.payload.shortID < 0 ? 8 : Self.digits(Int($1.payload.shortID))) }

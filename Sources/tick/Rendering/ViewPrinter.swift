@@ -5,9 +5,10 @@ struct ViewPrinter {
     let context: Context
 
     /// Runs a view narrowed by a filter, sorts and limits it, and prints it
-    /// grouped by list (or flat for date views and any `--sort`).
+    /// grouped by list (or flat for date views and any `--sort`). The empty
+    /// message is worked out only when nothing is shown.
     func print(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter = .all, order: OrderOptions = OrderOptions(),
-               json: Bool, grouped: Bool, emptyMessage: String, columns: [String]? = nil) throws {
+               json: Bool, grouped: Bool, emptyMessage: @autoclosure () throws -> String, columns: [String]? = nil) throws {
         let loaded = try context.load()
         if case .list(let kind?) = view, let problem = loaded.broken[kind] {
             throw StoreError.invalidFile(problem)
@@ -32,7 +33,7 @@ struct ViewPrinter {
             // Streamed: rows go from the index to stdout without a task array (PERFORMANCE.md, "Streaming").
             let printer = StreamPrinter(terminal: t, renderer: TaskRenderer(terminal: t, dates: context.dates, query: context.query))
             try printer.print(loaded.index, view, filter: filter, matching: parsed, query: context.query,
-                                            json: json, grouped: grouped, emptyMessage: emptyMessage)
+                                            json: json, grouped: grouped, emptyMessage: try emptyMessage())
             if let note { json ? t.err("tick: " + note) : t.out(t.dim("(" + note + ")")) }
             return
         }
@@ -48,7 +49,7 @@ struct ViewPrinter {
             return
         }
         if items.isEmpty {
-            t.out(t.dim(emptyMessage))
+            t.out(t.dim(try emptyMessage()))
         } else {
             let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
             let lines = columns.map { ColumnRenderer(terminal: t, dates: context.dates).lines(items, columns: $0) }

@@ -97,7 +97,8 @@ struct UIWriter {
             if case .list(let slug) = kind { return slug }
             return "inbox"
         }
-        let report = try context.adding.add([(nil, words)], flags: flags, list: list)
+        // Under a context, as `tick add`: its tags and list (config.toml's warnings come with the next load).
+        let report = try context.adding.add([(nil, words)], flags: flags, list: list, context: try context.contextDefaults { _ in })
         said.warnings += report.warnings
         guard let item = report.added.first else {
             said.lines.append("Nothing added.")
