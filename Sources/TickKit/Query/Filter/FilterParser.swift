@@ -26,6 +26,8 @@ public struct FilterParser: Sendable {
         "tag": "tags", "end": "completed", "entry": "created",
     ]
     static let modifiers = ["before", "after", "by", "any", "none", "is"]
+    /// Date keys whose values lie in the past (``WhenDirection/past``).
+    static let pastFields: Set<String> = ["completed", "created", "modified"]
 
     /// A token: its text and columns in the line.
     struct Token {
@@ -349,9 +351,18 @@ public struct FilterParser: Sendable {
         case "any" where modifier == nil || modifier == "is": return .any
         default: break
         }
+        // Completion, creation and change times lie behind: `completed.after:fri` is the last
+        // Friday, `created.after:7d` a week ago, and a future date there would match nothing.
+        let past = Self.pastFields.contains(field)
+        let when = WhenParser(now: now, timeZone: timeZone, direction: past ? .past : .future)
         let date: TaskDate
         do {
-            date = try WhenParser(now: now, timeZone: timeZone).parse(value)
+            date = try when.parse(value)
+            if past, modifier == "after" || modifier == nil || modifier == "is" {
+                let bound: TaskDate = modifier == "after" ? date : .day(date.localDay(in: timeZone))
+                try when.requirePast(bound, input: value, what: field + (modifier.map { "." + $0 } ?? "") + ":",
+                                     strictlyAfter: modifier == "after")
+            }
         } catch {
             throw fail("\(text): \(error.errorDescription ?? "not a date")")
         }
