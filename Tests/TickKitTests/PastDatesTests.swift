@@ -76,6 +76,10 @@ import Testing
         #expect(try kinds("created.after:7d") == kinds("created.after:2026-11-14"))
         #expect(try kinds("due.before:fri") == kinds("due.before:2026-11-27"))
         #expect(try kinds("due.before:fri") != kinds("due.before:2026-11-20"))
+        // One shell word with a date with spaces: `19` is the day, not task 19.
+        #expect(try kinds("completed:nov 19") == kinds("completed:2026-11-19"))
+        #expect(try kinds("created.after:2 weeks ago") == kinds("created.after:2026-11-07"))
+        #expect(try parser.parse(["list:Work 19"]).expression.terms.count == 2, "elsewhere a number is still an id")
         #expect(throws: FilterError.self) { try parser.parse(["completed.after:today"]) }
         #expect(throws: FilterError.self) { try parser.parse(["created:in 2d"]) }
         #expect(throws: FilterError.self) { try parser.parse(["modified.after:2026-12-01"]) }

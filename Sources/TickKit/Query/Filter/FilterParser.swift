@@ -62,7 +62,8 @@ public struct FilterParser: Sendable {
             if !line.isEmpty { line += " " }
             let offset = line.count
             line += word
-            if startsWithKey(word) && !holdsSeveralTerms(word) || word.hasPrefix("/") && word.count >= 2 && word.hasSuffix("/") {
+            if startsWithKey(word) && (!holdsSeveralTerms(word) || isDateWithSpaces(word))
+                || word.hasPrefix("/") && word.count >= 2 && word.hasSuffix("/") {
                 tokens.append(Token(text: word, range: offset..<(offset + word.count)))
                 continue
             }
@@ -91,6 +92,21 @@ public struct FilterParser: Sendable {
             ["or", "and", "not"].contains(piece.lowercased()) || piece.hasPrefix("+") || piece.hasPrefix("/")
                 || (piece.hasPrefix("-") && piece.count > 1) || startsWithKey(String(piece)) || idRefs(String(piece)) != nil
         }
+    }
+
+    /// True for one shell word that is a date key and a date with spaces, such as
+    /// `completed:nov 19` or `created.after:7d ago`, where `19` alone would read as a task id.
+    /// Only the shape of the grammar matters here, so any clock will do.
+    static func isDateWithSpaces(_ word: String) -> Bool {
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        var head = word[..<colon].lowercased()
+        if head.hasPrefix("-") { head.removeFirst() }
+        let typed = head.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        guard FilterTerm.DateField(rawValue: aliases[typed] ?? typed) != nil else { return false }
+        let value = word[word.index(after: colon)...]
+        guard value.contains(" ") else { return false }
+        let anyClock = WhenParser(now: Date(timeIntervalSince1970: 0), timeZone: .gmt)
+        return (try? anyClock.parse(String(value))) != nil
     }
 
     /// Splits a word on spaces and parentheses, keeping `"quoted phrases"` whole.
