@@ -62,12 +62,12 @@ struct TodoTxtFieldsE2ETests {
         #expect(try s.fingerprint() == before)
     }
 
-    @Test("re-importing tick's own Taskwarrior and iCalendar exports changes nothing and keeps the estimate")
+    @Test("re-importing tick's own Taskwarrior, iCalendar, CSV and JSON exports changes nothing and keeps the estimate")
     func otherFormats() throws {
         let s = try Sandbox()
         try s.add("Water", "plants", "due:fri", "sched:thu", "remind:fri@9am", "repeat:weekly", "energy:low", "estimate:30m")
         try s.add("Report", "due:fri@17:00", "repeat:mon,thu")
-        for format in ["taskwarrior", "ics"] {
+        for format in ["taskwarrior", "ics", "csv", "json"] {
             let file = s.root + "/io/out.\(format)"
             try s.ok("export", "--format", format, "-o", file)
             let before = try s.text("inbox.json")
