@@ -38,7 +38,7 @@ struct CSVInterchangeTests {
         """)
         let rows = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: String]], "\(r)")
         #expect(rows.count == 3)
-        #expect(rows.first.map { Array($0.keys).sorted() } == ["completedAt", "createdAt", "due", "energy", "id", "list", "modifiedAt", "notes",
+        #expect(rows.first.map { Array($0.keys).sorted() } == ["completedAt", "createdAt", "due", "energy", "estimate", "id", "list", "modifiedAt", "notes",
                                                                "priority", "remind", "repeat", "scheduled", "state", "tags", "title"])
         let milk = try #require(rows.first { $0["title"] == "Buy milk, eggs" })
         #expect(milk["list"] == "")

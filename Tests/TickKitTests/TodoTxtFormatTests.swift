@@ -37,9 +37,10 @@ import Testing
         #expect(call.priority == .must)
         #expect(call.tags == ["phone"])
         #expect(call.due == .day(try Self.day("2026-11-24")))
-        #expect(call.extra == [JSONMember("x-todotxt-extra", .object([
-            JSONMember("t", .string("2026-11-22")), JSONMember("rec", .string("1w")),
-        ]))])
+        // t: is the threshold (scheduled) day, rec:1w a week after completion.
+        #expect(call.scheduled == (try Self.day("2026-11-22")))
+        #expect(call.repeatRule == "+1w")
+        #expect(call.extra.isEmpty)
 
         let home = try #require(files.first { $0.name == "Home" })
         let rent = home.tasks[0]

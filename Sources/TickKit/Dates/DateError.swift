@@ -17,6 +17,9 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
     case ambiguousUnit(input: String, amount: Int)
     /// An amount of minutes or hours (`2h`, `3m`) where only a day is allowed.
     case relativeTimeNotAllowed(input: String, amount: Int, unit: DurationUnit)
+    /// A date in the future where only a past one can select anything (`--since`,
+    /// `completed.after:`); `resolved` is the date it named, `what` the option or term.
+    case inFuture(input: String, resolved: String, what: String)
 
     /// The examples offered after an unrecognized expression.
     static let hint = "try today, tomorrow, fri, next mon, dec 24, 15th, in 3d, in 2h, 2026-11-24, 17:00, fri@9am (all forms: tick add --help)"
@@ -45,6 +48,10 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
                 return then + "; for months write \(amount)mo, for days \(amount)d"
             }
             return then + "; give a day instead, e.g. today, tomorrow, 1d, fri"
+        case .inFuture(let input, let resolved, let what):
+            let named = input.lowercased() == resolved.lowercased() ? "" : " is \(resolved),"
+            return "\"\(input)\"\(named) not in the past, so \(what) would match nothing; "
+                + "give a past date, e.g. 7d ago, -2w, yesterday, last week, last month, nov 19, 2026-11-01"
         case .outOfRange(let input, nil):
             return "\"\(input)\" is outside the dates tick can store (\(DateRange.text), times in UTC)"
         }

@@ -8,6 +8,8 @@ extension WhenParser {
         /// The amount in `unit` (for a compound like `1h30m`, the total in minutes).
         var amount: Int
         var unit: DurationUnit
+        /// The way its sign points (`in`/`+` ahead, `-`/`ago` back); nil when unsigned.
+        var direction: WhenDirection? = nil
         /// The amount in minutes (only meaningful for minutes and hours).
         var minutes: Int {
             switch unit {
@@ -17,17 +19,31 @@ extension WhenParser {
         }
     }
 
-    /// `in 2h`, `+2h`, `2h`, `in 3 days`, `in 1h30m`, `3mo`; nil when the text is not of that
-    /// form. Throws `.ambiguousUnit` for a capital `M` (months or minutes?).
+    /// `in 2h`, `+2h`, `2h`, `in 3 days`, `in 1h30m`, `3mo`, and back in time `2h ago`, `-2h`,
+    /// `3 days ago`; nil when the text is not of that form. Throws `.ambiguousUnit` for a
+    /// capital `M` (months or minutes?).
     static func relative(_ text: String) throws(DateError) -> Relative? {
-        let original = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var original = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var direction: WhenDirection?
+        if original.lowercased().hasSuffix(" ago") {
+            original = String(original.dropLast(4)).trimmingCharacters(in: .whitespaces)
+            direction = .past
+        }
         let word = normalize(original)
         var rest = Substring(word)
         if rest.hasPrefix("in") {
+            guard direction == nil else { return nil }   // `in 3d ago`
             rest = rest.dropFirst(2)
             if rest.first == " " { rest = rest.dropFirst() }
+            direction = .future
         } else if rest.hasPrefix("+") {
+            guard direction == nil else { return nil }
             rest = rest.dropFirst()
+            direction = .future
+        } else if rest.hasPrefix("-") {
+            guard direction == nil else { return nil }
+            rest = rest.dropFirst()
+            direction = .past
         }
         // (amount, unit text) pairs: `1h30m` is two.
         var parts: [(amount: Int, unit: Substring)] = []
@@ -49,13 +65,13 @@ extension WhenParser {
         }
         if parts.count == 1 {
             guard let unit = DurationUnit.named(first.unit) else { return nil }
-            return Relative(amount: first.amount, unit: unit)
+            return Relative(amount: first.amount, unit: unit, direction: direction)
         }
         // Compounds are hours then minutes only: `1h30m`, `2 hours 15 min`.
         guard parts.count == 2, DurationUnit.named(parts[0].unit) == .hour,
               DurationUnit.named(parts[1].unit) == .minute
         else { return nil }
-        return Relative(amount: parts[0].amount * 60 + parts[1].amount, unit: .minute)
+        return Relative(amount: parts[0].amount * 60 + parts[1].amount, unit: .minute, direction: direction)
     }
 
     // MARK: - Month names and ordinals
@@ -85,9 +101,12 @@ extension WhenParser {
             }
             return date
         }
-        // The next year (within a leap cycle) in which the day exists and is not past.
-        for year in today.year...(today.year + 8) {
-            if let date = LocalDate(year: year, month: month, day: day), date >= today {
+        // The next year (within a leap cycle) in which the day exists and is not past;
+        // looking back, the last one not in the future.
+        for step in 0...8 {
+            let year = direction == .past ? today.year - step : today.year + step
+            if let date = LocalDate(year: year, month: month, day: day),
+               direction == .past ? date <= today : date >= today {
                 return date
             }
         }
@@ -95,14 +114,16 @@ extension WhenParser {
     }
 
     /// The next day on or after today whose day of the month is `dayOfMonth`, skipping
-    /// months too short for it (`31st` in November is December 31).
+    /// months too short for it (`31st` in November is December 31); looking back, the
+    /// last such day on or before today (`31st` in November is October 31).
     func nextDay(ofMonth dayOfMonth: Int) -> LocalDate? {
         var month = today.firstDayOfMonth
         for _ in 0..<13 {
-            if let date = LocalDate(year: month.year, month: month.month, day: dayOfMonth), date >= today {
+            if let date = LocalDate(year: month.year, month: month.month, day: dayOfMonth),
+               direction == .past ? date <= today : date >= today {
                 return date
             }
-            month = month.adding(months: 1)
+            month = month.adding(months: direction == .past ? -1 : 1)
         }
         return nil
     }

@@ -20,6 +20,14 @@ import Foundation
 ///   time) or with `Z` / an offset (that exact instant).
 /// - a day and a time joined by `@`: `tomorrow@17:00`, `fri@9am`, `fri@17` (an hour alone),
 ///   `dec 24@noon`, `in 3d@9am`.
+/// - the past, in any direction: `3d ago`, `-3d`, `2h ago`, `last week` (Monday of last week),
+///   `last month` (1st of last month), `last year` (Jan 1 of last year), `last fri`,
+///   `this week`/`this month`/`this year` (their first day).
+///
+/// With ``WhenDirection/past`` (dates that lie behind: `--since`, `completed.after:`), the
+/// unsigned forms lean back instead: `3d` is three days ago, a weekday name is the last such
+/// day strictly before today, `nov 19` and `15th` the latest such day on or before today, and
+/// `sow`/`som`/`soy` the start of this week, month or year.
 public struct WhenParser: Sendable {
     /// The instant treated as "now".
     public let now: Date
@@ -27,6 +35,8 @@ public struct WhenParser: Sendable {
     public let timeZone: TimeZone
     /// The local day containing `now`.
     public let today: LocalDate
+    /// Which way unsigned expressions lean.
+    public let direction: WhenDirection
 
     static let weekdays: [String: Int] = [
         "monday": 1, "mon": 1,
@@ -48,11 +58,13 @@ public struct WhenParser: Sendable {
     /// Largest accepted relative amount (`in 99999d`), keeping date arithmetic far from overflow.
     static let maxAmount = 99_999
 
-    /// Creates a parser for the clock `now` in `timeZone`.
-    public init(now: Date, timeZone: TimeZone) {
+    /// Creates a parser for the clock `now` in `timeZone`; `direction` says which way
+    /// unsigned expressions lean (``WhenDirection``).
+    public init(now: Date, timeZone: TimeZone, direction: WhenDirection = .future) {
         self.now = now
         self.timeZone = timeZone
         self.today = LocalDate(date: now, timeZone: timeZone)
+        self.direction = direction
     }
 
     /// Parses a WHEN expression into an all-day date or an exact instant.
@@ -90,7 +102,7 @@ public struct WhenParser: Sendable {
             return .time(now)
         }
         if let relative = try WhenParser.relative(input), relative.unit.isTimeOfDay {
-            return .time(now.addingTimeInterval(TimeInterval(relative.minutes * 60)))
+            return .time(now.addingTimeInterval(TimeInterval(signed(relative) * relative.minutes * 60)))
         }
         if let day = try matchDay(input) {
             return .day(day)
@@ -116,6 +128,25 @@ public struct WhenParser: Sendable {
         }
     }
 
+    /// Throws `.inFuture` when `date` (parsed from `input`) leaves nothing to select among
+    /// things that happened: with `strictlyAfter` (`completed.after:`), a day from today on or
+    /// an instant from now on; otherwise (`--since`, `completed:`) a day after today or an
+    /// instant after now. `what` names the option or filter term in the message.
+    public func requirePast(_ date: TaskDate, input: String, what: String, strictlyAfter: Bool) throws(DateError) {
+        let future: Bool
+        switch date {
+        case .day(let day): future = strictlyAfter ? day >= today : day > today
+        case .time(let instant): future = strictlyAfter ? instant >= now : instant > now
+        }
+        guard future else { return }
+        let resolved: String
+        switch date {
+        case .day(let day): resolved = day.iso
+        case .time(let instant): resolved = Timestamp.format(instant)
+        }
+        throw .inFuture(input: input.trimmingCharacters(in: .whitespacesAndNewlines), resolved: resolved, what: what)
+    }
+
     /// Why `text`, which names a time, cannot stand where only a day is allowed.
     public static func dayOnlyError(_ text: String) -> DateError {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -135,6 +166,12 @@ public struct WhenParser: Sendable {
         case "today", "eod": return today
         case "tomorrow", "tom": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
+        case "sow" where direction == .past, "this week": return today.adding(days: 1 - today.weekday)
+        case "som" where direction == .past, "this month": return today.firstDayOfMonth
+        case "soy" where direction == .past, "this year": return today.adding(months: 1 - today.month).firstDayOfMonth
+        case "last week", "lastweek", "last-week": return today.adding(days: -6 - today.weekday)
+        case "last month": return today.adding(months: -1).firstDayOfMonth
+        case "last year": return today.adding(months: -11 - today.month).firstDayOfMonth   // Jan 1
         case "next week", "nextweek", "next-week", "sow": return today.adding(days: 8 - today.weekday)
         case "next month", "som": return today.adding(months: 1).firstDayOfMonth
         case "next year", "soy": return today.adding(months: 13 - today.month).firstDayOfMonth   // Jan 1
@@ -143,21 +180,32 @@ public struct WhenParser: Sendable {
         case "eoy": return today.adding(months: 12 - today.month).lastDayOfMonth   // Dec 31
         default: break
         }
-        // `next monday` is the same day as `monday`: the next one after today.
+        // `next monday` is the same day as `monday`: the next one after today; `last monday`
+        // the last one before today.
+        var lean = direction
         if word.hasPrefix("next "), WhenParser.weekdays[String(word.dropFirst(5))] != nil {
             word = String(word.dropFirst(5))
+            lean = .future
+        } else if word.hasPrefix("last "), WhenParser.weekdays[String(word.dropFirst(5))] != nil {
+            word = String(word.dropFirst(5))
+            lean = .past
         }
         if let weekday = WhenParser.weekdays[word] {
+            if lean == .past {
+                let back = (today.weekday - weekday + 7) % 7
+                return today.adding(days: back == 0 ? -7 : -back)
+            }
             let ahead = (weekday - today.weekday + 7) % 7
             return today.adding(days: ahead == 0 ? 7 : ahead)
         }
         if let relative = try WhenParser.relative(word) {
+            let amount = signed(relative) * relative.amount
             switch relative.unit {
             case .minute, .hour: return nil
-            case .day: return today.adding(days: relative.amount)
-            case .week: return today.adding(days: relative.amount * 7)
-            case .month: return today.adding(months: relative.amount)
-            case .year: return today.adding(months: relative.amount * 12)
+            case .day: return today.adding(days: amount)
+            case .week: return today.adding(days: amount * 7)
+            case .month: return today.adding(months: amount)
+            case .year: return today.adding(months: amount * 12)
             }
         }
         if let date = try monthDay(word) {
@@ -273,6 +321,11 @@ public struct WhenParser: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// 1 when `relative` points ahead, -1 when back: its own sign, else the parser's direction.
+    private func signed(_ relative: Relative) -> Int {
+        (relative.direction ?? direction) == .past ? -1 : 1
+    }
 
     /// The instant at which the local wall clock shows `time` on `day` (DST-correct).
     private func instant(on day: LocalDate, _ time: WallTime) -> Date {

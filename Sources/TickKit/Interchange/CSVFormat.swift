@@ -3,13 +3,13 @@ import Foundation
 /// RFC 4180 CSV, one row per task (see Docs/INTERCHANGE.md).
 ///
 /// Columns: id,list,title,state,due,scheduled,remind,repeat,priority,energy,
-/// tags,notes,createdAt,modifiedAt,completedAt. On import the header may be in
+/// tags,notes,createdAt,modifiedAt,completedAt,estimate (minutes). On import the header may be in
 /// any order and only `title` is required.
 public enum CSVCodec: InterchangeCodec {
     /// The columns tick writes, in order.
     public static let columns = [
         "id", "list", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
-        "tags", "notes", "createdAt", "modifiedAt", "completedAt",
+        "tags", "notes", "createdAt", "modifiedAt", "completedAt", "estimate",
     ]
 
     typealias Record = CSVRecordParser.Record
@@ -148,6 +148,13 @@ public enum CSVCodec: InterchangeCodec {
                 }
                 task.energy = energy
             }
+            if let e = value("estimate") {
+                let trimmed = e.trimmingCharacters(in: .whitespaces)
+                guard let minutes = Int(trimmed) ?? DurationText.parse(trimmed), (1...TaskEstimate.maxMinutes).contains(minutes) else {
+                    throw fail("estimate must be minutes (45) or a duration (45m, 1h30m), found \"\(e)\"")
+                }
+                task.estimate = minutes
+            }
             if let t = value("tags") {
                 for tag in t.split(whereSeparator: { $0.isWhitespace }).map(String.init) {
                     let bare = tag.hasPrefix("+") ? String(tag.dropFirst()) : tag
@@ -192,6 +199,7 @@ public enum CSVCodec: InterchangeCodec {
                     Timestamp.format(task.createdAt),
                     Timestamp.format(task.modifiedAt),
                     task.completedAt.map(Timestamp.format) ?? "",
+                    task.estimate.map(String.init) ?? "",
                 ]
                 out += row.map(quote).joined(separator: ",") + "\r\n"
             }

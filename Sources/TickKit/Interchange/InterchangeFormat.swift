@@ -18,6 +18,61 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// The names `--format` accepts, each with the format it means (the one alias table).
+    public static let names: [(name: String, format: InterchangeFormat)] = [
+        ("json", .json), ("tick", .json),
+        ("markdown", .markdown), ("md", .markdown),
+        ("taskwarrior", .taskwarrior), ("tw", .taskwarrior), ("task", .taskwarrior),
+        ("todotxt", .todotxt), ("todo.txt", .todotxt), ("todo-txt", .todotxt), ("todo", .todotxt), ("txt", .todotxt),
+        ("ics", .ics), ("ical", .ics), ("icalendar", .ics), ("ifb", .ics), ("vtodo", .ics),
+        ("csv", .csv),
+    ]
+
+    /// The format a `--format` name means (case-insensitive: `todo.txt`, `ical`, `tw`, ...);
+    /// nil for a name in no row of ``names``.
+    public init?(name: String) {
+        let folded = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let row = Self.names.first(where: { $0.name == folded }) else { return nil }
+        self = row.format
+    }
+
+    /// How many leading bytes ``detect(_:path:)`` wants to see.
+    public static let detectBytes = 4096
+
+    /// The format of an import told from its first bytes, for a file whose name says
+    /// nothing (or standard input): iCalendar (`BEGIN:VCALENDAR`), Taskwarrior JSON (an
+    /// array, or objects with a `description`), tick JSON (an object), CSV (a header line
+    /// with a `title` column), else todo.txt (lines of text). Text that is none of them
+    /// (empty, binary, not UTF-8) is an error naming the formats and `--format`.
+    public static func detect(_ head: ArraySlice<UInt8>, path: String) throws(ImportError) -> InterchangeFormat {
+        var bytes = head
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        bytes = bytes.drop(while: { blank.contains($0) })
+        let hint = "give --format json, taskwarrior, todotxt, ics or csv"
+        guard let first = bytes.first else {
+            throw ImportError(path: path, line: nil, message: "it is empty; there is nothing to import")
+        }
+        // Text, as far as it goes: a UTF-8 sequence cut by the end of the peek is not a fault.
+        var text = bytes
+        if head.count >= detectBytes, let lastNewline = text.lastIndex(of: 0x0A) { text = text[..<lastNewline] }
+        let control = text.contains { $0 < 0x20 && !blank.contains($0) || $0 == 0x7F }
+        guard !control, let string = String(validating: text, as: UTF8.self) else {
+            throw ImportError(path: path, line: nil, message: "cannot tell its format: it is not text (tick JSON, Taskwarrior JSON, todo.txt, iCalendar or CSV); \(hint)")
+        }
+        if string.prefix(15).uppercased() == "BEGIN:VCALENDAR" { return .ics }
+        if first == UInt8(ascii: "[") { return .taskwarrior }
+        if first == UInt8(ascii: "{") {
+            return string.contains("\"description\"") && !string.contains("\"title\"") ? .taskwarrior : .json
+        }
+        let firstLine = string.prefix(while: { $0 != "\n" && $0 != "\r\n" })
+        let columns = firstLine.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        }
+        if columns.count > 1, columns.contains("title") { return .csv }
+        return .todotxt
+    }
 }
 
 /// A malformed record in an import: where and what.

@@ -13,7 +13,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
     private static let mapped: Set<String> = [
         "uuid", "description", "project", "tags", "due", "scheduled", "wait", "status", "start",
         "entry", "modified", "end", "annotations", "priority", "recur", "id", "urgency",
-        "tickremind", "tickenergy", "tickrepeat", "depends",
+        "tickremind", "tickenergy", "tickestimate", "tickrepeat", "depends",
     ]
 
     // MARK: Decoding
@@ -157,6 +157,12 @@ public enum TaskwarriorCodec: InterchangeCodec {
             if let e = try string("tickenergy") {
                 guard let energy = Energy(rawValue: e) else { throw fail("\"tickenergy\" must be high, low or any, found \"\(e)\"") }
                 task.energy = energy
+            }
+            if let e = try string("tickestimate") {
+                guard let minutes = Int(e), (1...TaskEstimate.maxMinutes).contains(minutes) else {
+                    throw fail("\"tickestimate\" must be a number of minutes, found \"\(e)\"")
+                }
+                task.estimate = minutes
             }
             // tick's own rule (`tickrepeat`) when Taskwarrior's `recur` still says the same.
             let recur = try string("recur")
@@ -391,6 +397,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
         }
         if let r = task.remind { put("tickremind", formatDate(r)) }
         if let e = task.energy { put("tickenergy", e.rawValue) }
+        if let e = task.estimate { put("tickestimate", String(e)) }
         let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "depends", "priority", "annotations", "recur", "mask", "rtype"]
         for m in task.extra where m.key.hasPrefix(prefix) {
             let name = String(m.key.dropFirst(prefix.count))

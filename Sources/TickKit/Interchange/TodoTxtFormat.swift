@@ -9,6 +9,9 @@ import Foundation
 /// - the creation date ↔ `createdAt` (date only);
 /// - the first `+project` ↔ the list; further projects in `x-todotxt-projects`;
 /// - `@context` ↔ tags; `due:YYYY-MM-DD` ↔ all-day `due`;
+/// - `t:YYYY-MM-DD` (threshold) ↔ `scheduled`; `rec:` ↔ `repeat` (``TodoTxtRecurrence``,
+///   else `tickrepeat:`); `remind:YYYYMMDDTHHMMSSZ` ↔ `remind`; `state:active` ↔ active;
+///   `energy:` and `estimate:<minutes>m` ↔ energy and estimate;
 /// - `tick:<uuid>` ↔ the task id (written on export so a re-import after
 ///   `todo.sh do N` updates the same task). Lines without it get a name-based
 ///   id derived from their text without completion mark, priority and dates;
@@ -19,6 +22,9 @@ public enum TodoTxtCodec: InterchangeCodec {
     static let projectsKey = "x-todotxt-projects"
     static let extraKey = "x-todotxt-extra"
     static let idKey = "tick"
+    /// Extension keys that carry tick fields (written on export, read back on import).
+    static let scheduledKey = "t", recKey = "rec", tickRepeatKey = "tickrepeat", remindKey = "remind",
+        stateKey = "state", energyKey = "energy", estimateKey = "estimate"
 
     // MARK: Decode
 
@@ -93,6 +99,12 @@ public enum TodoTxtCodec: InterchangeCodec {
         var projects: [String] = []
         var tags: [String] = []
         var due: TaskDate?
+        var scheduled: LocalDate?
+        var repeatRule: String?
+        var remind: Date?
+        var active = false
+        var energy: Energy?
+        var estimate: Int?
         var id: UUID?
         var extras: [JSONMember] = []
         for w in words {
@@ -117,6 +129,22 @@ public enum TodoTxtCodec: InterchangeCodec {
                     } else {
                         throw fail("invalid due date \"\(value)\"; use due:YYYY-MM-DD")
                     }
+                } else if key == scheduledKey, scheduled == nil, let d = LocalDate(iso: value) {
+                    scheduled = d
+                } else if key == recKey, repeatRule == nil, let rule = TodoTxtRecurrence.tickRule(forRec: value) {
+                    repeatRule = rule
+                } else if key == tickRepeatKey, repeatRule == nil,
+                          case let rule = value.replacingOccurrences(of: "_", with: " "), (try? RecurrenceRule.parse(rule)) != nil {
+                    repeatRule = rule
+                } else if key == remindKey, remind == nil, let instant = basicTimestamp(value) {
+                    remind = instant
+                } else if key == stateKey, value == TaskState.active.rawValue {
+                    active = true
+                } else if key == energyKey, energy == nil, let e = Energy(rawValue: value) {
+                    energy = e
+                } else if key == estimateKey, estimate == nil, value.hasSuffix("m"), let minutes = Int(value.dropLast()),
+                          (1...TaskEstimate.maxMinutes).contains(minutes) {
+                    estimate = minutes
                 } else if key == idKey {
                     guard let u = UUID(fastString: value) else { throw fail("invalid task id \"\(value)\" in tick:; expected a UUID") }
                     id = u
@@ -133,6 +161,12 @@ public enum TodoTxtCodec: InterchangeCodec {
         let taskID = id ?? UUID(name: "todotxt:" + words.joined(separator: " "))
         let createdAt = created?.startOfDay(in: context.timeZone) ?? context.now
         var task = TaskItem(id: taskID, title: title, due: due, tags: tags, createdAt: createdAt, modifiedAt: context.now)
+        task.scheduled = scheduled
+        task.repeatRule = repeatRule
+        task.remind = remind
+        task.energy = energy
+        task.estimate = estimate
+        if active { task.state = .active }
         if done {
             task.state = .done
             task.completedAt = completed?.startOfDay(in: context.timeZone) ?? context.now
@@ -193,6 +227,18 @@ public enum TodoTxtCodec: InterchangeCodec {
             case .time(let t): parts.append("due:" + LocalDate(date: t, timeZone: timeZone).iso)
             }
         }
+        if let scheduled = task.scheduled { parts.append("\(scheduledKey):" + scheduled.iso) }
+        if let rule = task.repeatRule {
+            if let rec = TodoTxtRecurrence.rec(forRule: rule) {
+                parts.append("\(recKey):" + rec)
+            } else {
+                parts.append("\(tickRepeatKey):" + rule.split(whereSeparator: { $0.isWhitespace }).joined(separator: "_"))
+            }
+        }
+        if let remind = task.remind { parts.append("\(remindKey):" + basicTimestamp(remind)) }
+        if task.state == .active { parts.append("\(stateKey):active") }
+        if let energy = task.energy { parts.append("\(energyKey):" + energy.rawValue) }
+        if let estimate = task.estimate { parts.append("\(estimateKey):\(estimate)m") }
         for member in task.extra where member.key == extraKey {
             if case .object(let kvs) = member.value.kind {
                 for kv in kvs { if case .string(let v) = kv.value.kind { parts.append(kv.key + ":" + v) } }
@@ -207,23 +253,31 @@ public enum TodoTxtCodec: InterchangeCodec {
     /// todo.txt cannot hold every field, so a plain replace on re-import would
     /// wipe notes, reminders and times. Callers that update an existing task
     /// from a todo.txt line should store `merge(imported, onto: current)`:
-    /// fields the line cannot express keep the store's values, dates that only
-    /// lost their time of day keep it, and when nothing the line says differs
-    /// the result equals `current` (so the import counts it unchanged).
+    /// fields the line does not say (no `t:`, no `rec:`, a foreign tool's line)
+    /// keep the store's values, dates that only lost their time of day keep it,
+    /// dates the line does not give (no creation date, `x` without a date) keep
+    /// the store's, and when nothing the line says differs the result equals
+    /// `current` (so the import counts it unchanged and `modifiedAt` stays).
     public static func merge(_ imported: TaskItem, onto current: TaskItem, timeZone: TimeZone) -> TaskItem {
         var r = imported
-        r.scheduled = current.scheduled
-        r.remind = current.remind
-        r.repeatRule = current.repeatRule
-        r.energy = current.energy
-        r.estimate = current.estimate
+        // A decoded line's dates that the line did not give are the import time, its `modifiedAt`.
+        let importTime = imported.modifiedAt
+        r.scheduled = imported.scheduled ?? current.scheduled
+        if let a = imported.remind, let b = current.remind, abs(a.timeIntervalSince(b)) < 1 { r.remind = b }
+        r.remind = r.remind ?? current.remind
+        r.repeatRule = TodoTxtRecurrence.same(imported.repeatRule, current.repeatRule) ? current.repeatRule : imported.repeatRule ?? current.repeatRule
+        r.energy = imported.energy ?? current.energy
+        r.estimate = imported.estimate ?? current.estimate
         r.slot = current.slot
         r.notes = current.notes
         func sameDay(_ a: Date, _ b: Date) -> Bool { LocalDate(date: a, timeZone: timeZone) == LocalDate(date: b, timeZone: timeZone) }
-        if sameDay(r.createdAt, current.createdAt) { r.createdAt = current.createdAt }
+        if r.createdAt == importTime || sameDay(r.createdAt, current.createdAt) { r.createdAt = current.createdAt }
         if case .day(let d)? = r.due, case .time(let t)? = current.due, LocalDate(date: t, timeZone: timeZone) == d { r.due = current.due }
-        if r.state == .done, current.state == .done, let a = r.completedAt, let b = current.completedAt, sameDay(a, b) { r.completedAt = b }
-        if r.state == .active || current.state == .active, r.state != .done { r.state = current.state }
+        if r.state == .done, current.state == .done, let a = r.completedAt, let b = current.completedAt, a == importTime || sameDay(a, b) {
+            r.completedAt = b
+        }
+        // `state:active` starts a task; a line without it does not stop one started in tick.
+        if r.state == .open, current.state == .active { r.state = .active }
         if r.title == current.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ") { r.title = current.title }
         let own: Set<String> = [priorityKey, projectsKey, extraKey]
         r.extra = current.extra.filter { !own.contains($0.key) } + imported.extra
@@ -248,6 +302,23 @@ public enum TodoTxtCodec: InterchangeCodec {
             f.tasks = file.tasks.map { t in current[t.id].map { merge(t, onto: $0, timeZone: timeZone) } ?? t }
             return f
         }
+    }
+
+    /// `20261204T090000Z`: an instant in UTC without `:` (todo.txt values hold none).
+    static func basicTimestamp(_ date: Date) -> String {
+        Timestamp.format(date).filter { $0 != "-" && $0 != ":" }
+    }
+
+    /// Reads ``basicTimestamp(_:)``; nil for anything else.
+    static func basicTimestamp(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
+        let s = String(decoding: b, as: UTF8.self)
+        func cut(_ from: Int, _ length: Int) -> Substring {
+            let start = s.index(s.startIndex, offsetBy: from)
+            return s[start..<s.index(start, offsetBy: length)]
+        }
+        return Timestamp.parse("\(cut(0, 4))-\(cut(4, 2))-\(cut(6, 2))T\(cut(9, 2)):\(cut(11, 2)):\(cut(13, 2))Z")
     }
 
     private static func stringExtra(_ task: TaskItem, _ key: String) -> String? {

@@ -88,6 +88,20 @@ public struct CompletionStats: Sendable, Equatable {
             && lhs.lists.map(\.list) == rhs.lists.map(\.list) && lhs.lists.map(\.count) == rhs.lists.map(\.count)
     }
 
+    /// The day `--since WHEN` names: WHEN leans back (`7d` and `7d ago` are a week ago,
+    /// `nov 19` and `fri` the last ones, ``WhenDirection/past``); a day after today, which
+    /// would chart nothing, is refused.
+    public static func sinceDay(_ text: String, now: Date, timeZone: TimeZone, key: String = "--since") throws(InputError) -> LocalDate {
+        let when = WhenParser(now: now, timeZone: timeZone, direction: .past)
+        do {
+            let date = try when.parse(text)
+            try when.requirePast(.day(date.localDay(in: timeZone)), input: text, what: key, strictlyAfter: false)
+            return date.localDay(in: timeZone)
+        } catch {
+            throw .badDate(key: key, error)
+        }
+    }
+
     /// The first day of the chart: the period containing `since`, else `period.defaultCount`
     /// periods back (the current one included).
     public static func rangeStart(period: StatsPeriod, today: LocalDate, since: LocalDate?) -> LocalDate {

@@ -28,8 +28,8 @@ extension Tick {
         var file: String
 
         @Option(name: .long, help: ArgumentHelp(
-            "json, taskwarrior, todotxt, ics or csv.",
-            discussion: "Default: from the file's extension (.json, .txt, .ics, .csv); stdin is json.",
+            "json, taskwarrior (tw), todotxt (todo.txt), ics (ical, icalendar) or csv.",
+            discussion: "Default: from the file's extension (.txt, .ics, .csv), else from the content (also for .json and stdin).",
             valueName: "format"))
         var format: InterchangeFormat?
 
@@ -55,16 +55,21 @@ extension Tick {
                 guard let opened else { throw CLIError("cannot read \(file): no such file") }
                 reader = opened
             }
-            var chosen = format ?? (file == "-" ? nil : InterchangeFormat.infer(fromPath: file)) ?? .json
-            // `task export > tasks.json` is JSON too: an array, or one object per line.
-            if format == nil, chosen == .json {
-                let head = Array(try reader.peek(4096))
-                if let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
-                   first == UInt8(ascii: "[") || head.starts(with: Array("{\"".utf8)) && head.contains(0x0A) && String(decoding: head, as: UTF8.self).contains("\"description\"") {
-                    chosen = .taskwarrior
-                }
+            let path = file == "-" ? "<stdin>" : file
+            // The file name decides (.txt, .ics, .csv); else, or for a .json file (tick's or
+            // Taskwarrior's), the content does.
+            let named = file == "-" ? nil : InterchangeFormat.infer(fromPath: file)
+            var chosen: InterchangeFormat
+            if let format {
+                chosen = format
+            } else if let named, named != .json {
+                chosen = named
+            } else {
+                chosen = try InterchangeFormat.detect(try reader.peek(InterchangeFormat.detectBytes), path: path)
+                // A .json name with text that is not JSON: read it as JSON, whose error says where.
+                if named == .json, chosen != .json, chosen != .taskwarrior { chosen = .json }
             }
-            var files = try chosen.decode(from: reader, context: InterchangeContext(path: file == "-" ? "<stdin>" : file, now: context.now, timeZone: context.timeZone))
+            var files = try chosen.decode(from: reader, context: InterchangeContext(path: path, now: context.now, timeZone: context.timeZone))
             let showProgress = context.terminal.stderrIsTTY
             let plan = try ImportRun(store: context.store, now: context.now, timeZone: context.timeZone)
                 .run(&files, todoTxt: chosen == .todotxt, apply: !dryRun) { plan in

@@ -46,7 +46,7 @@ extension Tick {
         @Option(name: .long, help: ArgumentHelp("Bucket size: day, week or month.", valueName: "period"), completion: .list(["day", "week", "month"]))
         var period: String = "week"
 
-        @Option(name: .long, help: ArgumentHelp("Start the chart at the period containing this day (any WHEN).", valueName: "when"))
+        @Option(name: .long, help: ArgumentHelp("Start the chart at the period containing this past day (7d, 7d ago, last week, nov 19, fri: the last one).", valueName: "when"))
         var since: String?
 
         @Option(name: .long, help: ArgumentHelp("Only tasks of this list (or `inbox`).", valueName: "name"),
@@ -64,7 +64,7 @@ extension Tick {
             }
             let context = try Context(global)
             let today = context.query.today
-            let sinceDay = try since.map { try context.fields.due($0, key: "--since").localDay(in: context.timeZone) }
+            let sinceDay = try since.map { try CompletionStats.sinceDay($0, now: context.now, timeZone: context.timeZone) }
             let loaded = try context.load()
             var kind: FileKind?
             if let list { kind = try loaded.lists.resolve(list) }

@@ -120,7 +120,8 @@ enum Invocation {
     }
 
     /// `--days -1` becomes `--days=-1`, so a negative value reaches the command's own
-    /// check ("--days must be 1 or more") instead of being read as an option.
+    /// check ("--days must be 1 or more") instead of being read as an option; so does
+    /// a date back in time (`--since -7d`).
     static func joiningNegativeValues(_ args: [String]) -> [String] {
         var out: [String] = []
         var i = 0
@@ -130,7 +131,7 @@ enum Invocation {
                 out += args[i...]
                 break
             }
-            if a.hasPrefix("--"), a.count > 2, !a.contains("="), i + 1 < args.count, isNegativeNumber(args[i + 1]) {
+            if a.hasPrefix("--"), a.count > 2, !a.contains("="), i + 1 < args.count, isNegativeNumber(args[i + 1]) || isNegativeAmount(args[i + 1]) {
                 out.append(a + "=" + args[i + 1])
                 i += 2
                 continue
@@ -142,6 +143,13 @@ enum Invocation {
     }
 
     /// `-1`, `-42`.
+    /// `-7d`, `-2w`, `-1h30m`: an amount back in time (never an option: options start with a letter).
+    static func isNegativeAmount(_ text: String) -> Bool {
+        let rest = text.dropFirst()
+        return text.hasPrefix("-") && rest.first?.isASCII == true && rest.first?.isNumber == true
+            && rest.allSatisfy { $0.isASCII && ($0.isNumber || $0.isLetter) }
+    }
+
     static func isNegativeNumber(_ text: String) -> Bool {
         text.count >= 2 && text.hasPrefix("-") && text.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }

@@ -48,4 +48,9 @@ extension InterchangeFormat {
     }
 }
 
-extension InterchangeFormat: ExpressibleByArgument {}
+extension InterchangeFormat: ExpressibleByArgument {
+    /// `--format` takes every name of the one alias table (``InterchangeFormat/names``).
+    public init?(argument: String) {
+        self.init(name: argument)
+    }
+}

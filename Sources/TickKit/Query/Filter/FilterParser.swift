@@ -24,6 +24,8 @@ public struct FilterParser: Sendable {
     /// Other spellings of the keys (``FieldNames/aliases``), those that name a filter key.
     static let aliases: [String: String] = FieldNames.aliases.filter { keys.contains($0.value) }
     static let modifiers = ["before", "after", "by", "any", "none", "is"]
+    /// Date keys whose values lie in the past (``WhenDirection/past``).
+    static let pastFields: Set<String> = ["completed", "created", "modified"]
 
     /// A token: its text and columns in the line.
     struct Token {
@@ -58,7 +60,8 @@ public struct FilterParser: Sendable {
             if !line.isEmpty { line += " " }
             let offset = line.count
             line += word
-            if startsWithKey(word) && !holdsSeveralTerms(word) || word.hasPrefix("/") && word.count >= 2 && word.hasSuffix("/") {
+            if startsWithKey(word) && (!holdsSeveralTerms(word) || isDateWithSpaces(word))
+                || word.hasPrefix("/") && word.count >= 2 && word.hasSuffix("/") {
                 tokens.append(Token(text: word, range: offset..<(offset + word.count)))
                 continue
             }
@@ -87,6 +90,21 @@ public struct FilterParser: Sendable {
             ["or", "and", "not"].contains(piece.lowercased()) || piece.hasPrefix("+") || piece.hasPrefix("/")
                 || (piece.hasPrefix("-") && piece.count > 1) || startsWithKey(String(piece)) || idRefs(String(piece)) != nil
         }
+    }
+
+    /// True for one shell word that is a date key and a date with spaces, such as
+    /// `completed:nov 19` or `created.after:7d ago`, where `19` alone would read as a task id.
+    /// Only the shape of the grammar matters here, so any clock will do.
+    static func isDateWithSpaces(_ word: String) -> Bool {
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        var head = word[..<colon].lowercased()
+        if head.hasPrefix("-") { head.removeFirst() }
+        let typed = head.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        guard FilterTerm.DateField(rawValue: aliases[typed] ?? typed) != nil else { return false }
+        let value = word[word.index(after: colon)...]
+        guard value.contains(" ") else { return false }
+        let anyClock = WhenParser(now: Date(timeIntervalSince1970: 0), timeZone: .gmt)
+        return (try? anyClock.parse(String(value))) != nil
     }
 
     /// Splits a word on spaces and parentheses, keeping `"quoted phrases"` whole.
@@ -346,9 +364,18 @@ public struct FilterParser: Sendable {
         case "any" where modifier == nil || modifier == "is": return .any
         default: break
         }
+        // Completion, creation and change times lie behind: `completed.after:fri` is the last
+        // Friday, `created.after:7d` a week ago, and a future date there would match nothing.
+        let past = Self.pastFields.contains(field)
+        let when = WhenParser(now: now, timeZone: timeZone, direction: past ? .past : .future)
         let date: TaskDate
         do {
-            date = try WhenParser(now: now, timeZone: timeZone).parse(value)
+            date = try when.parse(value)
+            if past, modifier == "after" || modifier == nil || modifier == "is" {
+                let bound: TaskDate = modifier == "after" ? date : .day(date.localDay(in: timeZone))
+                try when.requirePast(bound, input: value, what: field + (modifier.map { "." + $0 } ?? "") + ":",
+                                     strictlyAfter: modifier == "after")
+            }
         } catch {
             throw fail("\(text): \(error.errorDescription ?? "not a date")")
         }
