@@ -107,6 +107,23 @@ import TickKit
         #expect(second.status == 0 && second.stderr == "", "\(second)")
     }
 
+    @Test("the first reminder set by tick edit, on one task or by filter, names the watcher too, once")
+    func editsEarnTheReminderHint() throws {
+        let s = try Sandbox()
+        let added = try s.tick(["add", "Call", "the", "bank"], env: hintsOn)
+        #expect(!added.stderr.contains("reminders pop up"), "no reminder yet: \(added)")
+        let edited = try s.tick(["edit", "1", "remind:tomorrow@9am"], env: hintsOn)
+        #expect(edited.status == 0, "\(edited)")
+        #expect(stderrLines(edited).filter { $0.hasPrefix("hint: reminders pop up only while tick's watcher runs") }.count == 1, "\(edited)")
+        let again = try s.tick(["edit", "1", "due:fri@17:00"], env: hintsOn)
+        #expect(again.status == 0 && again.stderr == "", "once per store: \(again)")
+        // A second store: an edit by filter earns it there.
+        let t = try Sandbox()
+        try t.add("Pay rent")
+        let bulk = try t.tick(["edit", "--yes", "Pay", "--", "due:mon@9:00"], env: hintsOn)
+        #expect(bulk.status == 0 && bulk.stderr.contains("hint: reminders pop up only while tick's watcher runs"), "\(bulk)")
+    }
+
     @Test("with the systemd unit installed, the hint is systemctl --user enable --now tick-watch")
     func hintNamesTheUnit() throws {
         let s = try Sandbox()

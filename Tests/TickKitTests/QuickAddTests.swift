@@ -95,6 +95,10 @@ import Testing
             (["X", "due:in", "3", "days", "ok"], "X ok", "2026-11-24"),
             (["X", "due:next monday"], "X", "2026-11-23"),
             (["X", "due:dec 24", "2027"], "X 2027", "2026-12-24"),
+            // The past: "ago" and "last" belong to the date, never to the title.
+            (["Call", "Bob", "due:2d", "ago"], "Call Bob", "2026-11-19"),
+            (["X", "due:3", "days", "ago", "ok"], "X ok", "2026-11-18"),
+            (["X", "due:last", "fri"], "X", "2026-11-20"),
         ]
         for (words, title, due) in cases {
             let (t, edit) = try parser.parse(words)
@@ -104,6 +108,10 @@ import Testing
         let (t, edit) = try parser.parse(["X", "remind:in", "2h"])
         #expect(t == "X")
         #expect(edit.remind == .set(now.addingTimeInterval(7_200)))
+    }
+
+    @Test func agoAfterADateThatCannotTakeItIsAnErrorNotTitleText() {
+        #expect(throws: (any Error).self) { try parser.parse(["X", "due:fri", "ago"]) }
     }
 
     @Test func aKeyFollowedByASeparateWordIsAnError() throws {

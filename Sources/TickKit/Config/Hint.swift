@@ -15,12 +15,18 @@ public enum Hint: String, Sendable, CaseIterable {
     /// then ``firstTask``.
     public static func afterAdding(_ added: [ListedTask], watcherRunning: Bool) -> [Hint] {
         guard !added.isEmpty else { return [] }
-        let timed = added.contains { item in
+        return afterEditing(added, watcherRunning: watcherRunning) + [.firstTask]
+    }
+
+    /// The hints an edit earns: the watcher's, when an edited task has a
+    /// reminder or a due time and no watcher runs.
+    public static func afterEditing(_ edited: [ListedTask], watcherRunning: Bool) -> [Hint] {
+        let timed = edited.contains { item in
             if item.task.remind != nil { return true }
             if case .time = item.task.due { return true }
             return false
         }
-        return (timed && !watcherRunning ? [.reminders] : []) + [.firstTask]
+        return timed && !watcherRunning ? [.reminders] : []
     }
 
     /// The hint's text; `enable` is the command that starts the watcher

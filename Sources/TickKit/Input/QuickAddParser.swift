@@ -154,7 +154,7 @@ public struct QuickAddParser: Sendable {
     }
 
     /// The words after `key:value` that belong to its value: `due:in 3d`, `due:in 3 days`,
-    /// `due:next monday`, `due:dec 24`, `due:24 dec`, `due:dec 24 2027`, `repeat:every 2w`,
+    /// `due:next monday`, `due:last fri`, `due:2d ago`, `due:3 days ago`, `due:dec 24`, `due:24 dec`, `due:dec 24 2027`, `repeat:every 2w`,
     /// `repeat:every 3 days`. Only these shapes join, so a title word is never taken.
     func joinedWords(key: String, value: String, following words: ArraySlice<String>) -> [String] {
         let lower = value.lowercased()
@@ -182,7 +182,7 @@ public struct QuickAddParser: Sendable {
         guard Self.dateKeys.contains(FieldNames.canonical(key)) else { return [] }
         if lower == "in" {
             if take({ _ in true }), isNumber(taken[0].lowercased()) { _ = take(isUnit) }
-        } else if lower == "next" {
+        } else if lower == "next" || lower == "last" || lower == "this" {
             _ = take { _ in true }
         } else if isNumber(lower), !take(isMonth) {
             _ = take(isUnit)   // `due:3 days`
@@ -193,6 +193,9 @@ public struct QuickAddParser: Sendable {
                 _ = take { $0.count == 4 && isNumber($0) }   // a year
             }
         }
+        // `due:2d ago`, `due:3 days ago`: the past, never "ago" in the title
+        // (a value it does not fit is an error, not text).
+        _ = take { $0 == "ago" }
         return taken
     }
 

@@ -182,14 +182,11 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 }
             }
             if let p = try string("priority") {
-                switch p {
-                case "H": task.priority = .must
-                case "L": task.priority = .flexible
-                case "M":
-                    task.priority = .must
-                    extra.append(JSONMember(prefix + "priority", .string("M")))
-                default: throw fail("unknown priority \"\(p)\" (expected H, M or L)")
-                }
+                // One reading of Taskwarrior's priorities (add, edit, filters, import).
+                guard let priority = Priority.taskwarrior(p) else { throw fail("unknown priority \"\(p)\" (expected H, M or L)") }
+                task.priority = priority
+                // tick has no medium: M is kept for the way back.
+                if ["m", "medium", "med"].contains(p.lowercased()) { extra.append(JSONMember(prefix + "priority", .string("M"))) }
             }
             if let tagsNode = fields["tags"] {
                 switch tagsNode.kind {

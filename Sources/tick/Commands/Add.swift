@@ -16,6 +16,13 @@ extension Tick {
               wait:WHEN (hidden from views until then)  depends:ID[,ID] (blocked until they are done)
             Every token also exists as a flag.
 
+            TASKWARRIOR'S WORDS
+            project:NAME is list:NAME, recur:RULE is repeat:RULE (weekly, biweekly, \
+            3d…), pri:H and pri:M are must, pri:L is flexible, scheduled: is sched:. \
+            Keys tick does not set here (until:, status:, entry:, end:, t:, rec:, \
+            due.before:…) are refused with the form that works, never kept as title \
+            text; see Docs/CLI.md "Taskwarrior's words".
+
             LITERAL TITLES
             Words after `--` are title text, as is a word starting with a backslash \
             (`\\due:` gives "due:"). Also text: `key:value` whose key is not a token \
@@ -28,7 +35,7 @@ extension Tick {
             DATES AND DURATIONS (WHEN; all forms in Docs/CLI.md "Dates and durations")
               now  today  tomorrow  eod  fri  next monday  sow  som  soy  eow  eom  eoy
               dec 24  24 dec  15th  2026-11-24  17:00  5pm  noon  fri@17  dec 24@9am
-              in 2h  +2h  2h  in 90min  in 1h30m  3d  2w  3mo  1y
+              in 2h  +2h  2h  in 90min  in 1h30m  3d  2w  3mo  1y  2d ago  last fri
             Units: min or m = minutes, h = hours, d = days, w = weeks, mo = months, \
             y = years. Minutes and hours are a time from now; days and longer are a \
             whole day. sched: takes a day only (sched:2h is refused). A WHEN with a \

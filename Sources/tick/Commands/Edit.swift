@@ -128,6 +128,7 @@ extension Tick {
             let edited = try TaskMutation(context: context).edit(arguments[0], with: edit)
             TaskMutation.warnings(edited).forEach(context.terminal.warn)
             context.terminal.out(TaskMutation.line(edited, terminal: context.terminal))
+            Hints(context: context).afterEditing([edited.outcome.item])
         }
 
         /// `tick edit FILTER -- CHANGES`: the same change to every task the
@@ -155,6 +156,7 @@ extension Tick {
             let mutation = TaskMutation(context: context)
             let results = try mutation.apply(refs) { task, now in edit.apply(to: &task, now: now) }
             TaskMutation.report(to: context.terminal, results, verb: "Edited", unchanged: "unchanged", ids: try context.resyncIDs())
+            Hints(context: context).afterEditing(results.map(\.item))
         }
     }
 }
