@@ -33,6 +33,13 @@ import Testing
         #expect(try s.showJSON(low).string("priority") == "must")
         // The same words in a filter (one table).
         #expect(try s.json("list", "pri:H", "project:Work").titles == ["Fix bug"])
+        // todo.txt's priority first, as todo.sh add takes it (one quoted word or several); past dates stay dates.
+        let a = try s.add("(A) Call mum due:2d ago")
+        #expect(try s.showJSON(a).string("title") == "Call mum")
+        #expect(try s.showJSON(a).string("priority") == "must")
+        #expect(try s.showJSON(a).string("due") == "2026-11-19")
+        let b = try s.add("(B)", "Tidy", "desk")
+        #expect(try s.showJSON(b).string("title") == "Tidy desk" && s.showJSON(b).string("priority") == "flexible")
     }
 
     @Test("until:, status:, t: and other keys tick does not take are refused with the literal form; nothing is written")

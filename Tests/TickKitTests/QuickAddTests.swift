@@ -110,6 +110,18 @@ import Testing
         #expect(edit.remind == .set(now.addingTimeInterval(7_200)))
     }
 
+    @Test func todoTxtsPriorityFirstIsThePriority() throws {
+        for (words, priority) in [(["(A)", "Call", "mum"], Priority.must), (["(A) Call mum"], .must), (["(C)", "Call", "mum"], .flexible)] {
+            let (title, edit) = try parser.parse(words)
+            #expect(title == "Call mum", "\(words)")
+            #expect(edit.priority == .set(priority), "\(words)")
+        }
+        // Only first, only a capital letter: text otherwise.
+        #expect(try parser.parse(["Call", "(A)"]).title == "Call (A)")
+        #expect(try parser.parse(["(a)", "x"]).title == "(a) x")
+        #expect(try parser.parse(["(AB)", "x"]).title == "(AB) x")
+    }
+
     @Test func agoAfterADateThatCannotTakeItIsAnErrorNotTitleText() {
         #expect(throws: (any Error).self) { try parser.parse(["X", "due:fri", "ago"]) }
     }

@@ -42,7 +42,7 @@ public enum FieldNames {
         "annotation": "add a note with --note TEXT",
         "annotations": "add a note with --note TEXT",
         "rec": "todo.txt's rec: is tick's repeat:, e.g. repeat:weekly",
-        "t": "todo.txt's t: (threshold) is tick's wait:, e.g. wait:2026-12-01",
+        "t": "todo.txt's t: (threshold) is tick's sched: (as tick import reads it), e.g. sched:2026-12-01; wait: hides a task until a day",
         "limit": "limit: is for listings: tick list --limit N",
     ]
 }

@@ -61,6 +61,12 @@ public struct QuickAddParser: Sendable {
                 titleWords.append(String(word.dropFirst()))
                 continue
             }
+            // todo.txt's priority first: `(A) Call mum` (one quoted word or several).
+            if titleWords.isEmpty, edit.priority == .keep, let (priority, rest) = Self.todoTxtPriority(word) {
+                edit.priority = .set(priority)
+                if !rest.isEmpty { words.insert(contentsOf: rest.split(separator: " ").map(String.init), at: words.startIndex) }
+                continue
+            }
             if Self.isTagWord(word) {
                 do { edit.addTags.append(try fields.tag(word)) } catch { throw Self.literalHint(error, word: word, allowRemoval) }
                 continue
@@ -127,6 +133,15 @@ public struct QuickAddParser: Sendable {
             return nil
         }
         return (key, value)
+    }
+
+    /// `(A)` (must) or `(B)`…`(Z)` (flexible) at the start of a word, as todo.txt
+    /// and `tick import` read them, and the rest of the word.
+    static func todoTxtPriority(_ word: String) -> (Priority, String)? {
+        let chars = Array(word)
+        guard chars.count >= 3, chars[0] == "(", chars[2] == ")", let letter = chars[1].asciiValue,
+              letter >= UInt8(ascii: "A"), letter <= UInt8(ascii: "Z"), chars.count == 3 || chars[3] == " " else { return nil }
+        return (letter == UInt8(ascii: "A") ? .must : .flexible, String(chars.dropFirst(3)).trimmingCharacters(in: .whitespaces))
     }
 
     /// The refusal of a word that looks like a field tick does not take here:
