@@ -121,6 +121,18 @@ struct ArgumentRewriteTests {
         #expect(throws: CLIError.self) { try rewritten("1", "modify", "due:fri") }
     }
 
+    @Test("tick FILTER VERB is tick VERB FILTER for commands that take a filter; never before add, never a title word")
+    func filterBeforeTheCommand() throws {
+        #expect(try rewritten("+work", "list") == ["list", "+work"])
+        #expect(try rewritten("project:Home", "list") == ["list", "project:Home"])
+        #expect(try rewritten("+work", "due.before:eow", "3", "done") == ["done", "+work", "due.before:eow", "3"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["+work", "add", "x"]) == ["+work", "add", "x"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["+1", "list"]) == ["+1", "list"])
+        #expect(TaskwarriorVerbs.movingCommandFirst(["Note:x", "list"]) == ["Note:x", "list"])
+        #expect(FilterParser.isTermWord("+work") && FilterParser.isTermWord("project:Home") && FilterParser.isTermWord("due.before:fri"))
+        #expect(!FilterParser.isTermWord("+") && !FilterParser.isTermWord("10:30") && !FilterParser.isTermWord("http://x"))
+    }
+
     @Test("Taskwarrior's commands name tick's in the unknown-command error")
     func taskwarriorCommands() throws {
         for (verb, command) in ["modify": "edit", "info": "show", "stop": "reopen", "projects": "lists", "annotate": "edit", "log": "add"] {

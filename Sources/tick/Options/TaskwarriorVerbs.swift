@@ -49,24 +49,38 @@ enum TaskwarriorVerbs {
     /// a command that takes ids or a filter, or one of Taskwarrior's (whose
     /// error then names tick's). `tick 3` alone is `tick show 3`. Anything
     /// else is left as typed; a word that is not an id is never moved.
+    ///
+    /// Filter terms first (`tick +work list`, `tick project:Home list`, ``FilterParser/isTermWord(_:)``)
+    /// move the same way before a command that takes a filter: no command
+    /// starts with `+` or has a colon, so the order is never ambiguous.
     static func movingCommandFirst(_ args: [String]) -> [String] {
         var i = 0
-        while i < args.count, !args[i].hasPrefix("-"), BulkSelection.isIDList([args[i]]) { i += 1 }
+        var terms = false
+        while i < args.count, !args[i].hasPrefix("-") {
+            if BulkSelection.isIDList([args[i]]) {
+                i += 1
+            } else if FilterParser.isTermWord(args[i]) {
+                terms = true
+                i += 1
+            } else {
+                break
+            }
+        }
         guard i > 0 else { return args }
-        let ids = Array(args[..<i])
+        let leading = Array(args[..<i])
         guard i < args.count, !args[i].hasPrefix("-") else {
             // `tick 3`, `tick 3 --json`: show the task, as `task 3` does.
-            return ids.count == 1 && BulkSelection.isSingleID(ids[0]) ? ["show"] + args : args
+            return leading.count == 1 && BulkSelection.isSingleID(leading[0]) ? ["show"] + args : args
         }
         let verb = args[i]
-        let takesIDs: Bool
+        let moves: Bool
         if let type = CommandFacts.topLevel(verb) {
             let facts = CommandFacts.facts(of: type)
-            takesIDs = facts.takesIDs || facts.takesFilter
+            moves = terms ? facts.takesFilter : facts.takesIDs || facts.takesFilter
         } else {
-            takesIDs = equivalents[verb.lowercased()] != nil
+            moves = equivalents[verb.lowercased()] != nil
         }
-        guard takesIDs else { return args }
-        return [verb] + ids + args[(i + 1)...]
+        guard moves else { return args }
+        return [verb] + leading + args[(i + 1)...]
     }
 }

@@ -113,6 +113,10 @@ enum Invocation {
         if words.count == 1, parent == Tick.self, BulkSelection.isIDList([word]) {
             return CLIError(text + "; a task id goes after the command (tick show \(word), tick done \(word)) or before one that takes ids (tick \(word) done); see `tick help`", status: .usage)
         }
+        // `tick +work frob`, `tick project:Home`: a filter goes after the command.
+        if words.count == 1, parent == Tick.self, FilterParser.isTermWord(word) {
+            return CLIError(text + "; a filter goes after the command (tick list \(word)) or before one that takes a filter (tick \(word) list); see `tick help list`", status: .usage)
+        }
         if let guess = CommandSuggestion.closest(to: word, among: CommandSuggestion.names(of: parent)) {
             text += " (did you mean \"\((words.dropLast() + [guess]).joined(separator: " "))\"?)"
         }

@@ -27,6 +27,17 @@ public struct FilterParser: Sendable {
     /// Date keys whose values lie in the past (``WhenDirection/past``).
     static let pastFields: Set<String> = ["completed", "created", "modified"]
 
+    /// True when `word` alone is a filter term by its shape: `+tag`, or
+    /// `key:value` / `key.modifier:value` with a filter key (``keys``, or
+    /// another spelling of one such as `project:`). For Taskwarrior's order
+    /// `tick +work list` (the terms before the command).
+    public static func isTermWord(_ word: String) -> Bool {
+        if word.hasPrefix("+") { return word.dropFirst().first?.isLetter == true }
+        guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return false }
+        let key = word[..<colon].split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        return keys.contains(FieldNames.canonical(key))
+    }
+
     /// A token: its text and columns in the line.
     struct Token {
         var text: String
