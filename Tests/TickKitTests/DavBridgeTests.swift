@@ -527,12 +527,14 @@ import Testing
         watch = false
         interval = "5m"
         debounce = "10s"
+        discover = "30m"
         """, path: "config.toml")
         #expect(config.unknownKeys.isEmpty)
         #expect(config.dav.resolvedPath(environment: ["HOME": "/h"]) == "/h/dav")
         #expect(config.dav.bridges(listNamed: "HOME") && !config.dav.bridges(listNamed: "Errands"))
         #expect(!config.dav.inbox && config.dav.inboxName == "Eingang" && config.dav.vdirsyncer == "/opt/vdirsyncer")
-        #expect(!config.dav.watch && config.dav.interval == 300 && config.dav.debounce == 10)
+        #expect(!config.dav.watch && config.dav.interval == 300 && config.dav.debounce == 10 && config.dav.discover == 1_800)
+        #expect(DavSettings().discover == 300)
         #expect(DavSettings().resolvedPath(environment: ["XDG_DATA_HOME": "/x"]) == "/x/tick-dav")
         #expect(throws: ConfigError.self) { try TickConfig.parse("[dav]\nlists = \"Work\"\n", path: "c") }
     }
