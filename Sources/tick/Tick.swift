@@ -78,6 +78,12 @@ struct Tick: ParsableCommand {
 
     static func main() {
         _ = CommandClock.start
+        // `tick --version` (the status line's and scripts' probe) prints what
+        // ArgumentParser would, without building the command tree first.
+        if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
+            print(configuration.version)
+            return
+        }
         // A Tab in a shell (`tick ---completion …`, see ShellCompletion):
         // ArgumentParser answers it; tick's rewrites of typed words do not apply.
         if CommandLine.arguments.dropFirst().first == "---completion" {
@@ -105,8 +111,33 @@ struct Tick: ParsableCommand {
     /// The command that `arguments` (argv without the executable) name, read
     /// as `main` reads them; `tick ui` runs its writes through here too.
     static func command(for arguments: [String], environment: [String: String]) throws -> ParsableCommand {
-        try parseAsRoot(Invocation.rewritten(arguments, environment: environment))
+        let rewritten = try Invocation.rewritten(arguments, environment: environment)
+        if let command = leafCommand(rewritten) {
+            return command
+        }
+        return try parseAsRoot(rewritten)
     }
+
+    /// The command a plain invocation of a command without subcommands names
+    /// (`today`, `list +work`, `add …`), parsed as that command alone: the
+    /// result is the one the root's parse gives, without reflecting the root's
+    /// tree of 41 commands first (most of a read's start-up; PERFORMANCE.md,
+    /// "Start-up"). Nil when the root must parse it: help, the built-in flags,
+    /// a command with subcommands, and any error (the root's parse then reports
+    /// it, in its words).
+    static func leafCommand(_ arguments: [String]) -> ParsableCommand? {
+        guard let name = arguments.first, let type = CommandFacts.topLevel(name),
+              type.configuration.subcommands.isEmpty,
+              !arguments.dropFirst().contains(where: { rootOnlyWords.contains($0) })
+        else { return nil }
+        return try? type.parseAsRoot(Array(arguments.dropFirst()))
+    }
+
+    /// Words the root answers itself (help, version, completion scripts),
+    /// which a command parsed alone would answer in its own name.
+    static let rootOnlyWords: Set<String> = [
+        "-h", "--help", "-help", "help", "--version", "--generate-completion-script", "--experimental-dump-help",
+    ]
 
     /// Prints the error that ended the command (through ``Diagnostics``):
     /// tick's own (``TickError``: the location first when there is one, else

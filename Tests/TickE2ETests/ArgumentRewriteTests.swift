@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 import TickKit
@@ -144,6 +145,50 @@ struct ArgumentRewriteTests {
         for (verb, equivalent) in TaskwarriorVerbs.equivalents {
             #expect(CommandFacts.topLevel(equivalent.command) != nil, "\(verb) → \(equivalent.command)")
             #expect(CommandFacts.topLevel(verb) == nil, "\(verb) is a tick command; it needs no hint")
+        }
+    }
+}
+
+/// A command without subcommands is parsed alone (``Tick/leafCommand(_:)``),
+/// skipping the root's tree: the command it gives must be the root's, field
+/// for field, and anything the root answers itself (help, version, errors)
+/// must still go to the root.
+@Suite("parsing a command alone")
+struct LeafCommandTests {
+    func dumped(_ command: ParsableCommand) -> String {
+        var text = ""
+        dump(command, to: &text)
+        return text
+    }
+
+    @Test("the command parsed alone is the root's, field for field")
+    func sameAsTheRoot() throws {
+        let invocations: [[String]] = [
+            ["today"], ["today", "--store", "/s", "--no-color", "--json"],
+            ["list", "+work", "due.before:fri", "--sort", "due", "--limit", "3"],
+            ["list", "-home", "list:Errands"], ["add", "Call", "mum", "due:fri", "+family", "pri:H"],
+            ["add", "--", "-literal", "title"], ["done", "1", "2"], ["edit", "3", "due:mon", "-work"],
+            ["search", "invoice", "--limit", "10"], ["show", "deadbeef"], ["upcoming", "--days", "3"],
+            ["mv", "2", "Errands"], ["status"], ["stats", "--json"], ["reindex"],
+        ]
+        for typed in invocations {
+            let args = try Invocation.rewritten(typed, environment: ["XDG_CONFIG_HOME": "/nonexistent-tick-config"])
+            let alone = try #require(Tick.leafCommand(args), "\(args) should parse alone")
+            let root = try Tick.parseAsRoot(args)
+            #expect(type(of: alone) == type(of: root), "\(args)")
+            #expect(dumped(alone) == dumped(root), "\(args)")
+        }
+    }
+
+    @Test("help, version, completion scripts, commands with subcommands and errors go to the root")
+    func theRootAnswers() {
+        let invocations: [[String]] = [
+            ["today", "--help"], ["add", "-h"], ["list", "--version"], ["today", "--generate-completion-script", "bash"],
+            ["lists", "add", "Errands"], ["dav", "sync"], ["today", "--no-such-option"], ["upcoming", "--days", "x"],
+            ["no-such-command"], [],
+        ]
+        for args in invocations {
+            #expect(Tick.leafCommand(args) == nil, "\(args) must be parsed by the root")
         }
     }
 }
