@@ -36,7 +36,7 @@ MAN_DATE ?= 2026-11-23
 GEN = build/gen
 GENERATE_MANUAL = .build/debug/generate-manual
 
-VERSION = $(shell sed -n 's/^ *version: "\([^"]*\)".*/\1/p' Sources/tick/Tick.swift)
+VERSION = $(shell sed -n 's/^ *static let version = "\([^"]*\)".*/\1/p' Sources/tick/Tick.swift)
 DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_ROOT = $(CURDIR)/build/deb/root
 DEB = build/tick_$(VERSION)_$(DEB_ARCH).deb

@@ -59,7 +59,7 @@ struct Tick: ParsableCommand {
           3  task or list not found, or an ambiguous id or list name
           4  a store file cannot be parsed or breaks the schema
         """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             Add.self, List.self, Inbox.self, Today.self, Upcoming.self, Overdue.self,
             Show.self, Edit.self, Start.self, Done.self, Reopen.self, Remove.self,
@@ -71,6 +71,9 @@ struct Tick: ParsableCommand {
         ]
     )
 
+    /// tick's version, as `tick --version` prints it.
+    static let version = "0.1.0"
+
     /// The global options, declared on the root too so that shell completion
     /// knows `tick --store DIR list <Tab>` (main moves them behind the
     /// subcommand before parsing; see ``Invocation/hoistingGlobalOptions(_:)``).
@@ -81,7 +84,7 @@ struct Tick: ParsableCommand {
         // `tick --version` (the status line's and scripts' probe) prints what
         // ArgumentParser would, without building the command tree first.
         if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
-            print(configuration.version)
+            print(version)
             return
         }
         // A Tab in a shell (`tick ---completion …`, see ShellCompletion):
