@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A search: words, `"quoted phrases"` and `prefix*` terms, all of which must
 /// match a task's title, notes or tags, case-insensitively.
