@@ -60,7 +60,7 @@ public struct SearchQuery: Sendable, Equatable {
             guard chars.count >= 3 else { continue }
             for i in 0...(chars.count - 3) {
                 let gram = String(chars[i..<(i + 3)])
-                if seen.insert(gram).inserted { grams.append("\"" + gram.replacingOccurrences(of: "\"", with: "\"\"") + "\"") }
+                if seen.insert(gram).inserted { grams.append("\"" + gram.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"") }
             }
         }
         return grams.isEmpty ? nil : grams.joined(separator: " AND ")

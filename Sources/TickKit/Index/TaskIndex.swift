@@ -48,7 +48,7 @@ public final class TaskIndex {
         } catch let error as UnwritableIndex {
             throw error
         } catch let error as StoreError {
-            throw IndexError.cannotOpen(path: path, reason: error.localizedDescription)
+            throw IndexError.cannotOpen(path: path, reason: error.errorDescription ?? "\(error)")
         } catch {
             throw IndexError.cannotOpen(path: path, reason: Self.describe(error))
         }
