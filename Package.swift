@@ -10,7 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
@@ -24,14 +23,20 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libncurses-dev"])]
         ),
+        // The system's SQLite, for the index (linked statically by `make release`).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: nil,
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // System calls Swift's Glibc module does not declare (renameat2).
         .target(name: "CTickSys"),
         .target(
             name: "TickKit",
             dependencies: [
                 "CInotifyTools",
+                "CSQLite",
                 "CTickSys",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -146,7 +146,7 @@ import Testing
         try first.refresh()
         let path = try #require(first.path)
         // Another schema version.
-        try first.db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        try first.db.execute("PRAGMA user_version = 99")
         // Only a file nobody has open is migrated or replaced (see IndexLock).
         first.close()
         let second = try index(store)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import TickKit
 
@@ -162,16 +161,16 @@ import Testing
     }
 
     @Test func indexStoresEveryField() throws {
-        let db = try DatabaseQueue()
-        try db.write { db in
-            for sql in IndexSchema.statements { try db.execute(sql: sql) }
+        let db = try SQLiteConnection(path: nil)
+        try db.write {
+            for sql in IndexSchema.statements { try db.execute(sql) }
         }
         func roundTrip(_ task: TaskItem) throws -> TaskItem? {
-            try db.write { db in
-                try db.execute(sql: "DELETE FROM tasks")
+            try db.write {
+                try db.execute("DELETE FROM tasks")
                 try RowWriter(db).write(task, id: task.id.lowercased, hash: nil, path: "inbox.json", position: 0, db: db)
                 var read: TaskItem?
-                try RowReader.forEach(try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t")) { t, path, _, _, _ in
+                try RowReader.forEach(try db.prepare("SELECT \(RowReader.columns) FROM tasks t")) { t, path, _, _, _ in
                     #expect(path == "inbox.json")
                     read = t
                 }

@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import Glibc
 
 /// Read-only lookups for shell completion, answered from the index file as
 /// it is: nothing is refreshed, locked, created or written, so a Tab never
@@ -9,7 +8,7 @@ import GRDB
 /// while `tick watch` runs. A missing, outdated or unreadable index answers
 /// nothing.
 public final class CompletionIndex {
-    private let db: DatabaseQueue
+    private let db: SQLiteConnection
 
     /// A pending task as completion offers it: its short id and title.
     public struct TaskCandidate: Sendable, Equatable {
@@ -23,18 +22,13 @@ public final class CompletionIndex {
         let path = TaskIndex.defaultPath(in: location)
         let shortIDs = ShortIDStore.path(in: location)
         guard access(path, R_OK) == 0 else { return nil }
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(1)
-        config.label = "tick-completion"
         let hasShortIDs = access(shortIDs, R_OK) == 0
-        config.prepareDatabase { db in
-            if hasShortIDs { try db.execute(sql: "ATTACH DATABASE ? AS ids", arguments: [shortIDs]) }
+        guard let connection = try? SQLiteConnection(path: path, readOnly: true, busyTimeout: 1) else { return nil }
+        if hasShortIDs {
+            guard (try? connection.execute("ATTACH DATABASE ? AS ids", [shortIDs])) != nil else { return nil }
         }
-        guard let queue = try? DatabaseQueue(path: path, configuration: config),
-              (try? queue.read({ try Int.fetchOne($0, sql: "PRAGMA user_version") })) == IndexSchema.version
-        else { return nil }
-        db = queue
+        guard (try? connection.read({ try connection.int("PRAGMA user_version") })) == IndexSchema.version else { return nil }
+        db = connection
         self.hasShortIDs = hasShortIDs
     }
 
@@ -43,8 +37,8 @@ public final class CompletionIndex {
     /// The names of the lists (not the inbox) starting with `prefix`, in
     /// any letter case, sorted.
     public func listNames(prefix: String) -> [String] {
-        let names = (try? db.read { db in
-            try String.fetchAll(db, sql: "SELECT coalesce(name, slug) FROM files WHERE slug IS NOT NULL AND path LIKE 'lists/%'")
+        let names = (try? db.read {
+            try db.texts("SELECT coalesce(name, slug) FROM files WHERE slug IS NOT NULL AND path LIKE 'lists/%'")
         }) ?? []
         return Self.matching(names, prefix: prefix)
     }
@@ -54,15 +48,15 @@ public final class CompletionIndex {
         // A skip scan on the tag index: one seek per distinct tag, not one
         // step per tagged task (100,000 rows hold some 40 tags), from
         // `prefix` up to the first string that no longer starts with it.
-        (try? db.read { db in
-            try String.fetchAll(db, sql: """
+        (try? db.read {
+            try db.texts("""
                 WITH RECURSIVE t(tag) AS (
                     SELECT min(tag) FROM tags WHERE tag >= ?1
                     UNION ALL
                     SELECT (SELECT min(tag) FROM tags WHERE tag > t.tag) FROM t WHERE t.tag < ?2
                 )
                 SELECT tag FROM t WHERE tag IS NOT NULL AND tag < ?2
-                """, arguments: [prefix, prefix + "\u{10FFFF}"])
+                """, [prefix, prefix + "\u{10FFFF}"])
         }) ?? []
     }
 
@@ -70,13 +64,14 @@ public final class CompletionIndex {
     /// number, at most `limit` of them.
     public func tasks(prefix: String, limit: Int) -> [TaskCandidate] {
         guard hasShortIDs, prefix.allSatisfy(\.isASCII), prefix.allSatisfy(\.isNumber) else { return [] }
-        return (try? db.read { db in
-            try Row.fetchAll(db, sql: """
+        return (try? db.read {
+            var candidates: [TaskCandidate] = []
+            try db.forEachRow("""
                 SELECT s.n, t.title FROM ids.short_ids s JOIN tasks t ON t.id = s.id
                 WHERE s.held_until IS NULL AND t.state != 'done' AND CAST(s.n AS TEXT) LIKE ?
                 GROUP BY s.n ORDER BY s.n LIMIT ?
-                """, arguments: [prefix + "%", limit])
-                .map { TaskCandidate(shortID: $0[0], title: $0[1]) }
+                """, [prefix + "%", limit]) { candidates.append(TaskCandidate(shortID: $0.int(0), title: $0.text(1))) }
+            return candidates
         }) ?? []
     }
 

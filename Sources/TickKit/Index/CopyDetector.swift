@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds tasks seen more than once in a stream of rows (a task in two files
 /// until the next write joins it) without hashing every id through `Hasher`:

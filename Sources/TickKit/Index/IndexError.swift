@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Failures of the index. The index is only a cache: callers rebuild it or
 /// fall back to reading the files; these never reach users as fatal errors.

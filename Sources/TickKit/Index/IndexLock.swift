@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `flock` that keeps index files from being replaced under a process
 /// that uses them (`index.sqlite.lock`, next to the database, never deleted).

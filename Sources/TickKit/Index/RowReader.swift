@@ -1,6 +1,5 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import CSQLite
 
 /// Reads task rows straight from SQLite's C API: listings of thousands of
 /// tasks must not pay for a generic row abstraction per column.
@@ -51,12 +50,12 @@ struct RowReader {
     /// The columns of ``rankingTask()``: what ranking and placing read.
     static let rankingColumns = "t.id, t.state, t.due, t.scheduled_day, t.priority, t.energy, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.path, t.position"
 
-    let statement: SQLiteStatement
+    let statement: OpaquePointer
 
     /// Steps through the statement, calling `body` with each decoded task, its
     /// store-relative path, short id, position and whether it is blocked.
-    static func forEach(_ statement: Statement, _ body: (TaskItem, String, Int?, Int, Bool) throws -> Void) throws {
-        let raw = statement.sqliteStatement
+    static func forEach(_ statement: SQLiteStatement, _ body: (TaskItem, String, Int?, Int, Bool) throws -> Void) throws {
+        let raw = statement.handle
         let reader = RowReader(statement: raw)
         while true {
             let rc = sqlite3_step(raw)

@@ -1,6 +1,5 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import CSQLite
 
 /// Inserts task rows through SQLite's C API (reindexing 100,000 tasks must
 /// not build a boxed argument array per row).
@@ -41,16 +40,15 @@ struct RowWriter {
         static let depends = TaskColumns.parameter("depends")
     }
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    let insert: SQLiteStatement
+    let tagInsert: SQLiteStatement
+    let dependsInsert: SQLiteStatement
 
-    let insert: Statement
-    let tagInsert: Statement
-    let dependsInsert: Statement
-
-    init(_ db: Database) throws {
-        insert = try db.cachedStatement(sql: Self.insertSQL)
-        tagInsert = try db.cachedStatement(sql: "INSERT INTO tags (task_rowid, tag) VALUES (?, ?)")
-        dependsInsert = try db.cachedStatement(sql: "INSERT INTO depends (task_rowid, dep_id) VALUES (?, ?)")
+    /// The three inserts, from `db`'s statement cache.
+    init(_ db: SQLiteConnection) throws {
+        insert = try db.cached(Self.insertSQL)
+        tagInsert = try db.cached("INSERT INTO tags (task_rowid, tag) VALUES (?, ?)")
+        dependsInsert = try db.cached("INSERT INTO depends (task_rowid, dep_id) VALUES (?, ?)")
     }
 
     /// A hash of everything the index stores of a task: FNV-1a 64 over the
@@ -65,8 +63,8 @@ struct RowWriter {
 
     /// Inserts one task (and its tags and dependencies). `hash` is the
     /// row's `chash`: nil to compute ``contentHash(_:id:)`` while binding.
-    func write(_ task: TaskItem, id: String, hash: Int64?, path: String, position: Int, db: Database) throws {
-        let s = insert.sqliteStatement
+    func write(_ task: TaskItem, id: String, hash: Int64?, path: String, position: Int, db: SQLiteConnection) throws {
+        let s = insert.handle
         sqlite3_reset(s)
         sqlite3_clear_bindings(s)
         var binder = ColumnBinder(statement: s)
@@ -77,14 +75,14 @@ struct RowWriter {
         try step(s, db)
         guard !task.tags.isEmpty || !task.depends.isEmpty else { return }
         let rowid = sqlite3_last_insert_rowid(sqlite3_db_handle(s))
-        let d = dependsInsert.sqliteStatement
+        let d = dependsInsert.handle
         for dep in task.depends {
             sqlite3_reset(d)
             sqlite3_bind_int64(d, 1, rowid)
             Self.bind(d, 2, dep.lowercased)
             try step(d, db)
         }
-        let t = tagInsert.sqliteStatement
+        let t = tagInsert.handle
         for tag in task.tags {
             sqlite3_reset(t)
             sqlite3_bind_int64(t, 1, rowid)
@@ -142,18 +140,18 @@ struct RowWriter {
         if !task.depends.isEmpty { v.text(P.depends, task.depends.map(\.lowercased).joined(separator: " ")) }
     }
 
-    fileprivate static func bind(_ s: SQLiteStatement, _ i: Int32, _ text: String) {
+    fileprivate static func bind(_ s: OpaquePointer, _ i: Int32, _ text: String) {
         var text = text
         text.withUTF8 { buf in bind(s, i, buf) }
     }
 
-    fileprivate static func bind(_ s: SQLiteStatement, _ i: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
+    fileprivate static func bind(_ s: OpaquePointer, _ i: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
         _ = buf.withMemoryRebound(to: CChar.self) { chars in
-            sqlite3_bind_text(s, i, chars.baseAddress, Int32(chars.count), transient)
+            sqlite3_bind_text(s, i, chars.baseAddress, Int32(chars.count), tick_sqlite3_transient())
         }
     }
 
-    private func step(_ s: SQLiteStatement, _ db: Database) throws {
+    private func step(_ s: OpaquePointer, _ db: SQLiteConnection) throws {
         let rc = sqlite3_step(s)
         guard rc == SQLITE_DONE else {
             throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(s))))
@@ -221,7 +219,7 @@ struct ColumnHasher: ColumnVisitor {
 
 /// Binds a row's values to the insert statement, hashing them on the way.
 private struct ColumnBinder: ColumnVisitor {
-    let statement: SQLiteStatement
+    let statement: OpaquePointer
     var hasher = ColumnHasher()
 
     mutating func text(_ column: Int32, _ value: String) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A search: words, `"quoted phrases"` and `prefix*` terms, all of which must
 /// match a task's title, notes or tags, case-insensitively.
@@ -25,7 +25,7 @@ public struct SearchQuery: Sendable, Equatable {
                 guard let end = body.firstIndex(of: "\"") else {
                     throw .invalid("unclosed quote in search \(text)")
                 }
-                let phrase = String(body[..<end]).trimmingCharacters(in: .whitespaces)
+                let phrase = Self.trimmingWhitespace(body[..<end])
                 if !phrase.isEmpty { terms.append(.text(phrase.lowercased())) }
                 rest = body[body.index(after: end)...]
             } else {
@@ -60,7 +60,7 @@ public struct SearchQuery: Sendable, Equatable {
             guard chars.count >= 3 else { continue }
             for i in 0...(chars.count - 3) {
                 let gram = String(chars[i..<(i + 3)])
-                if seen.insert(gram).inserted { grams.append("\"" + gram.replacingOccurrences(of: "\"", with: "\"\"") + "\"") }
+                if seen.insert(gram).inserted { grams.append("\"" + gram.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"") }
             }
         }
         return grams.isEmpty ? nil : grams.joined(separator: " AND ")
@@ -138,12 +138,12 @@ public struct SearchQuery: Sendable, Equatable {
         case .prefix(let p): (needle, atWordStart) = (p, true)
         }
         if let found = ASCIIMatch.find(needle, in: text, atWordStart: atWordStart) { return found }
-        return atWordStart ? hasWord(startingWith: needle, in: text) : text.contains(needle)
+        return atWordStart ? hasWord(startingWith: needle, in: text) : ComposedSearch.contains(needle, in: text)
     }
 
     private static func hasWord(startingWith prefix: String, in text: String) -> Bool {
-        var searchRange = text.startIndex..<text.endIndex
-        while let r = text.range(of: prefix, range: searchRange) {
+        var from = text.startIndex
+        while let r = ComposedSearch.range(of: prefix, in: text, from: from) {
             if r.lowerBound == text.startIndex { return true }
             // The character holding the scalar before the match (a match can start
             // inside a character, after a prepended mark).
@@ -153,8 +153,17 @@ public struct SearchQuery: Sendable, Equatable {
             // prepended mark), where stepping by characters could pass the end.
             let next = text.unicodeScalars.index(after: r.lowerBound)
             guard next < text.endIndex else { return false }
-            searchRange = next..<text.endIndex
+            from = next
         }
         return false
+    }
+
+    /// `text` without the white space Foundation's `CharacterSet.whitespaces`
+    /// holds (tab, `Zs`, U+200B) at either end.
+    static func trimmingWhitespace(_ text: Substring) -> String {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0.value == 0x200B || $0.properties.generalCategory == .spaceSeparator }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 }

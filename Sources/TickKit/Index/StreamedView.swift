@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A view's answer without the view's tasks held in memory: each task the
 /// view admits is handed to a `render` closure as it is stepped from SQLite,

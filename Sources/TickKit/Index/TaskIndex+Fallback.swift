@@ -1,6 +1,5 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import CSQLite
 
 /// When the index on disk cannot be used: in-memory copies that keep its
 /// short ids, and telling disk failures from damage, in words rather than SQLite's.
@@ -39,16 +38,7 @@ extension TaskIndex {
             // A WAL database's header says so (bytes 18-19 = 2); an image in memory has no WAL.
             if bytes[18] == 2 { bytes[18] = 1 }
             if bytes[19] == 2 { bytes[19] = 1 }
-            let loaded: Bool = memory.writeWithoutTransaction { db -> Bool in
-                guard let buffer = sqlite3_malloc64(sqlite3_uint64(bytes.count)) else { return false }
-                bytes.withUnsafeBytes { raw in
-                    if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) }
-                }
-                let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
-                let size = sqlite3_int64(bytes.count)
-                return sqlite3_deserialize(db.sqliteConnection, "main", buffer.assumingMemoryBound(to: UInt8.self), size, size, flags) == SQLITE_OK
-            }
-            if loaded, copy.isCurrent {
+            if memory.deserialize(bytes), copy.isCurrent {
                 if let rows = ShortIDStore.rows(inFile: ShortIDStore.path(for: store)) { ShortIDStore.copy(rows, to: memory) }
                 return copy
             }
@@ -66,29 +56,30 @@ extension TaskIndex {
 
     /// True for errors that say the database file itself is damaged.
     static func isDamage(_ error: Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+        guard let error = error as? SQLiteError else { return false }
+        return error.code == SQLITE_CORRUPT || error.code == SQLITE_NOTADB
     }
 
     /// True for errors of the disk rather than of the database: full, I/O,
     /// read-only, permission. Deleting and rebuilding the index cannot help.
     public static func isResourceFailure(_ error: Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        if error.extendedResultCode == .SQLITE_READONLY_DBMOVED { return false }
-        return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN].contains(error.resultCode)
+        guard let error = error as? SQLiteError else { return false }
+        // SQLITE_READONLY_DBMOVED (a macro Swift cannot import): the file was replaced, not a disk failure.
+        if error.extendedCode == SQLITE_READONLY | (4 << 8) { return false }
+        return [SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN].contains(error.code)
     }
 
     /// A short reason for an index failure, in words rather than SQLite's.
     public static func describe(_ error: Error) -> String {
-        if let error = error as? DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_FULL: return "the disk is full"
-            case .SQLITE_IOERR: return "an I/O error"
-            case .SQLITE_READONLY, .SQLITE_PERM: return "it cannot be written"
-            case .SQLITE_CANTOPEN: return "it cannot be opened"
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "it is damaged"
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return "it is busy"
-            default: return "database error \(error.resultCode.rawValue)"
+        if let error = error as? SQLiteError {
+            switch error.code {
+            case SQLITE_FULL: return "the disk is full"
+            case SQLITE_IOERR: return "an I/O error"
+            case SQLITE_READONLY, SQLITE_PERM: return "it cannot be written"
+            case SQLITE_CANTOPEN: return "it cannot be opened"
+            case SQLITE_CORRUPT, SQLITE_NOTADB: return "it is damaged"
+            case SQLITE_BUSY, SQLITE_LOCKED: return "it is busy"
+            default: return "database error \(error.code)"
             }
         }
         if let error = error as? IndexError {

@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// Filters answered by the index: SQL narrows the rows (exactly for most
 /// terms, as a superset for words), then ``FilterMatcher`` decides, so both
@@ -23,10 +22,10 @@ extension TaskIndex {
                 bindings.lists[term.range.lowerBound] = kinds
             case .ids(let refs):
                 var ids = Set<UUID>()
-                try db.read { db in
+                try db.read {
                     func held(_ range: ClosedRange<Int>) throws -> [UUID] {
-                        try String.fetchAll(db, sql: "SELECT id FROM ids.short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
-                                            arguments: [range.lowerBound, range.upperBound, now]).compactMap(UUID.init(uuidString:))
+                        try db.texts("SELECT id FROM ids.short_ids WHERE n BETWEEN ? AND ? AND (held_until IS NULL OR held_until >= ?)",
+                                    [range.lowerBound, range.upperBound, now]).compactMap(UUID.init(uuidString:))
                     }
                     for ref in refs {
                         switch ref {
@@ -36,7 +35,7 @@ extension TaskIndex {
                             let found = try held(n...n)
                             if !found.isEmpty { ids.formUnion(found); continue }
                             let dashed = FilterSQL.dashed(digits)
-                            ids.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE id >= ? AND id < ?", arguments: [dashed, dashed + "~"])
+                            ids.formUnion(try db.texts("SELECT id FROM tasks WHERE id >= ? AND id < ?", [dashed, dashed + "~"])
                                 .compactMap(UUID.init(uuidString:)))
                         case .uuidPrefix: break
                         }
@@ -58,12 +57,12 @@ extension TaskIndex {
     }
 
     /// Registers `tick_regexp(pattern, title, notes)` on the connection for this filter's patterns.
-    static func addRegexFunction(_ regexes: FilterRegexes, to db: Database) {
+    static func addRegexFunction(_ regexes: FilterRegexes, to db: SQLiteConnection) throws {
         guard !regexes.isEmpty else { return }
-        db.add(function: DatabaseFunction("tick_regexp", argumentCount: 3, pure: true) { values in
-            guard let pattern = String.fromDatabaseValue(values[0]), let title = String.fromDatabaseValue(values[1]) else { return false }
-            return regexes.matches(pattern, title, String.fromDatabaseValue(values[2]))
-        })
+        try db.createFunction("tick_regexp", argumentCount: 3) { values in
+            guard let pattern = values.text(0), let title = values.text(1) else { return 0 }
+            return regexes.matches(pattern, title, values.text(2)) ? 1 : 0
+        }
     }
 }
 
@@ -76,7 +75,7 @@ struct FilterSQL {
 
     struct Part {
         var sql: String
-        var arguments: StatementArguments
+        var arguments: SQLArguments
         /// True when the condition is exactly the term (so its negation is exact too).
         var exact: Bool
         static let anything = Part(sql: "1", arguments: [], exact: false)
@@ -93,7 +92,7 @@ struct FilterSQL {
             let parts = es.map(compile)
             var isAnd = false
             if case .and = e { isAnd = true }
-            var args: StatementArguments = []
+            var args: SQLArguments = []
             for p in parts { args += p.arguments }
             return Part(sql: parts.map { "(\($0.sql))" }.joined(separator: isAnd ? " AND " : " OR "), arguments: args,
                         exact: parts.allSatisfy(\.exact))
@@ -101,14 +100,14 @@ struct FilterSQL {
     }
 
     func term(_ t: FilterTerm) -> Part {
-        func exact(_ sql: String, _ args: StatementArguments = []) -> Part { Part(sql: sql, arguments: args, exact: true) }
+        func exact(_ sql: String, _ args: SQLArguments = []) -> Part { Part(sql: sql, arguments: args, exact: true) }
         switch t.kind {
         case .tag(let tag): return exact("t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)", [tag])
         case .hasTags(let any): return exact(any ? "t.tags != ''" : "t.tags = ''")
         case .list:
             let paths = (bindings.lists[t.range.lowerBound] ?? []).map(\.relativePath).sorted()
             guard !paths.isEmpty else { return exact("0") }
-            return exact("t.path IN (\(paths.map { _ in "?" }.joined(separator: ", ")))", StatementArguments(paths))
+            return exact("t.path IN (\(paths.map { _ in "?" }.joined(separator: ", ")))", SQLArguments(values: paths))
         case .state(let states):
             return exact("t.state IN (\(states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")))")
         case .priority(let p): return p.map { exact("t.priority IS ?", [$0.rawValue]) } ?? exact("t.priority IS NULL")
@@ -119,11 +118,11 @@ struct FilterSQL {
         case .regex(let pattern): return exact("tick_regexp(?, t.title, t.notes)", [pattern])
         case .ids(let refs):
             var conditions: [String] = []
-            var args: StatementArguments = []
+            var args: SQLArguments = []
             let ids = (bindings.ids[t.range.lowerBound] ?? []).map { $0.uuidString.lowercased() }.sorted()
             if !ids.isEmpty {
                 conditions.append("t.id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
-                args += StatementArguments(ids)
+                args += SQLArguments(values: ids)
             }
             for case .uuidPrefix(let hex) in refs {
                 let dashed = Self.dashed(hex)
@@ -186,7 +185,7 @@ struct FilterSQL {
 
     /// A column of seconds since the reference date, as ``DateTestEvaluator`` compares an instant.
     func instantCondition(_ column: String, _ test: FilterTerm.DateTest) -> Part {
-        func part(_ condition: String, _ args: StatementArguments) -> Part {
+        func part(_ condition: String, _ args: SQLArguments) -> Part {
             Part(sql: "\(column) IS NOT NULL AND \(condition)", arguments: args, exact: true)
         }
         let tz = query.timeZone

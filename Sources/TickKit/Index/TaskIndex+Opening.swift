@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import FoundationEssentials
+import Glibc
 
 /// Opening the index: where it lives, creating it, checking and migrating it.
 extension TaskIndex {
@@ -48,16 +48,16 @@ extension TaskIndex {
 
     /// `<cache>/index.sqlite` of the store at `location`.
     public static func defaultPath(in location: StoreLocation) -> String {
-        (location.cacheDirectory as NSString).appendingPathComponent("index.sqlite")
+        IndexPaths.join(location.cacheDirectory, "index.sqlite")
     }
 
     /// Where the index may live, best first: the cache directory, then the
     /// state directory (when the cache is unusable), then a per-user temp dir.
     static func candidatePaths(for store: Store) -> [String] {
-        let key = (store.location.cacheDirectory as NSString).lastPathComponent
+        let key = IndexPaths.lastComponent(of: store.location.cacheDirectory)
         return [
             defaultPath(for: store),
-            (store.location.stateDirectory as NSString).appendingPathComponent("index.sqlite"),
+            IndexPaths.join(store.location.stateDirectory, "index.sqlite"),
             "/tmp/tick-\(getuid())/\(key)/index.sqlite",
         ]
     }
@@ -67,7 +67,7 @@ extension TaskIndex {
     /// is deleted first, but only once no other process has it open.
     public static func reopenAfterFailure(_ index: TaskIndex, error: Error? = nil) throws -> TaskIndex {
         if let path = index.path {
-            try? index.db.close()
+            index.db.close()
             if let error, isDamage(error), let lock = index.lock, lock.acquire(.exclusive, timeout: exclusiveWait) {
                 removeFiles(at: path)
             }
@@ -87,8 +87,8 @@ extension TaskIndex {
     /// Opens the database file at `path` under its lock: shared when it is
     /// current; otherwise exclusive, to migrate it or delete it and create
     /// a new one (then `fresh` is true and the lock is still exclusive).
-    static func openFile(at path: String, shortIDs: String) throws -> (db: DatabaseQueue, lock: IndexLock, fresh: Bool) {
-        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+    static func openFile(at path: String, shortIDs: String) throws -> (db: SQLiteConnection, lock: IndexLock, fresh: Bool) {
+        try PrivateFiles.createDirectory(IndexPaths.directory(of: path))
         let lock = try IndexLock(path: path + ".lock")
         guard lock.acquire(.shared, timeout: sharedWait) else {
             throw IndexError.busy("another tick process has been building the index \(path) for over \(Int(sharedWait)) s")
@@ -96,7 +96,7 @@ extension TaskIndex {
         do {
             if let db = try openExisting(path, shortIDs: shortIDs) {
                 if isCurrent(db) { return (db, lock, false) }
-                try? db.close()
+                db.close()
             }
         } catch {
             // It is there but cannot be opened for writing (full disk, I/O
@@ -121,7 +121,7 @@ extension TaskIndex {
             // Outdated: drop and recreate the tables in place, or damaged: delete it.
             let migrated = (try? migrate(db)) != nil && isCurrent(db)
             if migrated { return (db, lock, true) }
-            try? db.close()
+            db.close()
         }
         removeFiles(at: path)
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, PrivateFiles.fileMode)
@@ -143,17 +143,17 @@ extension TaskIndex {
     }
 
     /// Connects to an existing database file; nil when there is none.
-    private static func openExisting(_ path: String, shortIDs: String) throws -> DatabaseQueue? {
+    private static func openExisting(_ path: String, shortIDs: String) throws -> SQLiteConnection? {
         guard access(path, F_OK) == 0 else { return nil }
         for suffix in ["", "-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
         return try connect(path, shortIDs: shortIDs)
     }
 
-    private static func isCurrent(_ db: DatabaseQueue) -> Bool {
+    private static func isCurrent(_ db: SQLiteConnection) -> Bool {
         let names = IndexSchema.tableNames
-        let found = try? db.read { db -> Bool in
-            guard try Int.fetchOne(db, sql: "PRAGMA user_version") == IndexSchema.version else { return false }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (\(names.map { "'\($0)'" }.joined(separator: ", ")))") == names.count
+        let found = try? db.read { () -> Bool in
+            guard try db.int("PRAGMA user_version") == IndexSchema.version else { return false }
+            return try db.int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (\(names.map { "'\($0)'" }.joined(separator: ", ")))") == names.count
         }
         return found == true
     }
@@ -161,23 +161,16 @@ extension TaskIndex {
     /// Opens a connection: WAL (readers never wait for the watcher), a busy
     /// timeout, and memory-mapped reads, with the short-id table attached as
     /// `ids` (``ShortIDStore``; in memory when `shortIDs` is nil).
-    static func connect(_ path: String?, shortIDs: String? = nil) throws -> DatabaseQueue {
-        var config = Configuration()
-        config.busyMode = .timeout(10)
-        config.label = "tick-index"
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = 0")
-            try db.execute(sql: "PRAGMA cache_size = -2048")
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            try ShortIDStore.attach(db, path: shortIDs)
-        }
-        guard let path else { return try DatabaseQueue(configuration: config) }
-        let queue = try DatabaseQueue(path: path, configuration: config)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA main.journal_mode = WAL")
-            try db.execute(sql: "PRAGMA main.synchronous = NORMAL")
-        }
-        return queue
+    static func connect(_ path: String?, shortIDs: String? = nil) throws -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path, busyTimeout: 10)
+        try db.execute("PRAGMA mmap_size = 0")
+        try db.execute("PRAGMA cache_size = -2048")
+        try db.execute("PRAGMA temp_store = MEMORY")
+        try ShortIDStore.attach(db, path: shortIDs)
+        guard path != nil else { return db }
+        try db.execute("PRAGMA main.journal_mode = WAL")
+        try db.execute("PRAGMA main.synchronous = NORMAL")
+        return db
     }
 
     /// Creates the tables, or drops everything when the schema version differs.
@@ -185,24 +178,28 @@ extension TaskIndex {
         try Self.migrate(db)
     }
 
-    /// Creates the tables of `queue`, or drops everything when the schema version differs.
-    static func migrate(_ queue: DatabaseQueue) throws {
-        try queue.writeWithoutTransaction { db in
-            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-            if version == IndexSchema.version { return }
-            if version != 0 {
-                let objects = try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'fts_%'")
-                for row in objects {
-                    let type: String = row[0]
-                    let name: String = row[1]
-                    try db.execute(sql: "DROP \(type) IF EXISTS \(name.quotedDatabaseIdentifier)")
-                }
+    /// Creates the tables of `db`, or drops everything when the schema
+    /// version differs (the index's only "migration": a rebuild).
+    static func migrate(_ db: SQLiteConnection) throws {
+        let version = try db.int("PRAGMA user_version") ?? 0
+        if version == IndexSchema.version { return }
+        if version != 0 {
+            var objects: [(type: String, name: String)] = []
+            try db.forEachRow("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'fts_%'") {
+                objects.append(($0.text(0), $0.text(1)))
             }
-            try db.inTransaction(.immediate) {
-                for sql in IndexSchema.statements { try db.execute(sql: sql) }
-                try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
-                return .commit
+            for object in objects {
+                try db.execute("DROP \(object.type) IF EXISTS \(quotedIdentifier(object.name))")
             }
         }
+        try db.transaction(.immediate) {
+            for sql in IndexSchema.statements { try db.execute(sql) }
+            try db.execute("PRAGMA user_version = \(IndexSchema.version)")
+        }
+    }
+
+    /// `name` as an SQL identifier: in double quotes, inner quotes doubled.
+    static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }

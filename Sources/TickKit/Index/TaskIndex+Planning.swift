@@ -1,16 +1,15 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import CSQLite
 
 extension TaskIndex {
     /// Tasks placed in a slot on `day`, in any state, in display order.
     public func placedTasks(on day: LocalDate) throws -> [ListedTask] {
-        try db.read { db in try listed(db, where: "t.slot_day = ?", arguments: [day.daysSinceEpoch]) }
+        try db.read { try listed(db, where: "t.slot_day = ?", arguments: [day.daysSinceEpoch]) }
     }
 
     /// Pending tasks placed in a slot on `day` or later, in display order.
     public func pendingPlacedTasks(onOrAfter day: LocalDate) throws -> [ListedTask] {
-        try db.read { db in try listed(db, where: "t.slot_day >= ? AND t.state != 'done'", arguments: [day.daysSinceEpoch]) }
+        try db.read { try listed(db, where: "t.slot_day >= ? AND t.state != 'done'", arguments: [day.daysSinceEpoch]) }
     }
 
     /// Pending tasks that may be relevant to `day` for `tick plan --auto`: must-do,
@@ -38,29 +37,29 @@ extension TaskIndex {
     /// Full tasks by id, in display order (ids not in the index are left out).
     public func tasks(ids: [UUID]) throws -> [ListedTask] {
         guard !ids.isEmpty else { return [] }
-        return try db.read { db in
+        return try db.read {
             // One JSON array parameter: no limit on the number of ids.
             let list = "[" + ids.map { "\"\($0.lowercased)\"" }.joined(separator: ",") + "]"
             return try listed(db, where: "t.id IN (SELECT value FROM json_each(?))", arguments: [list])
         }
     }
 
-    private func rankingRows(where clause: String, arguments: StatementArguments, query: TaskQuery?) throws -> [TaskItem] {
+    private func rankingRows(where clause: String, arguments: SQLArguments, query: TaskQuery?) throws -> [TaskItem] {
         var clause = clause + " AND NOT \(RowReader.blockedColumn)"
         var arguments = arguments
         if let query {
             clause += " AND NOT coalesce(t.wait_day > ? OR t.wait_ts > ?, 0)"
             arguments += [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate]
         }
-        return try db.read { db in
+        return try db.read {
             let ranks = try fileRanks(db)
             // Tasks are large values: collect them once, sort small keys, and
             // reorder only when the rows did not arrive in display order.
             var tasks: [TaskItem] = []
             var keys: [(rank: Int, position: Int)] = []
-            let statement = try db.makeStatement(sql: "SELECT \(RowReader.rankingColumns) FROM tasks t WHERE \(clause)")
-            try statement.setArguments(arguments)
-            let raw = statement.sqliteStatement
+            let statement = try db.prepare("SELECT \(RowReader.rankingColumns) FROM tasks t WHERE \(clause)")
+            try statement.bind(arguments)
+            let raw = statement.handle
             let reader = RowReader(statement: raw)
             var lastPath = ""
             var lastRank = 0

@@ -1,12 +1,11 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// Reading the index: lists, views, search, counts and id lookups.
 extension TaskIndex {
     // MARK: Lists
 
     /// Display rank of each file: the inbox first, then lists by name.
-    func fileRanks(_ db: Database) throws -> [String: Int] {
+    func fileRanks(_ db: SQLiteConnection) throws -> [String: Int] {
         let infos = try listRows(db)
         var ranks: [String: Int] = [:]
         for (i, info) in infos.enumerated() { ranks[info.kind.relativePath] = i }
@@ -14,21 +13,20 @@ extension TaskIndex {
     }
 
 
-    func listRows(_ db: Database) throws -> [ListInfo] {
+    func listRows(_ db: SQLiteConnection) throws -> [ListInfo] {
         if let cachedListRows { return cachedListRows }
         let sorted = try readListRows(db)
         cachedListRows = sorted
         return sorted
     }
 
-    func readListRows(_ db: Database) throws -> [ListInfo] {
+    func readListRows(_ db: SQLiteConnection) throws -> [ListInfo] {
         var infos: [ListInfo] = []
-        let rows = try Row.fetchAll(db, sql: "SELECT path, list_id, name, color FROM files")
-        for row in rows {
-            guard let kind = Self.kind(forRelativePath: row[0]) else { continue }
-            let id = (row[1] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(name: "tick-list:\(kind.slug ?? "inbox")")
-            let name: String = row[2] ?? (kind == .inbox ? "Inbox" : (kind.slug ?? "list"))
-            infos.append(ListInfo(kind: kind, id: id, name: name, color: row[3]))
+        try db.forEachRow("SELECT path, list_id, name, color FROM files") { row in
+            guard let kind = Self.kind(forRelativePath: row.text(0)) else { return }
+            let id = row.optionalText(1).flatMap(UUID.init(uuidString:)) ?? UUID(name: "tick-list:\(kind.slug ?? "inbox")")
+            let name = row.optionalText(2) ?? (kind == .inbox ? "Inbox" : (kind.slug ?? "list"))
+            infos.append(ListInfo(kind: kind, id: id, name: name, color: row.optionalText(3)))
         }
         return ListInfo.displayOrder(infos)
     }
@@ -36,7 +34,7 @@ extension TaskIndex {
     /// Every list and the inbox (when it exists), in display order. A file
     /// that never parsed is not among them (see ``problems``).
     public func lists() throws -> [ListInfo] {
-        var infos = try db.read { db in try listRows(db) }
+        var infos = try db.read { try listRows(db) }
         // Like the files, the index treats a missing inbox.json as an empty inbox.
         if infos.first?.kind != .inbox {
             infos.insert(ListInfo(kind: .inbox, id: UUID(name: "tick-list:inbox"), name: "Inbox", color: nil), at: 0)
@@ -46,16 +44,15 @@ extension TaskIndex {
 
     /// Files that fail to parse right now, with their errors.
     public func currentProblems() throws -> [FileKind: FormatError] {
-        try db.read { db in
+        try db.read {
             var out: [FileKind: FormatError] = [:]
-            let rows = try Row.fetchAll(db, sql: "SELECT path, error_message, error_line, error_column, error_text FROM files WHERE error_message IS NOT NULL")
-            for row in rows {
-                guard let kind = Self.kind(forRelativePath: row[0]) else { continue }
+            try db.forEachRow("SELECT path, error_message, error_line, error_column, error_text FROM files WHERE error_message IS NOT NULL") { row in
+                guard let kind = Self.kind(forRelativePath: row.text(0)) else { return }
                 var location: SourceLocation?
-                if let line: Int = row[2], let column: Int = row[3] {
-                    location = SourceLocation(line: line, column: column, lineText: row[4] ?? "")
+                if let line = row.optionalInt(2), let column = row.optionalInt(3) {
+                    location = SourceLocation(line: line, column: column, lineText: row.optionalText(4) ?? "")
                 }
-                out[kind] = FormatError(path: store.displayPath(kind), location: location, message: row[1])
+                out[kind] = FormatError(path: store.displayPath(kind), location: location, message: row.text(1))
             }
             return out
         }
@@ -65,7 +62,7 @@ extension TaskIndex {
 
     /// Tasks matching a WHERE clause (over `t` = tasks, `s` = ids.short_ids), in
     /// display order: the inbox, then lists by name, each in manual order.
-    func listed(_ db: Database, where clause: String, arguments: StatementArguments = []) throws -> [ListedTask] {
+    func listed(_ db: SQLiteConnection, where clause: String, arguments: SQLArguments = []) throws -> [ListedTask] {
         let infos = try listRows(db)
         var slot: [String: Int] = [:]
         for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
@@ -73,8 +70,8 @@ extension TaskIndex {
         var buckets = [[(position: Int, item: ListedTask)]](repeating: [], count: infos.count + 1)
         var lastPath = ""
         var lastKind: FileKind?
-        let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
-        try statement.setArguments(arguments)
+        let statement = try db.prepare("SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
+        try statement.bind(arguments)
         try RowReader.forEach(statement) { task, path, shortID, position, blocked in
             if path != lastPath {
                 lastPath = path
@@ -109,10 +106,10 @@ extension TaskIndex {
     /// The SQL condition (over `t` = tasks) of a view's candidates: a superset
     /// of the view that ``TaskQuery/admits(_:to:filter:)`` then decides.
     func candidateClause(_ view: TaskView, filter: TaskFilter, query: TaskQuery, where extra: String,
-                         arguments extraArgs: StatementArguments) -> (String, StatementArguments) {
+                         arguments extraArgs: SQLArguments) -> (String, SQLArguments) {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
-        var args: StatementArguments = []
+        var args: SQLArguments = []
         let today = query.today.daysSinceEpoch
         let nowTS = query.now.timeIntervalSinceReferenceDate
         // One day of slack on instants covers any time zone; select() is exact.
@@ -154,7 +151,7 @@ extension TaskIndex {
     public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil, query: TaskQuery? = nil) throws -> [ListedTask] {
         let (clause, args) = searchClause(search, filter: filter, list: list, query: query)
         if let limit {
-            return try db.read { db in try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
+            return try db.read { try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
         }
         // Exact matching and ranking (title matches first, then tags, then
         // notes; ties keep display order): the streamed search, kept whole.
@@ -163,10 +160,10 @@ extension TaskIndex {
 
     /// The SQL condition (over `t` = tasks) of a search's candidates: states,
     /// waiting, list, tags and the trigram match; scoring decides the rest.
-    func searchClause(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, query: TaskQuery?) -> (String, StatementArguments) {
+    func searchClause(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, query: TaskQuery?) -> (String, SQLArguments) {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
-        var args: StatementArguments = []
+        var args: SQLArguments = []
         if let query, !filter.showWaiting {
             clause += " AND NOT coalesce(\(IndexSchema.waitingCondition), 0)"
             args += [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate]
@@ -191,20 +188,18 @@ extension TaskIndex {
     /// by ``SearchScoreFunction``, on SQLite's bytes)
     /// is computed from the indexed columns, and only the rows printed are
     /// decoded. Ties keep display order; a task in two files counts once.
-    private func rankedSearch(_ db: Database, _ search: SearchQuery, where clause: String, arguments: StatementArguments, limit: Int) throws -> [ListedTask] {
+    private func rankedSearch(_ db: SQLiteConnection, _ search: SearchQuery, where clause: String, arguments: SQLArguments, limit: Int) throws -> [ListedTask] {
         try SearchScoreFunction.register(search, on: db)
         var slot: [String: Int] = [:]
         for (i, info) in try listRows(db).enumerated() { slot[info.kind.relativePath] = i }
         var hits: [(score: Int, rank: Int, position: Int, rowid: Int64, id: String)] = []
-        let rows = try Row.fetchCursor(db, sql: """
+        try db.forEachRow("""
             SELECT rowid, id, path, position, s FROM (
                 SELECT t.rowid AS rowid, t.id AS id, t.path AS path, t.position AS position,
                        tick_search(t.title, t.notes, t.tags) AS s
                 FROM tasks t WHERE \(clause)) WHERE s > 0
-            """, arguments: arguments)
-        while let row = try rows.next() {
-            let path: String = row[2]
-            hits.append((row[4], slot[path] ?? Int.max, row[3], row[0], row[1]))
+            """, arguments) { row in
+            hits.append((row.int(4), slot[row.text(2)] ?? Int.max, row.int(3), row.int64(0), row.text(1)))
         }
         hits.sort { ($1.score, $0.rank, $0.position) < ($0.score, $1.rank, $1.position) }
         var seen = Set<String>()
@@ -214,23 +209,24 @@ extension TaskIndex {
         var place: [String: Int] = [:]
         for (i, hit) in chosen.enumerated() { place[hit.id] = i }
         let placeholders = Array(repeating: "?", count: chosen.count).joined(separator: ", ")
-        let items = try listed(db, where: "t.rowid IN (\(placeholders))", arguments: StatementArguments(chosen.map(\.rowid)))
+        let items = try listed(db, where: "t.rowid IN (\(placeholders))", arguments: SQLArguments(values: chosen.map(\.rowid)))
         return items.sorted { (place[$0.task.id.lowercased] ?? Int.max) < (place[$1.task.id.lowercased] ?? Int.max) }
     }
 
     /// Counts per list: open, active, overdue (given a query's now) and done.
     public func counts(query: TaskQuery) throws -> [(list: ListInfo, open: Int, active: Int, overdue: Int, done: Int)] {
-        try db.read { db in
+        try db.read {
             let infos = try listRows(db)
             var byPath: [String: (Int, Int, Int, Int)] = [:]
-            let rows = try Row.fetchAll(db, sql: """
+            try db.forEachRow("""
                 SELECT path,
                        sum(state = 'open'), sum(state = 'active'),
                        sum(state != 'done' AND (due_day < ? OR due_ts < ?)),
                        sum(state = 'done')
                 FROM tasks GROUP BY path
-                """, arguments: [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
-            for row in rows { byPath[row[0]] = (row[1] ?? 0, row[2] ?? 0, row[3] ?? 0, row[4] ?? 0) }
+                """, [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate]) { row in
+                byPath[row.text(0)] = (row.int(1), row.int(2), row.int(3), row.int(4))
+            }
             return infos.map { info in
                 let c = byPath[info.kind.relativePath] ?? (0, 0, 0, 0)
                 return (info, c.0, c.1, c.2, c.3)
@@ -240,16 +236,16 @@ extension TaskIndex {
 
     /// Number of tasks and of list files in the index.
     public func totals() throws -> (tasks: Int, lists: Int) {
-        try db.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM files WHERE slug IS NOT NULL") ?? 0)
+        try db.read {
+            (try db.int("SELECT count(*) FROM tasks") ?? 0,
+             try db.int("SELECT count(*) FROM files WHERE slug IS NOT NULL") ?? 0)
         }
     }
 }
 
 extension TaskIndex: TaskCatalog {
     public func task(shortID: Int) throws -> ListedTask? {
-        try db.read { db in
+        try db.read {
             // A pending task's number, or a done task's while it holds it (TaskIndex.shortIDGrace).
             let now = store.clock().timeIntervalSinceReferenceDate
             return try listed(db, where: "t.id = (SELECT id FROM ids.short_ids WHERE n = ? AND (held_until IS NULL OR held_until >= ?))",
@@ -260,7 +256,7 @@ extension TaskIndex: TaskCatalog {
     public func tasks(uuidHexPrefix hex: String) throws -> [ListedTask] {
         // Put the dashes back and range-scan the id index.
         let dashed = FilterSQL.dashed(hex)
-        return try db.read { db in
+        return try db.read {
             try listed(db, where: "t.id >= ? AND t.id < ?", arguments: [dashed, dashed + "~"])
         }
     }
@@ -286,23 +282,24 @@ extension TaskIndex {
         let endOfToday = query.today.adding(days: 1).startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
         let n = max(limit, 1)
         // Waiting tasks are in no view: neither counted nor among the first.
-        let notWaiting = "NOT coalesce(wait_day > \(today), 0) AND NOT coalesce(wait_ts > \(now.databaseValue.description), 0)"
-        return try db.read { db in
+        let notWaiting = "NOT coalesce(wait_day > \(today), 0) AND NOT coalesce(wait_ts > \(String(now)), 0)"
+        return try db.read {
             let pending = "state != 'done' AND \(notWaiting)"
-            func count(_ condition: String, _ args: StatementArguments) throws -> Int {
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE \(pending) AND \(condition)", arguments: args) ?? 0
+            func count(_ condition: String, _ args: SQLArguments) throws -> Int {
+                try db.int("SELECT count(*) FROM tasks WHERE \(pending) AND \(condition)", args) ?? 0
             }
             let overdue = try count("due_day < ?", [today]) + count("due_ts < ?", [now])
             let dueToday = try count("due_day = ?", [today]) + count("due_ts >= ? AND due_ts < ?", [now, endOfToday])
             // Earliest entries of each date, ties at the cut included.
-            func earliest(_ column: String, upTo bound: any DatabaseValueConvertible, _ pending: String) -> String {
-                "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound.databaseValue.description), "
-                    + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound.databaseValue.description)))"
+            // `bound` as an SQL literal (as GRDB's DatabaseValue printed it).
+            func earliest(_ column: String, upTo bound: String, _ pending: String) -> String {
+                "SELECT rowid FROM tasks WHERE \(pending) AND \(column) <= min(\(bound), "
+                    + "coalesce((SELECT \(column) FROM tasks WHERE \(pending) AND \(column) IS NOT NULL ORDER BY \(column) LIMIT 1 OFFSET \(n - 1)), \(bound)))"
             }
             // Today's reminders sort by their time: the earliest of them, ties at the cut included.
             let startOfToday = query.today.startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate
-            let from = startOfToday.databaseValue.description
-            let to = endOfToday.databaseValue.description
+            let from = String(startOfToday)
+            let to = String(endOfToday)
             func reminders(_ pending: String) -> String {
                 "SELECT rowid FROM tasks WHERE \(pending) AND remind_ts >= \(from) AND remind_ts <= min(\(to), "
                     + "coalesce((SELECT remind_ts FROM tasks WHERE \(pending) AND remind_ts >= \(from) ORDER BY remind_ts LIMIT 1 OFFSET \(n - 1)), \(to)))"
@@ -314,9 +311,9 @@ extension TaskIndex {
             var parts: [String] = []
             for condition in [pending, unblocked] {
                 parts += [
-                    earliest("due_day", upTo: today, condition),
-                    earliest("due_ts", upTo: now + 2 * 86_400, condition),
-                    earliest("scheduled_day", upTo: today, condition),
+                    earliest("due_day", upTo: String(today), condition),
+                    earliest("due_ts", upTo: String(now + 2 * 86_400), condition),
+                    earliest("scheduled_day", upTo: String(today), condition),
                     reminders(condition),
                 ]
             }

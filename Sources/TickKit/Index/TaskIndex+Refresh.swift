@@ -1,5 +1,6 @@
-import Foundation
-import GRDB
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Keeping the index in step with the files: refresh, reindexing one file, rebuild.
 extension TaskIndex {
@@ -44,7 +45,7 @@ extension TaskIndex {
             kinds = try store.kinds()
         }
         // A quick look without the write lock: most of the time nothing changed.
-        let (known, idsInStep) = try db.read { db in (try self.knownFiles(db), try self.shortIDsInStep(db)) }
+        let (known, idsInStep) = try db.read { (try self.knownFiles(db), try self.shortIDsInStep(db)) }
         let present = Set(kinds.map(\.relativePath))
         var todo: [(FileKind, FileStamp?)] = []
         var unchanged = 0
@@ -75,9 +76,8 @@ extension TaskIndex {
             if !idsInStep {
                 // The short-id table changed through another index (or one
                 // database of a command's change was not committed): copy it.
-                try db.inTransaction(.immediate) { db in
+                try db.transaction(.immediate) {
                     if try !self.shortIDsInStep(db) { try self.adoptShortIDs(db) }
-                    return .commit
                 }
             }
             return RefreshReport(unchanged: unchanged)
@@ -86,13 +86,13 @@ extension TaskIndex {
         var report = RefreshReport(unchanged: unchanged)
         cachedListRows = nil
         defer { cachedListRows = nil }
-        try db.inTransaction(.immediate) { db in
+        try db.transaction(.immediate) {
             var touched: Set<String>? = Set<String>()
             let current = try self.knownFiles(db)
             for path in gone {
-                if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
-                try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
-                try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+                if touched != nil { touched?.formUnion(try db.texts("SELECT id FROM tasks WHERE path = ?", [path])) }
+                try db.execute("DELETE FROM tasks WHERE path = ?", [path])
+                try db.execute("DELETE FROM files WHERE path = ?", [path])
                 if let kind = Self.kind(forRelativePath: path) {
                     report.files.append(FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true))
                 }
@@ -111,7 +111,6 @@ extension TaskIndex {
             } else if try !self.shortIDsInStep(db) {
                 try self.adoptShortIDs(db)
             }
-            return .commit
         }
         return report
     }
@@ -125,7 +124,7 @@ extension TaskIndex {
     /// Files the next refresh would reparse (new or changed) or drop (gone),
     /// found by stat alone; nothing is written. Empty when the index is fresh.
     public func staleFiles() throws -> [String] {
-        let known = try db.read { db in try self.knownFiles(db) }
+        let known = try db.read { try self.knownFiles(db) }
         let kinds = try store.kinds()
         var stale: [String] = []
         for kind in kinds {
@@ -141,14 +140,14 @@ extension TaskIndex {
 
     /// Makes the next refresh reparse a file even if its stamp did not change.
     public func forgetStamp(of kind: FileKind) throws {
-        try db.write { db in
-            try db.execute(sql: "UPDATE files SET size = -1, hash = '' WHERE path = ?", arguments: [kind.relativePath])
+        try db.write {
+            try db.execute("UPDATE files SET size = -1, hash = '' WHERE path = ?", [kind.relativePath])
         }
     }
 
     /// The content hash recorded for a file.
     public func contentHash(of kind: FileKind) throws -> String? {
-        try db.read { db in try String.fetchOne(db, sql: "SELECT hash FROM files WHERE path = ?", arguments: [kind.relativePath]) }
+        try db.read { try db.text("SELECT hash FROM files WHERE path = ?", [kind.relativePath]) }
     }
 
     /// Indexes the store from scratch (`tick reindex`), unless opening this
@@ -206,16 +205,15 @@ extension TaskIndex {
             guard fd >= 0 else { throw IndexError.cannotOpen(path: tmp, reason: String(cString: strerror(errno))) }
             fchmod(fd, PrivateFiles.fileMode)
             Glibc.close(fd)
-            var config = Configuration()
-            let ids = ShortIDStore.path(for: store)
-            config.prepareDatabase { db in try ShortIDStore.attach(db, path: ids) }
-            let builder = try DatabaseQueue(path: tmp, configuration: config)
-            try builder.writeWithoutTransaction { db in
+            let builder = try SQLiteConnection(path: tmp)
+            try ShortIDStore.attach(builder, path: ShortIDStore.path(for: store))
+            do {
+                let db = builder
                 for pragma in ["main.journal_mode = OFF", "main.synchronous = OFF", "cache_size = -65536", "temp_store = MEMORY"] {
-                    try db.execute(sql: "PRAGMA \(pragma)")
+                    try db.execute("PRAGMA \(pragma)")
                 }
-                for sql in IndexSchema.tables { try db.execute(sql: sql) }
-                try db.inTransaction {
+                for sql in IndexSchema.tables { try db.execute(sql) }
+                try db.transaction(.immediate) {
                     var touched: Set<String>? = nil
                     let kinds = try store.kinds()
                     for (i, kind) in kinds.enumerated() {
@@ -223,21 +221,20 @@ extension TaskIndex {
                         if let r = try reindex(kind, previous: nil, db: db, touched: &touched) { report.files.append(r) }
                     }
                     progress?(kinds.count, kinds.count)
-                    try db.execute(sql: "INSERT INTO fts(fts) VALUES ('rebuild')")
-                    for sql in IndexSchema.indexes { try db.execute(sql: sql) }
+                    try db.execute("INSERT INTO fts(fts) VALUES ('rebuild')")
+                    for sql in IndexSchema.indexes { try db.execute(sql) }
                     try adoptShortIDs(db)
-                    try db.execute(sql: "PRAGMA user_version = \(IndexSchema.version)")
-                    return .commit
+                    try db.execute("PRAGMA user_version = \(IndexSchema.version)")
                 }
                 // WAL from the start: whoever opens it next only reads the mode.
-                try db.execute(sql: "PRAGMA main.journal_mode = WAL")
+                try db.execute("PRAGMA main.journal_mode = WAL")
             }
-            try builder.close()
+            builder.close()
         } catch {
             Self.removeFiles(at: tmp)
             throw error
         }
-        try db.close()
+        db.close()
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
         guard rename(tmp, path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -251,26 +248,25 @@ extension TaskIndex {
 
     func rebuildInPlace(progress: ((Int, Int) -> Void)?) throws -> RefreshReport {
         builds += 1
-        try db.inTransaction(.immediate) { db in
-            try db.execute(sql: "DELETE FROM tasks")
-            try db.execute(sql: "DELETE FROM files")
-            try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
-            return .commit
+        try db.transaction(.immediate) {
+            try db.execute("DELETE FROM tasks")
+            try db.execute("DELETE FROM files")
+            try db.execute("INSERT INTO fts(fts) VALUES ('delete-all')")
         }
         return try refresh(progress: progress)
     }
 
-    func knownFiles(_ db: Database) throws -> [String: Known] {
+    func knownFiles(_ db: SQLiteConnection) throws -> [String: Known] {
         var out: [String: Known] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime_ns, inode, hash, racy, error_message IS NOT NULL FROM files")
-        while let row = try rows.next() {
-            out[row[0]] = Known(size: row[1], mtime: row[2], inode: row[3], hash: row[4], racy: row[5], hasError: row[6])
+        try db.forEachRow("SELECT path, size, mtime_ns, inode, hash, racy, error_message IS NOT NULL FROM files") { row in
+            out[row.text(0)] = Known(size: row.int64(1), mtime: row.int64(2), inode: row.int64(3), hash: row.text(4),
+                                     racy: row.int64(5) != 0, hasError: row.int64(6) != 0)
         }
         return out
     }
 
     /// Reindexes one file inside a transaction. Nil when only its stamp changed.
-    func reindex(_ kind: FileKind, previous: Known?, db: Database, touched: inout Set<String>?) throws -> FileReport? {
+    func reindex(_ kind: FileKind, previous: Known?, db: SQLiteConnection, touched: inout Set<String>?) throws -> FileReport? {
         let started = DispatchTime.now().uptimeNanoseconds
         let path = kind.relativePath
         let read: (bytes: [UInt8], stamp: FileStamp)?
@@ -287,19 +283,19 @@ extension TaskIndex {
         }
         guard let (bytes, stamp) = read else {
             // Vanished between the stat and the read: treat as gone.
-            if touched != nil { touched?.formUnion(try String.fetchAll(db, sql: "SELECT id FROM tasks WHERE path = ?", arguments: [path])) }
-            try db.execute(sql: "DELETE FROM tasks WHERE path = ?", arguments: [path])
-            try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
+            if touched != nil { touched?.formUnion(try db.texts("SELECT id FROM tasks WHERE path = ?", [path])) }
+            try db.execute("DELETE FROM tasks WHERE path = ?", [path])
+            try db.execute("DELETE FROM files WHERE path = ?", [path])
             return FileReport(kind: kind, taskCount: 0, milliseconds: 0, error: nil, removed: true)
         }
         let hash = FNV1a.hex64(bytes)
         // An unreadable file is marked racy, so every refresh tries it again:
         // `chmod u+r` brings it back without changing its stamp.
         let racy = unreadable != nil || Int64(now().timeIntervalSince1970 * 1e9) - stamp.mtimeNanoseconds < Self.racyWindow
-        let stampValues: [(any DatabaseValueConvertible)?] = [stamp.size, stamp.mtimeNanoseconds, Int64(bitPattern: stamp.inode), hash, racy]
+        let stampValues: SQLArguments = [stamp.size, stamp.mtimeNanoseconds, Int64(bitPattern: stamp.inode), hash, racy]
         if unreadable == nil, let previous, previous.hash == hash, !previous.hasError {
-            try db.execute(sql: "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ? WHERE path = ?",
-                           arguments: StatementArguments(stampValues + [path]))
+            try db.execute("UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ? WHERE path = ?",
+                           stampValues + [path])
             return nil
         }
         let decoder = TaskFileDecoder(bytes: bytes, path: store.displayPath(kind), kind: kind, fallbackDate: stamp.modificationDate)
@@ -311,27 +307,27 @@ extension TaskIndex {
             // Keep the last good tasks; remember the error and the stamp so the
             // file is not reparsed until it changes again.
             let loc = error.location
-            let errValues: [(any DatabaseValueConvertible)?] = [error.message, loc?.line, loc?.column, loc?.lineText]
+            let errValues: SQLArguments = [error.message, loc?.line, loc?.column, loc?.lineText]
             if previous == nil {
-                try db.execute(sql: """
+                try db.execute("""
                     INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy,
                                        error_message, error_line, error_column, error_text)
                     VALUES (?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: StatementArguments([path, kind.slug] + stampValues + errValues))
+                    """, ([path, kind.slug] as SQLArguments) + stampValues + errValues)
             } else {
-                try db.execute(sql: """
+                try db.execute("""
                     UPDATE files SET size = ?, mtime_ns = ?, inode = ?, hash = ?, racy = ?,
                         error_message = ?, error_line = ?, error_column = ?, error_text = ? WHERE path = ?
-                    """, arguments: StatementArguments(stampValues + errValues + [path]))
+                    """, stampValues + errValues + [path])
             }
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM tasks WHERE path = ?", arguments: [path]) ?? 0
+            let count = try db.int("SELECT count(*) FROM tasks WHERE path = ?", [path]) ?? 0
             return FileReport(kind: kind, taskCount: count, milliseconds: Self.ms(since: started), error: error, removed: false)
         }
-        try db.execute(sql: "DELETE FROM files WHERE path = ?", arguments: [path])
-        try db.execute(sql: """
+        try db.execute("DELETE FROM files WHERE path = ?", [path])
+        try db.execute("""
             INSERT INTO files (path, slug, list_id, name, color, size, mtime_ns, inode, hash, racy)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: StatementArguments([path, kind.slug, file.id.lowercased, file.name, file.color] + stampValues))
+            """, ([path, kind.slug, file.id.lowercased, file.name, file.color] as SQLArguments) + stampValues)
         try writeTasks(file, path: path, db: db, touched: &touched)
         return FileReport(kind: kind, taskCount: file.tasks.count, milliseconds: Self.ms(since: started), error: nil, removed: false)
     }
@@ -339,15 +335,16 @@ extension TaskIndex {
     /// Brings a file's rows in line with its tasks, touching only what
     /// changed: completing one task in a 500-task list rewrites one row, not
     /// 500 (and their index and full-text entries).
-    func writeTasks(_ file: TaskFile, path: String, db: Database, touched: inout Set<String>?) throws {
+    func writeTasks(_ file: TaskFile, path: String, db: SQLiteConnection, touched: inout Set<String>?) throws {
         var existing: [String: (rowid: Int64, position: Int, hash: Int64)] = [:]
         if touched != nil {
-            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, id, position, chash FROM tasks WHERE path = ?", arguments: [path])
-            while let row = try rows.next() { existing[row[1]] = (row[0], row[2], row[3]) }
+            try db.forEachRow("SELECT rowid, id, position, chash FROM tasks WHERE path = ?", [path]) { row in
+                existing[row.text(1)] = (row.int64(0), row.int(2), row.int64(3))
+            }
         }
         let writer = try RowWriter(db)
-        let delete = try db.cachedStatement(sql: "DELETE FROM tasks WHERE rowid = ?")
-        let move = try db.cachedStatement(sql: "UPDATE tasks SET position = ? WHERE rowid = ?")
+        let delete = try db.cached("DELETE FROM tasks WHERE rowid = ?")
+        let move = try db.cached("UPDATE tasks SET position = ? WHERE rowid = ?")
         for (position, task) in file.tasks.enumerated() {
             let id = task.id.lowercased
             // Derived values of hand-made tasks depend on the file's mtime: always rewrite them.
@@ -355,10 +352,10 @@ extension TaskIndex {
             if let old = existing.removeValue(forKey: id) {
                 let new = hash ?? RowWriter.contentHash(task, id: id)
                 if old.hash == new {
-                    if old.position != position { try move.execute(arguments: [position, old.rowid]) }
+                    if old.position != position { try move.execute([position, old.rowid]) }
                     continue
                 }
-                try delete.execute(arguments: [old.rowid])
+                try delete.execute([old.rowid])
                 hash = new
             }
             // A new row (every row of a rebuild) is hashed while it is bound.
@@ -366,7 +363,7 @@ extension TaskIndex {
             touched?.insert(id)
         }
         for (id, old) in existing {
-            try delete.execute(arguments: [old.rowid])
+            try delete.execute([old.rowid])
             touched?.insert(id)
         }
     }

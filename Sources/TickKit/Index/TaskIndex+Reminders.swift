@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 extension TaskIndex {
     /// Pending tasks whose `remind` lies in `window` (lower bound exclusive,
@@ -7,7 +6,7 @@ extension TaskIndex {
     public func reminders(in window: ClosedRange<Date>) throws -> [ListedTask] {
         let from = window.lowerBound.timeIntervalSinceReferenceDate
         let through = window.upperBound.timeIntervalSinceReferenceDate
-        let found = try db.read { db in
+        let found = try db.read {
             try listed(db, where: "t.state != 'done' AND t.remind_ts IS NOT NULL AND t.remind_ts > ? AND t.remind_ts <= ?",
                        arguments: [from, through])
         }
@@ -18,11 +17,10 @@ extension TaskIndex {
 
     /// The earliest `remind` of a pending task that is later than `instant`, if any.
     public func nextReminder(after instant: Date) throws -> Date? {
-        try db.read { db in
-            try Double.fetchOne(
-                db,
-                sql: "SELECT min(remind_ts) FROM tasks WHERE state != 'done' AND remind_ts IS NOT NULL AND remind_ts > ?",
-                arguments: [instant.timeIntervalSinceReferenceDate])
+        try db.read {
+            try db.double(
+                "SELECT min(remind_ts) FROM tasks WHERE state != 'done' AND remind_ts IS NOT NULL AND remind_ts > ?",
+                [instant.timeIntervalSinceReferenceDate])
         }.map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 
@@ -33,10 +31,10 @@ extension TaskIndex {
 
     /// True when a task with this id is in a file other than `kind` (it was moved there).
     public func contains(_ id: UUID, outside kind: FileKind) -> Bool {
-        let found = try? db.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks WHERE id = ? AND path != ? LIMIT 1",
-                              arguments: [id.lowercased, kind.relativePath])
+        let found = try? db.read {
+            try db.int("SELECT 1 FROM tasks WHERE id = ? AND path != ? LIMIT 1",
+                       [id.lowercased, kind.relativePath])
         }
-        return found == true
+        return found.map { $0 != nil && $0 != 0 } == true
     }
 }

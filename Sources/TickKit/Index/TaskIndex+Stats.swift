@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 extension TaskIndex {
     /// Completions per local day for the days `first ..< end`, optionally in one file.
@@ -11,18 +10,18 @@ extension TaskIndex {
         let bounds = DayBoundaries(first: first, end: end, timeZone: timeZone)
         guard let from = bounds.starts.first, let to = bounds.starts.last else { return [:] }
         var sql = "SELECT completed_ts FROM tasks WHERE completed_ts >= ? AND completed_ts < ?"
-        var args: StatementArguments = [from.timeIntervalSinceReferenceDate, to.timeIntervalSinceReferenceDate]
+        var args: SQLArguments = [from.timeIntervalSinceReferenceDate, to.timeIntervalSinceReferenceDate]
         if let path {
             sql += " AND path = ?"
             args += [path]
         }
         sql += " ORDER BY completed_ts"
         let starts = bounds.starts.map(\.timeIntervalSinceReferenceDate)
-        return try db.read { db in
+        return try db.read {
             var perDay: [Int: Int] = [:]
             var day = 0
-            let cursor = try Double.fetchCursor(db, sql: sql, arguments: args)
-            while let ts = try cursor.next() {
+            try db.forEachRow(sql, args) { row in
+                let ts = row.double(0)
                 while day + 1 < starts.count, ts >= starts[day + 1] { day += 1 }
                 perDay[day, default: 0] += 1
             }
@@ -37,16 +36,16 @@ extension TaskIndex {
     public func completionsPerList(first: LocalDate, end: LocalDate, timeZone: TimeZone, path: String? = nil) throws -> [String: Int] {
         let from = first.startOfDay(in: timeZone).timeIntervalSinceReferenceDate
         let to = end.startOfDay(in: timeZone).timeIntervalSinceReferenceDate
-        return try db.read { db in
+        return try db.read {
             var sql = "SELECT path, count(*) FROM tasks WHERE completed_ts >= ? AND completed_ts < ?"
-            var args: StatementArguments = [from, to]
+            var args: SQLArguments = [from, to]
             if let path {
                 sql += " AND path = ?"
                 args += [path]
             }
             sql += " GROUP BY path"
             var out: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: sql, arguments: args) { out[row[0]] = row[1] }
+            try db.forEachRow(sql, args) { row in out[row.text(0)] = row.int(1) }
             return out
         }
     }
@@ -58,18 +57,18 @@ extension TaskIndex {
         var sql = "SELECT 1 FROM tasks WHERE completed_ts >= ? AND completed_ts < ?"
         if path != nil { sql += " AND path = ?" }
         sql += " LIMIT 1"
-        return try db.read { db in
-            guard let oldest = try Double.fetchOne(db, sql: "SELECT min(completed_ts) FROM tasks WHERE completed_ts IS NOT NULL") else { return 0 }
-            let statement = try db.cachedStatement(sql: sql)
+        return try db.read {
+            guard let oldest = try db.double("SELECT min(completed_ts) FROM tasks WHERE completed_ts IS NOT NULL") else { return 0 }
+            let statement = try db.cached(sql)
             var n = 0
             var end = day.startOfDay(in: timeZone).timeIntervalSinceReferenceDate
             var current = day
             while end > oldest {
                 current = current.adding(days: -1)
                 let start = current.startOfDay(in: timeZone).timeIntervalSinceReferenceDate
-                var args: StatementArguments = [start, end]
+                var args: SQLArguments = [start, end]
                 if let path { args += [path] }
-                guard try Int.fetchOne(statement, arguments: args) != nil else { break }
+                guard try statement.row(args, { !$0.isNull(0) }) == true else { break }
                 n += 1
                 end = start
             }

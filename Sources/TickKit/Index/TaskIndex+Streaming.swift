@@ -1,6 +1,5 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import CSQLite
 
 /// Views and searches streamed from SQLite: each admitted task is rendered
 /// as it is stepped and dropped, so a listing of 50,000 tasks never holds
@@ -42,7 +41,7 @@ extension TaskIndex {
     /// The core of both: steps the candidates of `clause`, asks `admit` for
     /// each (nil leaves it out; else whether it sorts as blocked, and its
     /// moment), renders the admitted ones and orders them by `order`.
-    private func streamRows<Payload>(where clause: String, arguments: StatementArguments, regexes: FilterRegexes?,
+    private func streamRows<Payload>(where clause: String, arguments: SQLArguments, regexes: FilterRegexes?,
                                      order: (StreamKey, StreamKey) -> Bool, render: (ListedTask) throws -> Payload,
                                      admit: (ListedTask) -> (blocked: Bool, moment: Double)?) throws -> StreamedView<Payload> {
         var payloads: [Payload] = []
@@ -52,16 +51,16 @@ extension TaskIndex {
         var times: [(list: Date, modified: Date)] = []
         var detector = CopyDetector()
         var copies: [Int32: [Int32]] = [:]
-        let infos = try db.read { db -> [ListInfo] in
-            if let regexes, !regexes.isEmpty { Self.addRegexFunction(regexes, to: db) }
+        let infos = try db.read { () -> [ListInfo] in
+            if let regexes, !regexes.isEmpty { try Self.addRegexFunction(regexes, to: db) }
             let infos = try listRows(db)
             var slot: [String: Int] = [:]
             for (i, info) in infos.enumerated() { slot[info.kind.relativePath] = i }
             var lastPath = ""
             var lastKind: FileKind?
             var lastGroup = infos.count
-            let statement = try db.makeStatement(sql: "SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
-            try statement.setArguments(arguments)
+            let statement = try db.prepare("SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
+            try statement.bind(arguments)
             try RowReader.forEach(statement) { task, path, shortID, position, blocked in
                 if path != lastPath {
                     lastPath = path

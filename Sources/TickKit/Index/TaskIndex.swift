@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// A disposable SQLite cache of the store, kept outside it
 /// (`$XDG_CACHE_HOME/tick/<store-key>/index.sqlite`).
@@ -13,7 +12,7 @@ public final class TaskIndex {
     public let store: Store
     /// The database file, or nil for an in-memory index.
     public let path: String?
-    var db: DatabaseQueue
+    var db: SQLiteConnection
     let now: () -> Date
 
     /// How recent an mtime must be to be distrusted: a file rewritten within
@@ -41,7 +40,7 @@ public final class TaskIndex {
             try migrate()
             return
         }
-        let opened: (db: DatabaseQueue, lock: IndexLock, fresh: Bool)
+        let opened: (db: SQLiteConnection, lock: IndexLock, fresh: Bool)
         do {
             opened = try Self.openFile(at: path, shortIDs: ShortIDStore.path(for: store))
         } catch let error as IndexError {
@@ -49,7 +48,7 @@ public final class TaskIndex {
         } catch let error as UnwritableIndex {
             throw error
         } catch let error as StoreError {
-            throw IndexError.cannotOpen(path: path, reason: error.localizedDescription)
+            throw IndexError.cannotOpen(path: path, reason: error.errorDescription ?? "\(error)")
         } catch {
             throw IndexError.cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -61,7 +60,7 @@ public final class TaskIndex {
         }
     }
 
-    init(store: Store, path: String?, db: DatabaseQueue, lock: IndexLock?, now: @escaping () -> Date, fallbackWarning: String?) {
+    init(store: Store, path: String?, db: SQLiteConnection, lock: IndexLock?, now: @escaping () -> Date, fallbackWarning: String?) {
         self.store = store
         self.path = path
         self.db = db
@@ -73,7 +72,7 @@ public final class TaskIndex {
     /// Closes the database and lets other processes replace it. The index
     /// must not be used afterwards.
     public func close() {
-        try? db.close()
+        db.close()
         lock?.release()
     }
 
