@@ -103,9 +103,10 @@ extension StringProtocol {
 
 /// Foundation's character classes that tick tests scalars against.
 public enum TextClass {
-    /// `CharacterSet.whitespaces`: tab and Unicode `Zs`.
+    /// `CharacterSet.whitespaces`: tab, Unicode `Zs`, and U+200B (zero
+    /// width space, a `Zs` in Unicode 4.0, where Foundation's set kept it).
     public static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
-        s == "\t" || s.properties.generalCategory == .spaceSeparator
+        s == "\t" || s.value == 0x200B || s.properties.generalCategory == .spaceSeparator
     }
 
     /// `CharacterSet.whitespacesAndNewlines`.
@@ -113,7 +114,9 @@ public enum TextClass {
         isWhitespace(s) || (0x0A...0x0D).contains(s.value) || s.value == 0x85 || s.value == 0x2028 || s.value == 0x2029
     }
 
-    /// `CharacterSet.letters`: Unicode categories L* and M*.
+    /// `CharacterSet.letters`: Unicode categories L* and M* (of the
+    /// standard library's Unicode version, which knows scalars of Unicode 16
+    /// and 17 that Foundation's tables did not: DECISIONS.md).
     public static func isLetter(_ s: Unicode.Scalar) -> Bool {
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
