@@ -48,9 +48,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createSymbolicLink(atPath: dir + "/abs", withDestinationPath: dir + "/real/sub")
         try FileManager.default.createSymbolicLink(atPath: dir + "/absdir", withDestinationPath: dir + "/real")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/dangling", withDestinationPath: dir + "/nowhere")
         let home = NSHomeDirectory()
         let cases = ["/abs", "/abs/", "/abs/..", "/absdir/sub/../x", "/absdir/missing/file.json", "/./absdir//sub/.", "/nope/../abs",
-                     "/real/../absdir/sub/../..", "/real/sub"].map { dir + $0 }
+                     "/real/../absdir/sub/../..", "/real/sub", "/dangling", "/dangling/x"].map { dir + $0 }
             + ["link", "link/sub", "a/../..", "../a/./b", "/a/../../b", "~", "~/x/../y", "/tmp/x/../y/./z/", "//a//b//"]
         for path in cases {
             #expect(PathString.standardizing(path, home: home) == (path as NSString).standardizingPath, "standardizing \(path)")
@@ -63,6 +64,8 @@ import Testing
         let real = PathString.resolvingSymlinks(dir)
         #expect(PathString.resolvingSymlinks(dir + "/rel/sub") == real + "/real/sub")
         #expect(PathString.resolvingSymlinks(dir + "/real/up/x.json") == dir + "/real/sub/x.json")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/reldangling", withDestinationPath: "nowhere")
+        #expect(PathString.resolvingSymlinks(dir + "/reldangling") == dir + "/reldangling")
     }
 
     @Test func pathStatSaysDirectoryFileOrNothingFollowingLinks() throws {

@@ -80,7 +80,8 @@ import Testing
         #expect(throws: ProcessError("sh printed nothing for 0.7 s and was stopped")) { try ProcessRunner.run(request) }
     }
 
-    @Test(arguments: [false, true]) func programsThatCannotRunGiveTheSameErrorsAsBefore(group: Bool) throws {
+    @Test func programsThatCannotRunGiveTheSameErrorsAsBefore() throws {
+        let group = false
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func run(_ program: String, in directory: String) throws(ProcessError) -> ProcessResult {
@@ -101,6 +102,22 @@ import Testing
         #expect(throws: ProcessError("cannot run true: The operation could not be completed. (NSCocoaErrorDomain error 256.)")) {
             try run("true", in: "/etc/passwd")
         }
+    }
+
+    /// A group run (vdirsyncer) never checked first: a program that cannot
+    /// start exits 127, which the CalDAV bridge reads as "not installed".
+    @Test func aGroupRunOfAMissingProgramExits127() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var request = ProcessRequest(program: "/nonexistent/vdirsyncer", directory: dir, environment: env)
+        request.diesWithParent = true
+        #expect(try ProcessRunner.run(request).status == 127)
+        request.program = "true"
+        request.directory = dir + "/missing"
+        #expect(try ProcessRunner.run(request).status == 127)
+        request.program = "tick-no-such-program"
+        request.directory = dir
+        #expect(throws: ProcessError("tick-no-such-program is not installed (or not on PATH)")) { try ProcessRunner.run(request) }
     }
 
     /// The messages above are Foundation's own, as `Process` threw them.

@@ -70,8 +70,8 @@ public enum PathString {
     }
 
     /// An absolute path with `.` dropped, `..` applied and every symbolic link
-    /// on the way replaced by its target (the part that exists; the rest is
-    /// kept as written). A relative path only loses `.` components, repeated
+    /// on the way whose target exists replaced by it (the part that exists;
+    /// the rest, and a dangling link, are kept as written). A relative path only loses `.` components, repeated
     /// and trailing slashes.
     public static func resolvingSymlinks(_ path: String) -> String {
         guard path.hasPrefix("/") else {
@@ -85,7 +85,8 @@ public enum PathString {
             if part == "." { continue }
             if part == ".." { _ = resolved.popLast(); continue }
             let candidate = "/" + (resolved + [part]).joined(separator: "/")
-            if hops < 32, let target = readLink(candidate) {
+            // A dangling link is kept as written (as Foundation did).
+            if hops < 32, let target = readLink(candidate), exists(candidate) {
                 hops += 1
                 if target.hasPrefix("/") { resolved = [] }
                 pending.append(contentsOf: components(target).reversed())
@@ -94,6 +95,12 @@ public enum PathString {
             }
         }
         return "/" + resolved.joined(separator: "/")
+    }
+
+    /// True when something exists at `path`, links followed.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
     }
 
     /// The target of the symbolic link at `path`; nil when it is not one.

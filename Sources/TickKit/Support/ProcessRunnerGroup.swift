@@ -30,7 +30,9 @@ extension ProcessRunner {
         defer { if nullFD >= 0 { close(nullFD) } }
         let inFD = inputFile?.fd ?? nullFD
         let path = name.contains("/") ? name : "/usr/bin/env"
-        if let problem = SpawnCheck.problem(program: path, directory: request.directory) {
+        // Foundation's `Process` checked these before spawning (the group runs
+        // never did: a missing program exits 127 there, which callers read).
+        if !inGroup, let problem = SpawnCheck.problem(program: path, directory: request.directory) {
             throw ProcessError("cannot run \(name): \(problem)")
         }
         let arguments = name.contains("/") ? [name] + request.arguments : ["env", name] + request.arguments
