@@ -25,7 +25,7 @@ public enum ProcessRunner {
 
     /// Runs a program that uses tick's terminal (an editor): in tick's own
     /// process group, so it is in the terminal's foreground and may read it
-    /// (Foundation's `Process` puts a child in a group of its own, where
+    /// (a captured run puts the child in a group of its own, where
     /// reading the terminal stops it: vim quit at once). While it runs, tick
     /// ignores SIGINT and SIGQUIT (as git does for its editor): a Ctrl-C
     /// typed in the editor is the editor's. The child gets the default
