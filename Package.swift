@@ -39,7 +39,7 @@ let package = Package(
                 "CTickSys",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]
         ),
         .executableTarget(
             name: "tick",
@@ -48,7 +48,7 @@ let package = Package(
                 "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]
         ),
         .testTarget(
             name: "TickKitTests",

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 @main
@@ -149,14 +150,14 @@ struct Tick: ParsableCommand {
     static func exit(with error: Error) -> Never {
         if let error = error as? TickError {
             Diagnostics.error(error)
-            Foundation.exit(ExitStatus(error.kind).rawValue)
+            Glibc.exit(ExitStatus(error.kind).rawValue)
         }
         let code = exitCode(for: error)
         if code == .success {
             // --help, --version, help, completion scripts: printed as ArgumentParser renders them.
             let text = fullMessage(for: error)
             if !text.isEmpty { print(text) }
-            Foundation.exit(0)
+            Glibc.exit(0)
         }
         // Parse and validation errors (and any untyped error): one line, no usage block.
         let message = message(for: error)
@@ -166,6 +167,6 @@ struct Tick: ParsableCommand {
                 : message.split(separator: "\n").joined(separator: "; ")
             Diagnostics.error(oneLine: line)
         }
-        Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
+        Glibc.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
     }
 }

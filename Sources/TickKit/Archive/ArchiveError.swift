@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why `tick archive` did not archive.
 public enum ArchiveError: Error, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which done tasks `tick archive` moves, from which file, into which
 /// `archive/<year>.json` (Docs/FORMAT.md section 16). Pure: made from files

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `tick archive`: done tasks completed before a cutoff moved to
 /// `archive/<year>.json`, all files written together (``MultiFileWrite``).

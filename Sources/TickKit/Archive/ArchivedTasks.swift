@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The tasks of the archive files, decoded on demand (they are read rarely:
 /// `search --archived`, `stats`, `status`), for search and statistics.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which context (saved filter) is active for a store on this machine:
 /// machine-local state (`$XDG_STATE_HOME/tick/<store>/context`), never in the
@@ -7,17 +8,17 @@ public struct ActiveContext: Sendable {
     public let path: String
 
     public init(location: StoreLocation) {
-        path = (location.stateDirectory as NSString).appendingPathComponent("context")
+        path = PathString.appending(location.stateDirectory, "context")
     }
 
     /// The active context's name: `TICK_CONTEXT` when set, else the state file; nil for none.
     public func name(environment: [String: String]) -> String? {
         if let env = environment["TICK_CONTEXT"] {
-            let name = env.trimmingCharacters(in: .whitespaces)
+            let name = env.trimmingWhitespace()
             return name.isEmpty || name == "none" ? nil : name
         }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
         return name.isEmpty ? nil : name
     }
 
@@ -27,7 +28,7 @@ public struct ActiveContext: Sendable {
             try AtomicFile.remove(path: path)
             return
         }
-        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         try AtomicFile.write(Array((name + "\n").utf8), to: path, mode: PrivateFiles.fileMode)
     }
 }

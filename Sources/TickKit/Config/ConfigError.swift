@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why `config.toml` could not be used.
 public enum ConfigError: Error, LocalizedError, Sendable, Equatable {

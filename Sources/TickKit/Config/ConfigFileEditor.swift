@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sets and removes one `key = "value"` line in a section of config.toml,
 /// leaving every other line (comments included) as it was. Used by
@@ -26,7 +26,7 @@ public struct ConfigFileEditor: Sendable {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if c.value < 0x20 || c.value == 0x7f { out += String(format: "\\u%04X", c.value) } else { out.unicodeScalars.append(c) }
+                if c.value < 0x20 || c.value == 0x7f { out += CFormat.string("\\u%04X", c.value) } else { out.unicodeScalars.append(c) }
             }
         }
         return out + "\""
@@ -34,16 +34,16 @@ public struct ConfigFileEditor: Sendable {
 
     /// The lines of `section` (after its header, up to the next header), as indexes.
     private func sectionRange(_ lines: [Substring], _ section: String) -> Range<Int>? {
-        guard let header = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "[\(section)]" }) else { return nil }
+        guard let header = lines.firstIndex(where: { $0.trimmingWhitespace() == "[\(section)]" }) else { return nil }
         var end = header + 1
-        while end < lines.count, !lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("[") { end += 1 }
+        while end < lines.count, !lines[end].trimmingWhitespace().hasPrefix("[") { end += 1 }
         return (header + 1)..<end
     }
 
     private func isLine(_ line: Substring, for name: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         for k in [Self.key(name), Self.quoted(name)] where trimmed.hasPrefix(k) {
-            if trimmed.dropFirst(k.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") { return true }
+            if trimmed.dropFirst(k.count).trimmingWhitespace().hasPrefix("=") { return true }
         }
         return false
     }
@@ -59,7 +59,7 @@ public struct ConfigFileEditor: Sendable {
             } else {
                 // After the section's last non-blank line.
                 var at = range.upperBound
-                while at > range.lowerBound, lines[at - 1].trimmingCharacters(in: .whitespaces).isEmpty { at -= 1 }
+                while at > range.lowerBound, lines[at - 1].trimmingWhitespace().isEmpty { at -= 1 }
                 lines.insert(line, at: at)
             }
             text = lines.joined(separator: "\n")

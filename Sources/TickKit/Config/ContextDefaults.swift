@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an active context writes on a task added under it, as Taskwarrior's
 /// write contexts do. A filter that is only `+tag`, `list:NAME`, `pri:` and

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A one-time hint for a new user (Docs/CLI.md "Hints"): what a feature
 /// needs, or where to go next. Each is shown once per store (``HintRecord``),

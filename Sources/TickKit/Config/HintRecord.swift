@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which hints (``Hint``) this machine has shown for a store: machine-local
 /// state (`$XDG_STATE_HOME/tick/<store>/hints`, one name per line), never in
@@ -7,7 +8,7 @@ public struct HintRecord: Sendable {
     public let path: String
 
     public init(location: StoreLocation) {
-        path = (location.stateDirectory as NSString).appendingPathComponent("hints")
+        path = PathString.appending(location.stateDirectory, "hints")
     }
 
     /// The hints already shown.
@@ -24,7 +25,7 @@ public struct HintRecord: Sendable {
         let new = hints.filter { !before.contains($0) }
         guard !new.isEmpty else { return [] }
         let all = Hint.allCases.filter { before.contains($0) || new.contains($0) }
-        try? PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        try? PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         try? AtomicFile.write(Array(all.map { $0.rawValue + "\n" }.joined().utf8), to: path, mode: PrivateFiles.fileMode)
         return new
     }
@@ -32,7 +33,7 @@ public struct HintRecord: Sendable {
     /// Whether hints are on: `TICK_HINTS` (0/off/false/no, 1/on/true/yes)
     /// when set, else `hints` in config.toml (on by default).
     public static func enabled(config: TickConfig, environment: [String: String]) -> Bool {
-        switch environment["TICK_HINTS"]?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch environment["TICK_HINTS"]?.trimmingWhitespace().lowercased() {
         case "0", "off", "false", "no": return false
         case "1", "on", "true", "yes": return true
         default: return config.hints

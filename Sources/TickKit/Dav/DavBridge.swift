@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The two-way bridge between a store and a vdir (Docs/DAV.md): one
 /// collection per bridged list (its slug; the inbox is `inbox`), one `.ics`

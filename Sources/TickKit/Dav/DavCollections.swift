@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The bridge's collections (Docs/DAV.md, "Every task calendar"): one per
 /// bridged list, matched by the collection's path, which is the list's slug
@@ -28,8 +29,7 @@ extension DavBridge {
         let fm = FileManager.default
         let names = (try? fm.contentsOfDirectory(atPath: vdirPath)) ?? []
         return names.filter { name in
-            var isDir: ObjCBool = false
-            return !name.hasPrefix(".") && fm.fileExists(atPath: vdirPath + "/" + name, isDirectory: &isDir) && isDir.boolValue
+            return !name.hasPrefix(".") && PathStat.isDirectory(vdirPath + "/" + name) == true
         }.sorted()
     }
 
@@ -100,7 +100,7 @@ extension DavBridge {
             // calendar `tick lists rm` leaves on the server is never taken back.
             guard Slug.isSafe(collection), !slugs.contains(collection), hasItems(collection: collection) else { continue }
             let shown = FileManager.default.contents(atPath: vdirPath + "/" + collection + "/displayname")
-                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                .map { String(decoding: $0, as: UTF8.self).trimmingWhitespaceAndNewlines() } ?? ""
             guard let name = Self.listName(shown.isEmpty ? collection : shown, collection: collection, lists: lists, slugs: slugs) else {
                 report.problems.append("\(vdirPath)/\(collection): its name cannot be a list's name; its items are not synced (rename the calendar on the server)")
                 continue

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What can go wrong in the CalDAV bridge (`tick dav`).
 public enum DavError: Error, Equatable, Sendable {
@@ -45,7 +45,7 @@ extension DavError {
     /// One line saying why vdirsyncer failed, from what it printed: a refused
     /// login and an unreachable server in words, else its last `error:` line.
     static func reason(_ output: String) -> String {
-        let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = output.split(separator: "\n").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         if lines.contains(where: { $0.contains("401") || $0.contains("Unauthorized") }) {
             return "the server refused the login (401 Unauthorized); check --user and --password-command and run `tick dav setup` again"
         }
@@ -56,11 +56,11 @@ extension DavError {
             return "the server dropped the connection (tried again, with a pause, and it dropped again); run `tick dav sync` again later"
         }
         let errors = lines.filter { $0.hasPrefix("error:") && !$0.contains("-vdebug") }
-            .map { String($0.dropFirst("error:".count)).trimmingCharacters(in: .whitespaces) }
+            .map { String($0.dropFirst("error:".count)).trimmingWhitespace() }
             .map { $0.hasPrefix("Unknown error occurred: ") ? String($0.dropFirst("Unknown error occurred: ".count)) : $0 }
             .map { line -> String in
                 // "Unknown error occurred for tick/work: Not Found" -> "Not Found"
-                guard line.hasPrefix("Unknown error occurred for "), let r = line.range(of: ": ") else { return line }
+                guard line.hasPrefix("Unknown error occurred for "), let r = line.literalRange(of: ": ") else { return line }
                 return String(line[r.upperBound...])
             }
         // vdirsyncer's own advice names its commands; tick's replace them above.

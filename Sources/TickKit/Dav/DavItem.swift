@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One item of a vdir: a calendar object (`.ics` file) holding one VTODO,
 /// kept as its original text so that what tick does not map survives
@@ -70,7 +70,7 @@ public struct DavItem: Sendable, Equatable {
                 throw .badItem(path: path, reason: "line \(item.line) is not NAME:value")
             }
             // Only BEGIN and END need their value's component name.
-            let value = parsed.name == "BEGIN" || parsed.name == "END" ? parsed.value.trimmingCharacters(in: .whitespaces).uppercased() : ""
+            let value = parsed.name == "BEGIN" || parsed.name == "END" ? parsed.value.trimmingWhitespace().uppercased() : ""
             var entryPath = stack
             if parsed.name == "BEGIN" {
                 stack.append(value)
@@ -115,7 +115,7 @@ public struct DavItem: Sendable, Equatable {
 
     /// The UID, as written.
     public var uid: String? {
-        todoProperties.first { $0.name == "UID" }.map { $0.value.trimmingCharacters(in: .whitespaces) }
+        todoProperties.first { $0.name == "UID" }.map { $0.value.trimmingWhitespace() }
     }
 
     /// LAST-MODIFIED as an instant, when present and readable.

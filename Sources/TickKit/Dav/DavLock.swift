@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The bridge's machine-local lock (`<dav>/sync.lock`, flock): one sync at a
 /// time per dav directory, whether from `tick dav sync` or `tick watch`. A
@@ -11,7 +12,7 @@ public final class DavLock {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
-            throw DavError.io(path: root, reason: "cannot create the directory: \(error.localizedDescription)")
+            throw DavError.io(path: root, reason: "cannot create the directory: \(ErrorText.describe(error))")
         }
         let path = root + "/sync.lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

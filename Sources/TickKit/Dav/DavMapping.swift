@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The task fields the CalDAV bridge carries, each with the iCalendar
 /// properties that hold it (Docs/DAV.md's mapping table), how to compare two
@@ -140,7 +141,7 @@ public enum DavMapping {
         let entries = item.entries
         func raw(_ lines: [String]) -> String {
             let text = lines.map(ICalendarCodec.fold).joined()
-            return item.lineEnd == "\r\n" ? text : text.replacingOccurrences(of: "\r\n", with: item.lineEnd)
+            return item.lineEnd == "\r\n" ? text : text.replacingAll("\r\n", with: item.lineEnd)
         }
         func entry(_ raw: String) -> DavItem.Entry {
             DavItem.Entry(raw: raw, name: "", params: [:], value: "", path: ["VCALENDAR", "VTODO"], line: 0)

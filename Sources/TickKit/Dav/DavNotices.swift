@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The machine-local record of the notices the bridge gave about single items
 /// (an item it cannot read, a rule it keeps without reading), so each is said

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Repeating tasks across the bridge (Docs/DAV.md, "Repeats"): the phone's
 /// ways of completing an occurrence, the next occurrence tick makes for it,

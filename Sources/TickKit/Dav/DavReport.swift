@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one pass of the bridge did. Ids and field names only, never titles.
 public struct DavReport: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Runs the CalDAV sync from `tick watch`: once at start, after store changes
 /// (once they have been quiet for `debounce`), and every `interval`. One sync

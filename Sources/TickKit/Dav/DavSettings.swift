@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `[dav]` in config.toml: the CalDAV bridge (Docs/DAV.md).
 ///
@@ -61,6 +62,6 @@ public struct DavSettings: Sendable, Equatable {
     /// True when the list named `name` is bridged.
     public func bridges(listNamed name: String) -> Bool {
         guard let lists else { return true }
-        return lists.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        return lists.contains { $0.lowercased() == name.lowercased() }
     }
 }

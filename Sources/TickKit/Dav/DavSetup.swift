@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick dav setup`: the vdirsyncer configuration tick writes.
 public enum DavSetup {
     /// Where the vdirsyncer config lives: next to config.toml, mode 0600.
     public static func configPath(environment: [String: String]) -> String {
-        (TickConfig.path(environment: environment) as NSString).deletingLastPathComponent + "/vdirsyncer.conf"
+        PathString.deletingLastComponent(TickConfig.path(environment: environment)) + "/vdirsyncer.conf"
     }
 
     /// Accepts https URLs, and http only for loopback hosts.
@@ -95,11 +96,11 @@ extension DavSync {
     /// the previous config (or none) as it was. Returns the collections and
     /// the pass's report (the items ready to send).
     public func setUp(config text: String) throws -> (collections: [String], report: DavReport) {
-        let directory = (configPath as NSString).deletingLastPathComponent
+        let directory = PathString.deletingLastComponent(configPath)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw DavError.io(path: directory, reason: "cannot create the directory: \(error.localizedDescription)")
+            throw DavError.io(path: directory, reason: "cannot create the directory: \(ErrorText.describe(error))")
         }
         let lock = try DavLock(root: root)
         defer { lock.release() }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The bridge's machine-local record of its last runs (`<dav>/state.json`),
 /// for `tick status` and for the decisions of the next sync. Never in the store.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick dav sync`: `vdirsyncer sync` (the server's changes come down), one
 /// pass of the bridge (merged both ways), and, when that changed items,
@@ -353,7 +354,7 @@ public struct DavSync: Sendable {
         var out: [String: String] = [:]
         for c in (try? FileManager.default.contentsOfDirectory(atPath: bridge.vdirPath)) ?? [] {
             if let data = FileManager.default.contents(atPath: bridge.vdirPath + "/" + c + "/displayname") {
-                out[c] = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                out[c] = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
             }
         }
         return out

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The bridge's files beside the vdir (Docs/DAV.md, "How changes are found"):
 /// `base/`, the vdir as both ends last agreed on it, and `sent/`, what tick
@@ -181,7 +182,7 @@ extension DavBridge {
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
-            throw DavError.io(path: dir, reason: "cannot create the directory: \(error.localizedDescription)")
+            throw DavError.io(path: dir, reason: "cannot create the directory: \(ErrorText.describe(error))")
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Runs vdirsyncer with tick's configuration, for the pair `tick`: never
 /// waiting on a question (every `[y/N]` is answered yes: create the
@@ -19,7 +20,7 @@ public struct Vdirsyncer: Sendable {
     public let sleep: @Sendable (TimeInterval) -> Void
 
     public init(program: String, configPath: String, root: String, environment: [String: String],
-                backoff: [TimeInterval] = [1, 3], sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+                backoff: [TimeInterval] = [1, 3], sleep: @escaping @Sendable (TimeInterval) -> Void = { BackgroundThread.sleep($0) }) {
         self.program = program
         self.configPath = configPath
         self.root = root
@@ -66,7 +67,7 @@ public struct Vdirsyncer: Sendable {
 
         /// The collection `tick/<name>` names in a line.
         static func collection(in line: String) -> String? {
-            guard let r = line.range(of: "tick/") else { return nil }
+            guard let r = line.literalRange(of: "tick/") else { return nil }
             let rest = line[r.upperBound...]
             let name = rest.prefix { $0 != ":" && $0 != " " && $0 != "`" && $0 != "\"" && $0 != "." }
             return name.isEmpty ? nil : String(name)

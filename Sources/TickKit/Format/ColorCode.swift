@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 
 /// List colors: six hex digits, written `#rrggbb`.
 public enum ColorCode {
     /// Normalizes `#RRGGBB` or `RRGGBB` to `#rrggbb`; nil when it is not a color.
     public static func normalize(_ text: String) -> String? {
-        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        var s = Substring(text.trimmingWhitespace())
         if s.hasPrefix("#") { s = s.dropFirst() }
         guard s.count == 6, s.allSatisfy(\.isHexDigit) else { return nil }
         return "#" + s.lowercased()

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A problem with the contents of a store file: bad JSON or a schema violation.
 public struct FormatError: Error, LocalizedError, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Typed reads of the values in a parsed store file, for the decoders of
 /// list files and of `blocks.json`. Every error points at the value's

@@ -36,7 +36,7 @@ public struct SourceLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// The offending line followed by a caret under the column.
     public var caretSnippet: String {
-        let visible = lineText.replacingOccurrences(of: "\t", with: " ")
+        let visible = lineText.replacingAll("\t", with: " ")
         let pad = String(repeating: " ", count: max(column - 1, 0))
         return "    \(visible)\n    \(pad)^"
     }

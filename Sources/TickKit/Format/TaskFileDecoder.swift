@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a store file (inbox or list) from its bytes, checking the schema.
 ///

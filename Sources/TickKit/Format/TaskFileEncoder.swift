@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes a store file in canonical form: fixed key order, empty fields
 /// omitted, unknown keys kept after the known ones.

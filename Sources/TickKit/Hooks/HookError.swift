@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A hook script that refused a change, failed, hung or broke the protocol.
 public struct HookError: Error, LocalizedError, Sendable, Equatable {

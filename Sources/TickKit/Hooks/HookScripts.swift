@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The hook scripts of a hooks directory, by event, in name order.
 ///
@@ -26,7 +27,7 @@ public struct HookScripts: Sendable, Equatable {
     /// `$XDG_CONFIG_HOME/tick/hooks` (`~/.config/tick/hooks` without it),
     /// beside config.toml.
     public static func directory(environment: [String: String]) -> String {
-        (TickConfig.path(environment: environment) as NSString).deletingLastPathComponent + "/hooks"
+        PathString.deletingLastComponent(TickConfig.path(environment: environment)) + "/hooks"
     }
 
     /// Reads `directory`; a missing directory has no scripts.
@@ -36,8 +37,7 @@ public struct HookScripts: Sendable, Equatable {
         for name in names.sorted() where !isBackup(name) {
             guard let event = HookEvent.allCases.first(where: { name.hasPrefix($0.rawValue) }) else { continue }
             let path = directory + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            guard PathStat.isDirectory(path) == false,
                   access(path, X_OK) == 0 else { continue }
             scripts[event, default: []].append(path)
         }

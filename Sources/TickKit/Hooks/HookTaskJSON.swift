@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task as hook scripts see it: Taskwarrior's JSON (the shape of `task
 /// export`), one object on one line, so Taskwarrior hooks work unchanged;

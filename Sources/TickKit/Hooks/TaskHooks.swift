@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One command's hooks (Docs/HOOKS.md): runs the scripts of a
 /// ``HookScripts`` with Taskwarrior's protocol, and remembers what the
@@ -50,7 +51,7 @@ public final class TaskHooks: @unchecked Sendable {
 
     /// What a run's hooks saw.
     private final class Seen: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = Lock()
         /// Each task a hook saw in this command: what it was given and what it answered
         /// (a write retried after a concurrent save does not run hooks twice).
         var reviewed: [UUID: (given: TaskItem, answer: TaskItem)] = [:]
@@ -219,10 +220,10 @@ public final class TaskHooks: @unchecked Sendable {
         var jsonLines: [String] = []
         var feedbackLines: [String] = []
         for raw in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true) {
-            let text = raw.trimmingCharacters(in: .whitespaces)
+            let text = raw.trimmingWhitespace()
             if expecting > 0, text.hasPrefix("{") { jsonLines.append(text) } else if !text.isEmpty { feedbackLines.append(text) }
         }
-        let errorLines = result.stderr.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let errorLines = result.stderr.split(separator: "\n").map(String.init).filter { !$0.trimmingWhitespace().isEmpty }
         guard result.succeeded else {
             let said = (feedbackLines + errorLines).joined(separator: "; ")
             throw HookError(script: name, message: (said.isEmpty ? "exited with status \(result.status)" : said)

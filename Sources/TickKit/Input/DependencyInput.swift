@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the task references typed after `depends:` into task ids, and
 /// refuses a dependency that would close a cycle.

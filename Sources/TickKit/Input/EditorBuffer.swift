@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text of `tick edit ID`'s `$EDITOR` buffer: a header of `//` comment lines, then the
 /// task's JSON.

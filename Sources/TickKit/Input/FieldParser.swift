@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Parses the values of fields as typed on the command line, for both
 /// quick-add tokens (`due:fri`) and flags (`--due fri`).
@@ -37,7 +38,7 @@ public struct FieldParser: Sendable {
             let instant = d.at(hour: defaultRemindHour, minute: 0, timeZone: timeZone)
             // The default hour can cross the range's edge in UTC (1970-01-01 east of UTC).
             guard DateRange.contains(instant) else {
-                throw .badDate(key: key, .outOfRange(input: text.trimmingCharacters(in: .whitespacesAndNewlines), day: nil))
+                throw .badDate(key: key, .outOfRange(input: text.trimmingWhitespaceAndNewlines(), day: nil))
             }
             return instant
         }
@@ -79,7 +80,7 @@ public struct FieldParser: Sendable {
 
     /// A slot start: `14:00`, `2pm`, `2026-11-24@14:00`, `tomorrow@9am`, `2026-11-24T14:00`.
     public func slotStart(_ text: String, key: String = "at") throws(InputError) -> SlotRequest {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         var day: LocalDate?
         var timeText = trimmed
         if let at = trimmed.firstIndex(of: "@") {
@@ -103,7 +104,7 @@ public struct FieldParser: Sendable {
 
     /// A `repeat:` rule: validated (see ``RecurrenceRule``), returned as typed.
     public func repeatRule(_ text: String, key: String = "repeat") throws(InputError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         // In tick's duration grammar `m` is minutes; a rule never steps by minutes, and
         // files written before kept `+1m` meaning months, so new input must say `mo`.
         let lower = trimmed.lowercased()
@@ -119,7 +120,7 @@ public struct FieldParser: Sendable {
     /// marks a removal); each is one task in the one id grammar
     /// (``TaskReference/single(_:)``), resolved as `tick done` resolves it.
     public func dependencies(_ text: String, key: String = "depends") throws(InputError) -> [String] {
-        let refs = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let refs = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         for ref in refs {
             let bare = ref.hasPrefix("-") ? String(ref.dropFirst()) : ref
             guard TaskReference.single(bare) != nil else {

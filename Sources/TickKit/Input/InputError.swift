@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Bad command-line input: a token, a date, a value.
 public indirect enum InputError: Error, LocalizedError, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// An error about one line of a multi-line input (`tick add -` reads one
 /// task per stdin line): the line's number first, the error's own kind (and
 /// so exit status) kept.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Splits Taskwarrior-style words into a title and field changes.
 ///
@@ -141,7 +141,7 @@ public struct QuickAddParser: Sendable {
         let chars = Array(word)
         guard chars.count >= 3, chars[0] == "(", chars[2] == ")", let letter = chars[1].asciiValue,
               letter >= UInt8(ascii: "A"), letter <= UInt8(ascii: "Z"), chars.count == 3 || chars[3] == " " else { return nil }
-        return (letter == UInt8(ascii: "A") ? .must : .flexible, String(chars.dropFirst(3)).trimmingCharacters(in: .whitespaces))
+        return (letter == UInt8(ascii: "A") ? .must : .flexible, String(chars.dropFirst(3)).trimmingWhitespace())
     }
 
     /// The refusal of a word that looks like a field tick does not take here:

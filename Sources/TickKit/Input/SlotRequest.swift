@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A slot as typed (`at:14:00`, `at:2026-11-24@14:00`), before it is resolved
 /// against a task: without a day it goes on the task's scheduled day, else today.

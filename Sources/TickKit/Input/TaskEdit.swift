@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A set of changes to a task, from quick-add tokens or flags.
 public struct TaskEdit: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What text tick accepts as new input (command line, imports), and how it
 /// shows any text on a terminal. Files a human edited are never refused over

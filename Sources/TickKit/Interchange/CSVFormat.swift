@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 4180 CSV, one row per task (see Docs/INTERCHANGE.md).
 ///
@@ -65,7 +65,7 @@ public enum CSVCodec: InterchangeCodec {
             var unknown: [(Int, String)] = []
             let known = Dictionary(uniqueKeysWithValues: columns.map { ($0.lowercased(), $0) })
             for (i, raw) in header.fields.enumerated() {
-                let name = raw.trimmingCharacters(in: .whitespaces)
+                let name = raw.trimmingWhitespace()
                 if let k = known[name.lowercased()] {
                     guard index[k] == nil else { throw ImportError(path: context.path, line: header.line, message: "column \"\(k)\" appears twice in the header") }
                     index[k] = i
@@ -97,7 +97,7 @@ public enum CSVCodec: InterchangeCodec {
             }
             func timestamp(_ column: String) throws(ImportError) -> Date? {
                 guard let text = value(column) else { return nil }
-                guard let d = Timestamp.parse(text.trimmingCharacters(in: .whitespaces)) else {
+                guard let d = Timestamp.parse(text.trimmingWhitespace()) else {
                     throw fail("\(column) is not a timestamp (YYYY-MM-DDTHH:MM:SSZ): \"\(text)\"")
                 }
                 return d
@@ -105,7 +105,7 @@ public enum CSVCodec: InterchangeCodec {
             guard let title = value("title"), !title.allSatisfy(\.isWhitespace) else { throw fail("the title is empty") }
             let list = value("list")
             let id: UUID
-            if let text = value("id")?.trimmingCharacters(in: .whitespaces) {
+            if let text = value("id")?.trimmingWhitespace() {
                 guard let u = UUID(uuidString: text) else { throw fail("id is not a UUID: \"\(text)\"") }
                 id = u
             } else {
@@ -119,37 +119,37 @@ public enum CSVCodec: InterchangeCodec {
             let modified = try timestamp("modifiedAt") ?? context.now
             var task = TaskItem(id: id, title: title, createdAt: created, modifiedAt: modified)
             if let s = value("state") {
-                guard let state = TaskState(rawValue: s.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                guard let state = TaskState(rawValue: s.trimmingWhitespace().lowercased()) else {
                     throw fail("state must be open, active or done, found \"\(s)\"")
                 }
                 task.state = state
             }
             if let d = value("due") {
-                guard let due = TaskDate(fileString: d.trimmingCharacters(in: .whitespaces)) else {
+                guard let due = TaskDate(fileString: d.trimmingWhitespace()) else {
                     throw fail("due is not a date (YYYY-MM-DD) or timestamp: \"\(d)\"")
                 }
                 task.due = due
             }
             if let s = value("scheduled") {
-                guard let day = LocalDate(iso: s.trimmingCharacters(in: .whitespaces)) else { throw fail("scheduled is not a date (YYYY-MM-DD): \"\(s)\"") }
+                guard let day = LocalDate(iso: s.trimmingWhitespace()) else { throw fail("scheduled is not a date (YYYY-MM-DD): \"\(s)\"") }
                 task.scheduled = day
             }
             task.remind = try timestamp("remind")
             task.repeatRule = value("repeat")
             if let p = value("priority") {
-                guard let priority = Priority(rawValue: p.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                guard let priority = Priority(rawValue: p.trimmingWhitespace().lowercased()) else {
                     throw fail("priority must be must or flexible, found \"\(p)\"")
                 }
                 task.priority = priority
             }
             if let e = value("energy") {
-                guard let energy = Energy(rawValue: e.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                guard let energy = Energy(rawValue: e.trimmingWhitespace().lowercased()) else {
                     throw fail("energy must be high, low or any, found \"\(e)\"")
                 }
                 task.energy = energy
             }
             if let e = value("estimate") {
-                let trimmed = e.trimmingCharacters(in: .whitespaces)
+                let trimmed = e.trimmingWhitespace()
                 guard let minutes = Int(trimmed) ?? DurationText.parse(trimmed), (1...TaskEstimate.maxMinutes).contains(minutes) else {
                     throw fail("estimate must be minutes (45) or a duration (45m, 1h30m), found \"\(e)\"")
                 }
@@ -162,7 +162,7 @@ public enum CSVCodec: InterchangeCodec {
                     task.addTag(bare)
                 }
             }
-            if let n = value("notes") { task.notes = n.replacingOccurrences(of: "\r\n", with: "\n") }
+            if let n = value("notes") { task.notes = n.replacingAll("\r\n", with: "\n") }
             if task.state == .done {
                 task.completedAt = try timestamp("completedAt") ?? modified
             } else {
@@ -212,6 +212,6 @@ public enum CSVCodec: InterchangeCodec {
         let needs = field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             || field.hasPrefix(" ") || field.hasSuffix(" ")
         guard needs else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Splits RFC 4180 CSV into records, fed in chunks of any size (a quoted
 /// field may span lines and chunks), counting physical lines.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// iCalendar (RFC 5545) VTODO components. See Docs/INTERCHANGE.md.
 public enum ICalendarCodec: InterchangeCodec {
@@ -151,7 +152,7 @@ public enum ICalendarCodec: InterchangeCodec {
     }
 
     static func parseTime(_ p: ContentLine, context: InterchangeContext) throws(ImportError) -> ICalTime {
-        let v = p.value.trimmingCharacters(in: .whitespaces)
+        let v = p.value.trimmingWhitespace()
         let fail = ImportError(path: context.path, line: p.line, message: "invalid \(p.name) value \"\(v)\"; expected YYYYMMDD or YYYYMMDDTHHMMSS[Z]")
         let digits = Array(v.utf8)
         func num(_ from: Int, _ count: Int) -> Int? {
@@ -190,14 +191,14 @@ public enum ICalendarCodec: InterchangeCodec {
     }
 
     static func stamp(_ date: Date) -> String {
-        Timestamp.format(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        Timestamp.format(date).replacingAll("-", with: "").replacingAll(":", with: "")
     }
 
-    static func basic(_ d: LocalDate) -> String { d.iso.replacingOccurrences(of: "-", with: "") }
+    static func basic(_ d: LocalDate) -> String { d.iso.replacingAll("-", with: "") }
 
     /// An RFC 5545 duration such as `-PT15M`, `P1D`, `-P1DT2H`, `P2W`, in seconds.
     static func duration(_ s: String) -> TimeInterval? {
-        var text = Substring(s.trimmingCharacters(in: .whitespaces))
+        var text = Substring(s.trimmingWhitespace())
         var sign: Double = 1
         if text.hasPrefix("-") { sign = -1; text = text.dropFirst() } else if text.hasPrefix("+") { text = text.dropFirst() }
         guard text.hasPrefix("P") else { return nil }
@@ -288,7 +289,7 @@ public enum ICalendarCodec: InterchangeCodec {
     static func makeTask(_ props: [ContentLine], alarms: [[ContentLine]], start: Int, context: InterchangeContext) throws(ImportError) -> (TaskItem, String?) {
         func prop(_ name: String) -> ContentLine? { props.first { $0.name == name } }
         func fail(_ line: Int, _ message: String) -> ImportError { ImportError(path: context.path, line: line, message: message) }
-        let summary = prop("SUMMARY").map { unescape($0.value) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let summary = prop("SUMMARY").map { unescape($0.value) }?.trimmingWhitespaceAndNewlines() ?? ""
         guard !summary.isEmpty else { throw fail(start, "VTODO has no SUMMARY (a task needs a title)") }
         var extra: [JSONMember] = []
         if let json = prop("X-TICK-JSON") {
@@ -298,7 +299,7 @@ public enum ICalendarCodec: InterchangeCodec {
             extra = members.filter { !$0.key.hasPrefix("x-ical-") }
         }
         let id: UUID
-        if let uid = prop("UID")?.value.trimmingCharacters(in: .whitespaces), !uid.isEmpty {
+        if let uid = prop("UID")?.value.trimmingWhitespace(), !uid.isEmpty {
             if let u = UUID(fastString: uid) {
                 id = u
                 if uid != u.lowercased { extra.append(JSONMember(uidKey, .string(uid))) }
@@ -353,7 +354,7 @@ public enum ICalendarCodec: InterchangeCodec {
         if completed != nil, prop("STATUS") == nil { task.state = .done }
         if task.state == .done { task.completedAt = completed ?? task.modifiedAt }
         if let p = prop("PRIORITY") {
-            guard let n = Int(p.value.trimmingCharacters(in: .whitespaces)), (0...9).contains(n) else {
+            guard let n = Int(p.value.trimmingWhitespace()), (0...9).contains(n) else {
                 throw fail(p.line, "PRIORITY must be 0 to 9, not \"\(p.value)\"")
             }
             switch n {
@@ -365,7 +366,7 @@ public enum ICalendarCodec: InterchangeCodec {
         }
         for p in props where p.name == "CATEGORIES" {
             for raw in splitList(p.value) {
-                let tag = raw.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0.isWhitespace || $0 == "," }).joined(separator: "-")
+                let tag = raw.trimmingWhitespace().split(whereSeparator: { $0.isWhitespace || $0 == "," }).joined(separator: "-")
                 if !tag.isEmpty { task.addTag(tag) }
             }
         }
@@ -380,7 +381,7 @@ public enum ICalendarCodec: InterchangeCodec {
         task.repeatRule = RRuleMapping.rule(rrule: prop("RRULE")?.value, tickRepeat: tickRepeat.map { unescape($0.value) },
                                             writtenWith: tickRepeat?.params[RRuleMapping.rruleParameter], anchor: anchor)
         if let w = prop("X-TICK-WAIT") {
-            guard let wait = TaskDate(fileString: w.value.trimmingCharacters(in: .whitespaces)) else {
+            guard let wait = TaskDate(fileString: w.value.trimmingWhitespace()) else {
                 throw fail(w.line, "X-TICK-WAIT must be a date like 2026-11-24 or a timestamp like 2026-11-24T16:00:00Z (found \"\(w.value)\")")
             }
             task.wait = wait
@@ -388,7 +389,7 @@ public enum ICalendarCodec: InterchangeCodec {
         // RFC 9253: RELATED-TO;RELTYPE=DEPENDS-ON:<uid>, one per dependency (a UID
         // that is not a UUID maps to the id its task gets on import).
         for related in props where related.name == "RELATED-TO" && related.params["RELTYPE"]?.uppercased() == "DEPENDS-ON" {
-            let uid = related.value.trimmingCharacters(in: .whitespaces)
+            let uid = related.value.trimmingWhitespace()
             guard !uid.isEmpty else { continue }
             let dep = UUID(fastString: uid) ?? UUID(uuidString: uid) ?? UUID(name: "ical:" + uid)
             if dep != task.id { task.addDependency(dep) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Refuses an imported record whose dates tick could not store: every date of a
 /// task must lie in ``DateRange`` (days 1970-01-01 to 9999-12-31, instants in UTC),

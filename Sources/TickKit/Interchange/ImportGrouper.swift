@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sorts imported tasks into the inbox and lists by list name (case-insensitive),
 /// for the formats that name a task's list per record.
@@ -19,7 +19,7 @@ struct ImportGrouper {
 
     /// Adds a task to the list named `name` (nil, empty or "inbox": the inbox).
     mutating func add(_ task: TaskItem, list name: String?) {
-        let trimmed = name?.trimmingCharacters(in: .whitespaces) ?? ""
+        let trimmed = name?.trimmingWhitespace() ?? ""
         if trimmed.isEmpty || trimmed.lowercased() == "inbox" {
             if inbox == nil { inbox = TaskFile(kind: .inbox, id: inboxID, createdAt: now, modifiedAt: now) }
             inbox?.tasks.append(task)

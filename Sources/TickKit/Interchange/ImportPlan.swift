@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an import will do, worked out before anything is written, so that an
 /// import is all-or-nothing.

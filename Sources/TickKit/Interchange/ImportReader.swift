@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The bytes of an import, read in chunks from a file descriptor (a file or a
 /// pipe) or taken from memory, so that a large import never holds its whole

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick import`'s write: decoded files planned against the store under the
 /// lock (``ImportPlan``) and, unless a dry run, written all or nothing

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The formats `tick import` and `tick export` speak.
 public enum InterchangeFormat: String, Sendable, CaseIterable {
@@ -8,9 +8,9 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     /// caller knows better, `.md` markdown, `.txt` todo.txt, `.ics` iCalendar,
     /// `.csv` CSV. Nil when the extension says nothing.
     public static func infer(fromPath path: String) -> InterchangeFormat? {
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let name = PathString.lastComponent(path).lowercased()
         if name == "todo.txt" || name == "done.txt" || name.hasSuffix(".txt") { return .todotxt }
-        switch (name as NSString).pathExtension {
+        switch PathString.pathExtension(name) {
         case "json": return .json
         case "md", "markdown": return .markdown
         case "ics", "ical", "ifb": return .ics
@@ -32,7 +32,7 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     /// The format a `--format` name means (case-insensitive: `todo.txt`, `ical`, `tw`, ...);
     /// nil for a name in no row of ``names``.
     public init?(name: String) {
-        let folded = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let folded = name.trimmingWhitespace().lowercased()
         guard let row = Self.names.first(where: { $0.name == folded }) else { return nil }
         self = row.format
     }
@@ -68,7 +68,7 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
         }
         let firstLine = string.prefix(while: { $0 != "\n" && $0 != "\r\n" })
         let columns = firstLine.split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            $0.trimmingWhitespace().trimmingScalars(where: { $0 == "\"" }).lowercased()
         }
         if columns.count > 1, columns.contains("title") { return .csv }
         return .todotxt

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// tick's own full-fidelity export: every file, exactly as its format holds it.
 ///

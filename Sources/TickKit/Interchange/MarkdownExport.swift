@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// GitHub task-list Markdown, grouped by list, with dates. Text from the
 /// store goes through ``TextRules/visible(_:keepingNewlines:)``: control and
@@ -12,7 +13,7 @@ public enum MarkdownExport {
             if !out.isEmpty { out += "\n" }
             out += "## \(TextRules.visible(file.displayName))\n\n"
             for task in file.tasks {
-                out += "- [\(task.state == .done ? "x" : " ")] \(escape(TextRules.visible(task.title.replacingOccurrences(of: "\n", with: " "))))"
+                out += "- [\(task.state == .done ? "x" : " ")] \(escape(TextRules.visible(task.title.replacingAll("\n", with: " "))))"
                 var details: [String] = []
                 if task.state == .active { details.append("in progress") }
                 if let due = task.due { details.append("due " + describe(due, timeZone: timeZone)) }
@@ -45,8 +46,8 @@ public enum MarkdownExport {
 
     /// Escapes characters that would start Markdown markup at the start of a title.
     private static func escape(_ s: String) -> String {
-        var r = s.replacingOccurrences(of: "\\", with: "\\\\")
-        for ch in ["*", "_", "`", "[", "]", "<", ">"] { r = r.replacingOccurrences(of: ch, with: "\\" + ch) }
+        var r = s.replacingAll("\\", with: "\\\\")
+        for ch in ["*", "_", "`", "[", "]", "<", ">"] { r = r.replacingAll(ch, with: "\\" + ch) }
         return r
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// tick's `repeat` rules and iCalendar's `RRULE` (RFC 5545 §3.3.10), both
 /// ways: the one mapping the CalDAV bridge and `tick export/import --format
@@ -26,7 +26,7 @@ public enum RRuleMapping {
     /// True when `rule` is written in RRULE syntax (`FREQ=...`): a phone's
     /// rule kept as it is, which tick reads only through this mapping.
     public static func isRRule(_ rule: String) -> Bool {
-        rule.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("FREQ=")
+        rule.trimmingWhitespace().uppercased().hasPrefix("FREQ=")
             || rule.uppercased().contains(";FREQ=")
     }
 
@@ -49,12 +49,12 @@ public enum RRuleMapping {
     /// `NAME=VALUE;...` with a FREQ, or names a part twice.
     static func parts(_ value: String) -> [String: String]? {
         var out: [String: String] = [:]
-        for part in value.trimmingCharacters(in: .whitespaces).split(separator: ";") {
+        for part in value.trimmingWhitespace().split(separator: ";") {
             let kv = part.split(separator: "=", maxSplits: 1)
             guard kv.count == 2 else { return nil }
-            let name = kv[0].trimmingCharacters(in: .whitespaces).uppercased()
+            let name = kv[0].trimmingWhitespace().uppercased()
             guard out[name] == nil else { return nil }
-            out[name] = kv[1].trimmingCharacters(in: .whitespaces).uppercased()
+            out[name] = kv[1].trimmingWhitespace().uppercased()
         }
         return out["FREQ"] == nil ? nil : out
     }
@@ -147,7 +147,7 @@ public enum RRuleMapping {
     /// value and that line's `X-TICK-RRULE` parameter (`writtenWith`), and the
     /// series' day (`anchor`: due, else start). See the type's documentation.
     public static func rule(rrule: String?, tickRepeat: String?, writtenWith: String? = nil, anchor: LocalDate? = nil) -> String? {
-        let rrule = rrule.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0.trimmingCharacters(in: .whitespaces) }
+        let rrule = rrule.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0.trimmingWhitespace() }
         if let tickRepeat, !tickRepeat.isEmpty {
             if let writtenWith {
                 // Written beside an RRULE: tick's while that RRULE is still there.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 
 /// Taskwarrior's `task export` / `task import` JSON (see Docs/INTERCHANGE.md).
@@ -140,7 +141,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 var texts: [String] = []
                 switch node.kind {
                 case .null: break
-                case .string(let s): texts = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                case .string(let s): texts = s.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
                 case .array(let items):
                     for item in items {
                         guard case .string(let s) = item.kind else { throw fail("\"depends\" must hold UUID strings, found \(item.typeName)") }

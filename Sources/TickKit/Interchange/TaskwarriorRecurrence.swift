@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Recurrence between tick's `repeat` rules and Taskwarrior's `recur`.
 ///
@@ -37,7 +38,7 @@ enum TaskwarriorRecurrence {
 
     /// tick's rule for a Taskwarrior `recur`, or nil when tick has none.
     static func tickRule(forTaskwarrior recur: String) -> String? {
-        let word = recur.lowercased().trimmingCharacters(in: .whitespaces)
+        let word = recur.lowercased().trimmingWhitespace()
         let named: [String: String] = [
             "daily": "daily", "day": "daily", "weekdays": "weekdays", "weekly": "weekly", "week": "weekly",
             "monthly": "monthly", "month": "monthly", "yearly": "yearly", "year": "yearly", "annual": "yearly", "annually": "yearly",
@@ -48,7 +49,7 @@ enum TaskwarriorRecurrence {
         // N + unit: 2d, 3 days, 2w, 2wk, 3mo, 3months, 2y, 1yr, 2q.
         let digits = word.prefix { $0.isASCII && $0.isNumber }
         guard let n = Int(digits), n >= 1 else { return nil }
-        let unit = word.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let unit = word.dropFirst(digits.count).trimmingWhitespace()
         let units: [String: (Int, String)] = [
             "d": (1, "d"), "day": (1, "d"), "days": (1, "d"),
             "w": (1, "w"), "wk": (1, "w"), "wks": (1, "w"), "week": (1, "w"), "weeks": (1, "w"),

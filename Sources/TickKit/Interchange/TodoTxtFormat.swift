@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// todo.txt (https://github.com/todotxt/todo.txt): one task per line.
 ///
@@ -40,7 +41,7 @@ public enum TodoTxtCodec: InterchangeCodec {
             guard let line = String(validating: bytes, as: UTF8.self) else {
                 throw ImportError(path: context.path, line: lineNumber, message: "the line is not valid UTF-8")
             }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { return }
+            if line.trimmingWhitespace().isEmpty { return }
             let (task, project) = try parseLine(line, number: lineNumber, context: context)
             guard !seen.contains(task.id) else {
                 throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
@@ -117,8 +118,8 @@ public enum TodoTxtCodec: InterchangeCodec {
                 let key = String(w[..<colon])
                 let value = String(w[w.index(after: colon)...])
                 // A key is a word: it starts with a letter (`1:1`, `10:30` and `16:9` are title text).
-                let keyIsWord = key.unicodeScalars.first.map(CharacterSet.letters.contains) == true
-                    && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
+                let keyIsWord = key.unicodeScalars.first.map(TextClass.isLetter) == true
+                    && key.unicodeScalars.allSatisfy { TextClass.isAlphanumeric($0) || $0 == "-" || $0 == "_" }
                 if value.isEmpty || !keyIsWord || value.hasPrefix("/") || value.contains(":") {
                     titleWords.append(w)
                 } else if key == "due" {
@@ -134,7 +135,7 @@ public enum TodoTxtCodec: InterchangeCodec {
                 } else if key == recKey, repeatRule == nil, let rule = TodoTxtRecurrence.tickRule(forRec: value) {
                     repeatRule = rule
                 } else if key == tickRepeatKey, repeatRule == nil,
-                          case let rule = value.replacingOccurrences(of: "_", with: " "), (try? RecurrenceRule.parse(rule)) != nil {
+                          case let rule = value.replacingAll("_", with: " "), (try? RecurrenceRule.parse(rule)) != nil {
                     repeatRule = rule
                 } else if key == remindKey, remind == nil, let instant = basicTimestamp(value) {
                     remind = instant
@@ -213,8 +214,8 @@ public enum TodoTxtCodec: InterchangeCodec {
         }
         parts.append(created)
         // Titles are one line; todo.txt has no escaping, so newlines become spaces.
-        parts.append(task.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "))
-        if let list { parts.append("+" + list.replacingOccurrences(of: " ", with: "_")) }
+        parts.append(task.title.replacingAll("\r\n", with: " ").replacingAll("\n", with: " "))
+        if let list { parts.append("+" + list.replacingAll(" ", with: "_")) }
         for member in task.extra where member.key == projectsKey {
             if case .array(let items) = member.value.kind {
                 for item in items { if case .string(let s) = item.kind { parts.append("+" + s) } }
@@ -278,7 +279,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         }
         // `state:active` starts a task; a line without it does not stop one started in tick.
         if r.state == .open, current.state == .active { r.state = .active }
-        if r.title == current.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ") { r.title = current.title }
+        if r.title == current.title.replacingAll("\r\n", with: " ").replacingAll("\n", with: " ") { r.title = current.title }
         let own: Set<String> = [priorityKey, projectsKey, extraKey]
         r.extra = current.extra.filter { !own.contains($0.key) } + imported.extra
         // Done lines carry no priority (tick writes none; `todo.sh do` removes it).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Recurrence between tick's `repeat` rules and todo.txt's `rec:` extension
 /// (as SimpleTask, topydo and the todo.txt-cli recurrence add-ons write it):

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Changes to several files, summarized in counts.
 public struct ChangeSummary: Sendable, Equatable {

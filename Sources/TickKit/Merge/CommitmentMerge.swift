@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Merges versions of `blocks.json` block by block (by id) and field by field,
 /// with the same rules as tasks (Docs/MERGE.md): a one-sided change is taken;

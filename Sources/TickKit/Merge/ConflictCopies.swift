@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The name of a Syncthing conflict copy:
 /// `NAME.sync-conflict-YYYYMMDD-HHMMSS-DEVICE.json`, where DEVICE is the first

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file with git conflict markers that cannot be split into its sides.
 public struct ConflictMarkerError: Error, Sendable, Equatable, LocalizedError {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One thing `tick resolve` (or the watcher) did or could not do.
 public enum ResolveStep: Sendable {
@@ -26,16 +27,16 @@ public struct ResolvedArchive: Sendable {
     let clock: @Sendable () -> Date
 
     public init(store: Store) {
-        directory = (store.location.stateDirectory as NSString).appendingPathComponent("resolved")
+        directory = PathString.appending(store.location.stateDirectory, "resolved")
         clock = store.clock
     }
 
     /// Keeps `bytes` as `<UTC time>-<relative path with / as _>`; failures are ignored.
     public func keep(_ bytes: [UInt8], as relativePath: String) {
-        let stamp = Timestamp.format(clock()).replacingOccurrences(of: ":", with: "")
-        let name = stamp + "-" + relativePath.replacingOccurrences(of: "/", with: "_")
+        let stamp = Timestamp.format(clock()).replacingAll(":", with: "")
+        let name = stamp + "-" + relativePath.replacingAll("/", with: "_")
         try? PrivateFiles.createDirectory(directory)
-        try? AtomicFile.write(bytes, to: (directory as NSString).appendingPathComponent(name), mode: UInt32(PrivateFiles.fileMode), durable: false)
+        try? AtomicFile.write(bytes, to: PathString.appending(directory, name), mode: UInt32(PrivateFiles.fileMode), durable: false)
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How one store file changed between two versions, in counts (never titles).
 public struct FileChange: Sendable, Equatable {

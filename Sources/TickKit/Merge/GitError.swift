@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A git command that could not run, or failed where failure is not expected.
 public struct GitError: Error, LocalizedError, Sendable, Equatable {

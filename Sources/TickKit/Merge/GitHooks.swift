@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The git hooks `tick git setup` installs: after a plain `git pull` (merge or
 /// rebase) they run `tick resolve --quiet` for the store.
@@ -53,13 +54,13 @@ public enum GitHooks {
 
     /// True when a hook's text carries ``marker`` on a line of its own.
     public static func isTicks(_ text: String) -> Bool {
-        text.split(whereSeparator: \.isNewline).contains { $0.trimmingCharacters(in: .whitespaces) == marker }
+        text.split(whereSeparator: \.isNewline).contains { $0.trimmingWhitespace() == marker }
     }
 
     /// Installs (or updates) hook `name` in `hooksDirectory` (created when
     /// missing); a hook that is not tick's is left alone.
     public static func install(_ name: String, in hooksDirectory: String, executable: String, store: String) throws(StoreError) -> Outcome {
-        let path = (hooksDirectory as NSString).appendingPathComponent(name)
+        let path = PathString.appending(hooksDirectory, name)
         let wanted = script(name, executable: executable, store: store)
         let existing: (bytes: [UInt8], stamp: FileStamp)?
         do {

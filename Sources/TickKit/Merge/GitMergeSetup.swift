@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `tick git setup` writes.
 public enum GitMergeSetup {

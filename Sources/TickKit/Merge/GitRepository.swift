@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A git work tree holding a store (at its root or in a subdirectory).
 public struct GitRepository: Sendable {
@@ -30,7 +31,7 @@ public struct GitRepository: Sendable {
         guard r.succeeded else { return nil }
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let top = lines.first, !top.isEmpty else { return nil }
-        let gitDirectory = lines.count > 2 && (lines[2] as NSString).isAbsolutePath ? lines[2] : nil
+        let gitDirectory = lines.count > 2 && PathString.isAbsolute(lines[2]) ? lines[2] : nil
         return GitRepository(directory: directory, topLevel: top, prefix: lines.count > 1 ? lines[1] : "",
                              gitDirectory: gitDirectory, environment: environment)
     }
@@ -162,13 +163,13 @@ public struct GitRepository: Sendable {
     /// The absolute path of a file in the git directory (`MERGE_HEAD`, `rebase-merge`).
     public func gitPath(_ name: String) throws(GitError) -> String {
         let p = try check(["rev-parse", "--git-path", name]).output
-        return (p as NSString).isAbsolutePath ? p : (directory as NSString).appendingPathComponent(p)
+        return PathString.isAbsolute(p) ? p : PathString.appending(directory, p)
     }
 
     /// True while a merge waits for its commit.
     public func isMerging() throws(GitError) -> Bool {
         if let gitDirectory {
-            return FileManager.default.fileExists(atPath: (gitDirectory as NSString).appendingPathComponent("MERGE_HEAD"))
+            return FileManager.default.fileExists(atPath: PathString.appending(gitDirectory, "MERGE_HEAD"))
         }
         return try git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).succeeded
     }
@@ -178,7 +179,7 @@ public struct GitRepository: Sendable {
         for name in ["rebase-merge", "rebase-apply"] {
             let path: String
             if let gitDirectory {
-                path = (gitDirectory as NSString).appendingPathComponent(name)
+                path = PathString.appending(gitDirectory, name)
             } else {
                 path = try gitPath(name)
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one `git status --porcelain=v2 --branch` says: where HEAD is, its
 /// upstream, and which store files differ from HEAD.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick merge-driver %O %A %B %P` (git's merge driver): the three versions
 /// of a store file merged task by task (``MergeEngine``) or, for blocks.json,
@@ -117,7 +118,7 @@ public struct MergeDriverRun {
     /// git passes paths relative to the top of the work tree, where it runs
     /// the driver (`currentDirectory`).
     func absolute(_ file: String) -> String {
-        (file as NSString).isAbsolutePath ? file : (currentDirectory as NSString).appendingPathComponent(file)
+        PathString.isAbsolute(file) ? file : PathString.appending(currentDirectory, file)
     }
 
     /// `git merge-file -L ours -L base -L theirs OURS BASE THEIRS`: conflict
@@ -127,7 +128,7 @@ public struct MergeDriverRun {
         var tempBase: String?
         if FileStamp.of(path: absolute(base)) == nil {
             // No common version (both added the file): merge against an empty one.
-            let p = (temporaryDirectory as NSString).appendingPathComponent("tick-merge-base-\(processID)")
+            let p = PathString.appending(temporaryDirectory, "tick-merge-base-\(processID)")
             try AtomicFile.write([], to: p, mode: 0o600)
             tempBase = p
             basePath = p

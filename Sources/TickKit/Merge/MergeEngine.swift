@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a merge did, in counts only (never titles).
 public struct MergeReport: Sendable, Equatable {

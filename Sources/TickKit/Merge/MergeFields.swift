@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One of the two sides of a merge.
 enum MergeSide: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the order merge needs to know about the elements of a sequence
 /// (tasks, unknown keys, tombstones), beyond their ids.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What reconciling a store did (ids only, never titles).
 public struct ReconcileReport: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why `tick sync` stopped. Whatever it committed is kept; the repository is
 /// left as git left it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One step of `tick sync` worth telling the user, in the order it happened;
 /// the CLI prints one line (or a few) for each.

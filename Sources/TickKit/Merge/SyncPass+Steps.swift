@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension SyncPass {
     /// After a pull: joins tasks that the file-by-file merge left in two lists

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One run of ``SyncRun`` with the store lock held: the steps in order, each
 /// event recorded and passed on as it happens.
@@ -71,7 +71,7 @@ final class SyncPass {
                 // The remote branch does not exist yet: the first push creates it.
                 let pushed = try repo.git(["push", "--quiet", remote, "HEAD:\(mergeRef)"])
                 guard pushed.succeeded else { throw SyncError.pushFailed(message: pushed.message) }
-                emit(.pushedNewBranch(remote: remote, branch: mergeRef.replacingOccurrences(of: "refs/heads/", with: "")))
+                emit(.pushedNewBranch(remote: remote, branch: mergeRef.replacingAll("refs/heads/", with: "")))
                 notePendingConflicts()
                 return
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `tick sync` did: its events in order, and the facts a caller asks about.
 public struct SyncReport: Sendable {

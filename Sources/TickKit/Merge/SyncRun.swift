@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick sync` for a store in a git repository (issue 28): under the store
 /// lock, finishes a merge or rebase an earlier sync left stopped, commits the
@@ -29,8 +30,7 @@ public struct SyncRun {
     /// ``SyncError/noStore(root:)`` or ``SyncError/notARepository(root:)``.
     public static func repository(for store: Store, environment: [String: String]) throws -> GitRepository {
         let root = store.location.root
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
+        guard PathStat.isDirectory(root) == true else {
             throw SyncError.noStore(root: root)
         }
         guard let repo = try GitRepository.discover(at: root, environment: environment) else {
@@ -51,7 +51,7 @@ public struct SyncRun {
 
     /// True for tick's temporary files (`.inbox.json.tick-1a2b.tmp`).
     public static func isTemporary(_ path: String) -> Bool {
-        let name = (path as NSString).lastPathComponent
+        let name = PathString.lastComponent(path)
         return name.hasPrefix(".") && name.contains(".tick-") && name.hasSuffix(".tmp")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value one side had that the merge discarded because the other side
 /// changed the same field later (rule 2 of Docs/MERGE.md). Ids and field

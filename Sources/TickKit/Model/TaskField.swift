@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One field of a task, and what every part of tick that handles fields
 /// needs to know about it: the one list (``TaskField/all``) from which change

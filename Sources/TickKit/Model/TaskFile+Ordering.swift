@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where to move a task within its list.
 public enum ReorderPosition: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which file of a store a list lives in.
 public enum FileKind: Hashable, Sendable, Comparable {

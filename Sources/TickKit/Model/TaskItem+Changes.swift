@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The per-field change times of a task (the `changed` object of a task in a
 /// file, Docs/FORMAT.md): what lets two versions of a task merge field by

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One task, as stored in a list file.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task's place on a day: a wall-clock start and a length in minutes.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A record that a task was deleted on purpose, kept in its file's `deleted`
 /// array so that a two-way merge (a Syncthing conflict copy, with no common

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Proposes slots for open tasks in a day's free time. Pure and deterministic.
 ///

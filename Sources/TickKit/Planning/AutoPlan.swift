@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A proposed placement of tasks into a day's free time (`tick plan --auto`).
 public struct AutoPlan: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `tick block add` and `tick block rm`: blocks.json changed under the store
 /// lock, blocks named by number or id prefix, and the placed tasks a new
@@ -57,14 +57,14 @@ public struct BlockEditing {
 
     /// A block by number (1-based position) or by id prefix (4+ hex digits).
     public static func resolve(_ ref: String, in file: CommitmentFile) throws(BlockLookupError) -> UUID {
-        let text = ref.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = ref.trimmingWhitespace().lowercased()
         if let n = Int(text), text.count < 4 || n <= file.blocks.count {
             guard n >= 1, n <= file.blocks.count else { throw .noNumber(n, count: file.blocks.count) }
             return file.blocks[n - 1].id
         }
         let hex = text.filter { $0 != "-" }
         guard hex.count >= 4, hex.allSatisfy(\.isHexDigit) else { throw .notABlockReference(ref) }
-        let matches = file.blocks.filter { $0.id.lowercased.replacingOccurrences(of: "-", with: "").hasPrefix(hex) }
+        let matches = file.blocks.filter { $0.id.lowercased.replacingAll("-", with: "").hasPrefix(hex) }
         switch matches.count {
         case 1: return matches[0].id
         case 0: throw .noPrefix(ref)

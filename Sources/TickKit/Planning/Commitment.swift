@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A fixed commitment (a time block): a meeting, a standup, a dentist visit.
 ///
@@ -67,7 +67,7 @@ public struct Commitment: Sendable, Equatable, Identifiable {
     /// Parses `--days`: `weekdays`, `weekends`, `daily` / `every day`, or a list
     /// of weekday names `mon,wed,fri` (full names too). Nil when not understood.
     public static func parseDays(_ text: String) -> [Int]? {
-        let s = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let s = text.lowercased().trimmingWhitespace()
         switch s {
         case "daily", "every day", "everyday", "all": return [1, 2, 3, 4, 5, 6, 7]
         case "weekdays", "workdays", "mon-fri": return [1, 2, 3, 4, 5]

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick resolve` for blocks.json: git conflict markers in it, and Syncthing
 /// conflict copies of it (`blocks.sync-conflict-*.json`), merged block by

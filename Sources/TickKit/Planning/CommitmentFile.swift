@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `blocks.json` at the store root: the store's fixed commitments.
 public struct CommitmentFile: Sendable, Equatable {

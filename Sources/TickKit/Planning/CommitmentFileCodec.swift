@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads and writes `blocks.json`, checking its schema like the task files:
 /// errors carry file:line:column, unknown keys are kept, the written form is canonical.

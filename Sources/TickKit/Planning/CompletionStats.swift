@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The length of a statistics bucket.
 public enum StatsPeriod: String, Sendable, CaseIterable {

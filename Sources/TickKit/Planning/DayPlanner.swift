@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The scheduling engine's view of one day: commitments, placed tasks and
 /// the free time between them within working hours.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a mood maps to the energy a task should need (`tick suggest --mood`).
 ///
@@ -20,7 +20,7 @@ public enum Mood {
 
     /// The energy for a mood (case-insensitive); nil for an unknown mood.
     public static func energy(for mood: String) -> Energy? {
-        let m = mood.lowercased().trimmingCharacters(in: .whitespaces)
+        let m = mood.lowercased().trimmingWhitespace()
         return table.first { $0.mood == m }?.energy
     }
 }

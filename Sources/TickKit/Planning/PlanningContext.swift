@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the planning commands (`tick plan`, `tick suggest`) share: today,
 /// the wall-clock time, the tasks and the commitments.

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A change the planning rules refuse.
 public enum PlanningError: Error, Sendable, Equatable {
     /// A task placed (`at:`) over a commitment in `blocks.json`; nothing was written.

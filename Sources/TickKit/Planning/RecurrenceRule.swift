@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parsed `repeat:` rule: when the next occurrence of a recurring task falls.
 ///
@@ -96,7 +96,7 @@ public struct RecurrenceRule: Sendable, Equatable {
     private static func weekdayList(_ text: Substring) -> Set<Int>? {
         var days = Set<Int>()
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let d = weekdayNames[part.trimmingCharacters(in: .whitespaces)] else { return nil }
+            guard let d = weekdayNames[part.trimmingWhitespace()] else { return nil }
             days.insert(d)
         }
         return days.isEmpty ? nil : days

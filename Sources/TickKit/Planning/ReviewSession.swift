@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The decisions of `tick review` and its `--all-to`: what an answer means,
 /// what each action changes (always through the store lock and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Refuses slots over commitments and warns about slots over other tasks.
 public enum SlotGuard {

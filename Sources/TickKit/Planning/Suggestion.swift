@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task proposed for a free block, with the reasons in a few words.
 public struct Suggestion: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What completing a task did.
 public struct CompletionOutcome: Sendable, Equatable {

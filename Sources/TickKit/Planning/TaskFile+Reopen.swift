@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What reopening a repeating task did with the next occurrence its
 /// completion had created.

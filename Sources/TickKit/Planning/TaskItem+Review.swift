@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension TaskItem {
     /// Moves the dates that put this task in today's view to `target`, as `tick review`

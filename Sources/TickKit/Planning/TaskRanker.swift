@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Ranks open tasks for a free block (`tick suggest`).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of a day's timeline: a commitment, a placed task, or free time.
 public struct TimelineEntry: Sendable, Equatable {

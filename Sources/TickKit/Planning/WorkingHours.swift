@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The part of a day that planning fills: `09:00-18:00` unless configured.
 public struct WorkingHours: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a command that changes tasks acts on: task ids as typed (`3 7 6f1c`,
 /// `3-7`, `3,9`), resolved strictly as before, or a filter (`+errand

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `depends` edges of a store: which task depends on which. Refuses
 /// cycles before they are written (a task that waits for itself, through any

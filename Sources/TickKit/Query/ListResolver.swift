@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds a list by what a user typed: its exact name (any case, after NFC
 /// normalization), its exact slug, or `inbox`. Never by the slug of the text.
@@ -21,11 +21,11 @@ public struct ListResolver: Sendable {
         self.init(lists: snapshot.listInfos, existingSlugs: existingSlugs, problems: snapshot.problems)
     }
 
-    private static func fold(_ s: String) -> String { s.precomposedStringWithCanonicalMapping.lowercased() }
+    private static func fold(_ s: String) -> String { TextFolding.nfc(s).lowercased() }
 
     /// The file kind for a list reference. `inbox` always resolves.
     public func resolve(_ text: String) throws(LookupError) -> FileKind {
-        let name = text.trimmingCharacters(in: .whitespaces)
+        let name = text.trimmingWhitespace()
         if name.lowercased() == "inbox" { return .inbox }
         // An exact slug wins: it is unique by construction.
         if existingSlugs.contains(name) { return .list(slug: name) }
@@ -44,7 +44,7 @@ public struct ListResolver: Sendable {
 
     /// Checks a name for a new list and returns the slug its file will get.
     public func slugForNewList(named name: String) throws(LookupError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw .invalidListName(name, reason: "the name is empty") }
         if let problem = TextRules.listNameProblem(trimmed) { throw .invalidListName(name, reason: problem) }
         guard trimmed.lowercased() != "inbox" else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task together with the list it is in and its short id, ready to show.
 public struct ListedTask: Sendable {

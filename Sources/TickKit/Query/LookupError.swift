@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task or list named on the command line could not be found, or was ambiguous.
 public enum LookupError: Error, LocalizedError, Sendable, Equatable {

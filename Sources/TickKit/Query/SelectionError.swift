@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A change by filter (``BulkSelection``) that selects nothing, or too much without confirmation.
 public enum SelectionError: Error, LocalizedError, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where task references are looked up: the files themselves, or the index.
 public protocol TaskCatalog {
@@ -48,7 +48,7 @@ public struct SnapshotCatalog: TaskCatalog {
 
     public func tasks(uuidHexPrefix hex: String) -> [ListedTask] {
         snapshot.allTasks.compactMap { file, task in
-            guard task.id.lowercased.replacingOccurrences(of: "-", with: "").hasPrefix(hex) else { return nil }
+            guard task.id.lowercased.replacingAll("-", with: "").hasPrefix(hex) else { return nil }
             return ListedTask(task: task, kind: file.kind, listName: file.displayName, shortID: ids.shortID(of: task.id))
         }
     }
@@ -70,7 +70,7 @@ extension ListInfo {
 
     /// A sort key: folded text, with runs of digits compared as numbers.
     static func sortKey(_ name: String) -> [SortPart] {
-        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = TextFolding.fold(name)
         var parts: [SortPart] = []
         var digits = ""
         var text = ""

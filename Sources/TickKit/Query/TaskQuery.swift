@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which tasks a listing shows.
 public enum TaskView: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One reference to tasks as typed: tick's one task-id grammar (Docs/CLI.md
 /// §7), shared by the commands that take ids (``TaskResolver``,

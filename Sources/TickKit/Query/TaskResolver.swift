@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns what a user typed (a short id or a UUID prefix) into a task.
 public struct TaskResolver {
@@ -20,7 +20,7 @@ public struct TaskResolver {
     /// digit and a letter, dashes optional) is matched against the start of
     /// task UUIDs. No match and several matches are errors.
     public func resolve(_ text: String) throws -> ListedTask {
-        let ref = text.trimmingCharacters(in: .whitespaces)
+        let ref = text.trimmingWhitespace()
         let hex: String
         switch TaskReference.single(ref) {
         case nil:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The notifier that runs a program: by default `notify-send --wait` with
 /// Mark done / Snooze / Tomorrow actions.
@@ -43,7 +44,7 @@ public struct CommandNotifier: Notifier {
     /// bus, `notify-send --wait` never returns (it prints a warning and waits
     /// for an answer that cannot come), so it is not started at all.
     public func missingSessionBus() -> String? {
-        guard let program = command.first, (program as NSString).lastPathComponent == "notify-send" else { return nil }
+        guard let program = command.first, PathString.lastComponent(program) == "notify-send" else { return nil }
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return nil }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
            FileManager.default.fileExists(atPath: runtime + "/bus") { return nil }
@@ -66,7 +67,7 @@ public struct CommandNotifier: Notifier {
             return .unavailable(reason)
         case .success(let output):
             let choice = output.split(whereSeparator: \.isNewline).first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
+                $0.trimmingWhitespace().lowercased()
             } ?? ""
             switch choice {
             case "done": return .done
@@ -122,7 +123,7 @@ public struct CommandNotifier: Notifier {
             }
             return .success(String(decoding: result.stdout, as: UTF8.self))
         } catch {
-            return .failure(error.localizedDescription)
+            return .failure(ErrorText.describe(error))
         }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which reminders have fired on this machine: for each task, the `remind`
 /// instant it last fired for.
@@ -18,8 +19,7 @@ public final class FiredReminders {
         self.path = path
         fired = [:]
         guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let entries = object["fired"] as? [String: String] else { return }
+              let entries = (try? JSONDecoder().decode(Record.self, from: data))?.fired else { return }
         for (id, at) in entries {
             if let uuid = UUID(uuidString: id), let date = Timestamp.parse(at) { fired[uuid] = date }
         }
@@ -27,7 +27,7 @@ public final class FiredReminders {
 
     /// The record for a store: `reminders.json` in its state directory.
     public convenience init(location: StoreLocation) {
-        self.init(path: (location.stateDirectory as NSString).appendingPathComponent("reminders.json"))
+        self.init(path: PathString.appending(location.stateDirectory, "reminders.json"))
     }
 
     /// True when the reminder of `task` at `instant` has already fired here.
@@ -44,13 +44,20 @@ public final class FiredReminders {
     /// Writes the record atomically, dropping entries older than `keepAfter`.
     public func save(keepAfter: Date) throws {
         fired = fired.filter { $0.value >= keepAfter }
-        var entries: [String: Any] = [:]
+        var entries: [String: String] = [:]
         for (id, at) in fired { entries[id.lowercased] = Timestamp.format(at) }
-        let data = try JSONSerialization.data(withJSONObject: ["fired": entries], options: [.sortedKeys, .prettyPrinted])
-        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data = try encoder.encode(Record(fired: entries))
+        try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         try AtomicFile.write(Array(data) + [0x0A], to: path, mode: 0o600)
     }
 
     /// How many reminders are recorded.
     public var count: Int { fired.count }
+
+    /// The file: `{"fired": {"<task id>": "<instant>"}}`.
+    private struct Record: Codable {
+        var fired: [String: String]
+    }
 }

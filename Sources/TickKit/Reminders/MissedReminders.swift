@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reminders no watcher fired: a pending task whose `remind` passed (more
 /// than a minute ago, within ``retention``) without this machine's watcher

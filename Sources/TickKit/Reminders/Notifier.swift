@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Shows a reminder to the user and reports what they chose.
 ///

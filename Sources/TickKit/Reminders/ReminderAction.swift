@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a notification action does to a task. Pure: the caller writes the
 /// result through the store's safe path.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Decides which reminders fire, remembers what fired, and carries out the
 /// user's choice. Used by `tick watch`; knows nothing of threads or inotify.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How reminders behave; read from `[reminders]` in config.toml.
 public struct ReminderSettings: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reading whole files and replacing them atomically.
 public enum AtomicFile {
@@ -126,7 +127,7 @@ public enum AtomicFile {
         }
         if let out = try? read(path: tmp), out.bytes == expected {
             unlink(tmp)
-            syncDirectory((path as NSString).deletingLastPathComponent)
+            syncDirectory(PathString.deletingLastComponent(path))
             return true
         }
         // A save landed between the check and the swap: put it back.
@@ -144,11 +145,11 @@ public enum AtomicFile {
     /// Renames a version tick could not put in place to `<name>.tick-kept-<random>`
     /// next to `path` (not hidden, not a list, never swept) and returns where it is.
     static func keepBeside(_ version: String, of path: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        let kept = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("\(name).tick-kept-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))")
+        let name = PathString.lastComponent(path)
+        let kept = PathString.appending(PathString.deletingLastComponent(path),
+            "\(name).tick-kept-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))")
         guard Glibc.rename(version, kept) == 0 else { return version }
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        syncDirectory(PathString.deletingLastComponent(path))
         return kept
     }
 
@@ -157,7 +158,7 @@ public enum AtomicFile {
     /// fsynced unless `durable` is false, and returns its path. On failure
     /// nothing is left behind.
     static func writeTemp(_ bytes: [UInt8], for path: String, mode: UInt32?, durable: Bool = true) throws(StoreError) -> String {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = PathString.deletingLastComponent(path)
         try createDirectory(dir)
         let tmp = siblingPath(of: path, tag: "tick-\(getpid())", suffix: ".tmp")
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
@@ -181,10 +182,10 @@ public enum AtomicFile {
 
     /// A new hidden name next to `path`: `.<name>.<tag>-<random><suffix>`.
     static func siblingPath(of path: String, tag: String, suffix: String) -> String {
-        let dir = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let dir = PathString.deletingLastComponent(path)
+        let name = PathString.lastComponent(path)
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        return (dir as NSString).appendingPathComponent(".\(name).\(tag)-\(random)\(suffix)")
+        return PathString.appending(dir, ".\(name).\(tag)-\(random)\(suffix)")
     }
 
     /// Renames the temp file `tmp` over `path` (removing it on failure) and syncs the directory.
@@ -194,7 +195,7 @@ public enum AtomicFile {
             unlink(tmp)
             throw .writeFailed(path: path, reason: reason)
         }
-        if durable { syncDirectory((path as NSString).deletingLastPathComponent) }
+        if durable { syncDirectory(PathString.deletingLastComponent(path)) }
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
@@ -219,20 +220,19 @@ public enum AtomicFile {
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        syncDirectory(PathString.deletingLastComponent(path))
     }
 
     /// `mkdir -p`.
     public static func createDirectory(_ dir: String) throws(StoreError) {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
-            if isDir.boolValue { return }
+        if let isDir = PathStat.isDirectory(dir) {
+            if isDir { return }
             throw .writeFailed(path: dir, reason: "it exists and is not a directory")
         }
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
-            throw .writeFailed(path: dir, reason: "cannot create the directory (\(error.localizedDescription))")
+            throw .writeFailed(path: dir, reason: "cannot create the directory (\(ErrorText.describe(error)))")
         }
     }
 

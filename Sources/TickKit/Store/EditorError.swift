@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why an edit in the editor (``EditorSession``) saved nothing.
 public enum EditorError: Error, LocalizedError, Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick edit ID` with no flags: the task's JSON in a scratch file for an
 /// editor, validated on return and saved under the store lock. Running the
@@ -34,7 +35,7 @@ public struct EditorSession {
     /// `<state directory>/edits`: where scratch files (and the text of an
     /// edit that was not saved) live, a 0700 directory beside the undo journal.
     public static func scratchDirectory(_ location: StoreLocation) -> String {
-        (location.stateDirectory as NSString).appendingPathComponent("edits")
+        PathString.appending(location.stateDirectory, "edits")
     }
 
     /// `<state directory>/edits/tick-edit-<uuid8>-<pid>.json`.
@@ -44,7 +45,7 @@ public struct EditorSession {
 
     /// `<directory>/tick-edit-<uuid8>-<pid>.json`.
     public static func scratchPath(directory: String, task: TaskItem, processID: Int32) -> String {
-        (directory as NSString).appendingPathComponent("tick-edit-\(task.id.lowercased.prefix(8))-\(processID).json")
+        PathString.appending(directory, "tick-edit-\(task.id.lowercased.prefix(8))-\(processID).json")
     }
 
     /// What the edit did.
@@ -69,7 +70,7 @@ public struct EditorSession {
         // A `//` header says how times are read; zone-less times are local (EditorBuffer).
         let buffer = EditorBuffer(timeZone: timeZone)
         let originalBuffer = buffer.render(json: originalNode)
-        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         try AtomicFile.write(originalBuffer, to: path, mode: PrivateFiles.fileMode)
         while true {
             try edit(path)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An advisory `flock` on a file outside the store. Released when the value is closed.
 public final class FileLock {
@@ -13,7 +14,7 @@ public final class FileLock {
     /// `flock` is not fair) a waiter may lose many turns, but it only gives up
     /// when one holder is stuck, which is what the error says.
     public init(path: String, timeout: Double) throws(StoreError) {
-        try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+        try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         PrivateFiles.tighten(fd: fd)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `stat` says about a file: enough to notice that it changed.
 public struct FileStamp: Sendable, Equatable, Hashable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick lists add`, `tick lists rename` and `tick lists rm`: list files
 /// created, renamed and removed under the store lock, with the checks that
@@ -18,7 +19,7 @@ public struct ListEditing {
     /// Creates the list file for `name` (trimmed), with `color` (already
     /// normalized) or the one picked from the name; returns the name and slug.
     public func add(named name: String, color: String?) throws -> (name: String, slug: String) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmingWhitespaceAndNewlines()
         let now = self.now
         let slug = try store.withLock { writer in
             let loaded = try session.load()
@@ -34,7 +35,7 @@ public struct ListEditing {
     /// Renames the list named `ref` to `name` (trimmed); returns its old and
     /// new name (the same when it already had that name: nothing is written).
     public func rename(_ ref: String, to name: String) throws -> (old: String, new: String) {
-        let newName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let newName = name.trimmingWhitespaceAndNewlines()
         let now = self.now
         let oldName = try store.withLock { writer in
             let loaded = try session.load()

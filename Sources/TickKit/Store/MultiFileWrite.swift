@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One file's part of a ``MultiFileWrite``: which file, how to create it when
 /// it does not exist, and the change to apply.
@@ -257,7 +258,7 @@ public struct MultiFileWrite {
                 kept.append(name)
             }
         }
-        for dir in Set(swaps.map { ($0.prepared.path as NSString).deletingLastPathComponent }) {
+        for dir in Set(swaps.map { PathString.deletingLastComponent($0.prepared.path) }) {
             AtomicFile.syncDirectory(dir)
         }
         if !failed.isEmpty {
@@ -279,7 +280,7 @@ public struct MultiFileWrite {
 
     private func finish(_ prepared: [Prepared]) {
         for p in prepared where p.loaded != nil { unlink(p.tmp) }
-        for dir in Set(prepared.map { ($0.path as NSString).deletingLastPathComponent }) {
+        for dir in Set(prepared.map { PathString.deletingLastComponent($0.path) }) {
             AtomicFile.syncDirectory(dir)
         }
         // A journal image is over 100 bytes a task: past this many tasks the

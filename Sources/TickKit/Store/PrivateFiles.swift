@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Machine-local files (index, locks, journals, copies) hold task titles and
 /// notes: they are created 0600 in 0700 directories, whatever the umask.
@@ -30,7 +31,7 @@ public enum PrivateFiles {
             }
             return
         }
-        let parent = (dir as NSString).deletingLastPathComponent
+        let parent = PathString.deletingLastComponent(dir)
         if !parent.isEmpty, parent != dir { try createMissing(parent) }
         if mkdir(dir, directoryMode) == 0 {
             // The umask may have taken bits away (e.g. 0277 leaves 0500).

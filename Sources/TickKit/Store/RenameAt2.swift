@@ -1,5 +1,6 @@
 import CTickSys
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `renameat2(2)`: replacing a file without a window in which another
 /// program's save can be overwritten unseen.
@@ -35,7 +36,7 @@ enum RenameAt2 {
     /// atomically, found by exchanging two hidden temp files there (named as
     /// every temp of tick's, so a killed probe is swept like one).
     static func probe(directory: String) -> ExchangeSupport {
-        let base = (directory as NSString).appendingPathComponent("exchange-probe")
+        let base = PathString.appending(directory, "exchange-probe")
         let a = AtomicFile.siblingPath(of: base, tag: "tick-\(getpid())", suffix: ".tmp")
         let b = AtomicFile.siblingPath(of: base, tag: "tick-\(getpid())", suffix: ".tmp")
         defer {

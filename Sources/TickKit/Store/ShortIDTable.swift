@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Machine-local short numeric ids for pending tasks, as dstask has them.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// File names for lists, derived from their names.
 public enum Slug {
@@ -6,7 +6,7 @@ public enum Slug {
     /// kept, other runs turned into one `-`, no leading or trailing `-` or `.`,
     /// at most 64 characters; `list` when nothing is left.
     public static func make(from name: String) -> String {
-        let normalized = name.precomposedStringWithCanonicalMapping.lowercased()
+        let normalized = TextFolding.nfc(name).lowercased()
         var out = ""
         var pendingDash = false
         for ch in normalized {

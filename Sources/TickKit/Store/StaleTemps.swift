@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Temp files that a tick killed mid-write left in the store
 /// (`.<name>.tick-<pid>-<random>.tmp`, see ``AtomicFile``). They are hidden,
@@ -12,7 +13,7 @@ enum StaleTemps {
         for dir in directories {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
             for name in names where isStale(name) {
-                if unlink((dir as NSString).appendingPathComponent(name)) == 0 { removed += 1 }
+                if unlink(PathString.appending(dir, name)) == 0 { removed += 1 }
             }
         }
         return removed
@@ -21,7 +22,7 @@ enum StaleTemps {
     /// True for `.<name>.tick-<pid>-<random>.tmp` when no process `pid` exists.
     /// (A temp of a live tick, or of another user's process, is left alone.)
     static func isStale(_ name: String) -> Bool {
-        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let range = name.range(of: ".tick-", options: .backwards) else { return false }
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let range = name.lastLiteralRange(of: ".tick-") else { return false }
         let rest = name[range.upperBound...].dropLast(4)
         guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0 else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The archive: `archive/<year>.json` files holding done tasks that
 /// `tick archive` moved out of the lists (Docs/FORMAT.md section 16). They use
@@ -41,9 +42,9 @@ extension Store {
     /// archived: Docs/RECURRENCE.md). Unreadable files count as not holding it.
     public func archiveHolds(_ id: UUID) -> Bool {
         guard let kinds = try? archiveKinds(), !kinds.isEmpty else { return false }
-        let needle = Data("\"id\": \"\(id.lowercased)\"".utf8)
+        let needle = Array("\"id\": \"\(id.lowercased)\"".utf8)
         return kinds.contains { kind in
-            FileManager.default.contents(atPath: location.path(of: kind))?.range(of: needle) != nil
+            FileManager.default.contents(atPath: location.path(of: kind))?.firstRange(of: needle) != nil
         }
     }
 

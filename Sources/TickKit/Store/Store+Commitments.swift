@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Store {
     /// A `blocks.json` that was read, with what is needed to notice a later change.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Store {
     /// Whether the store's filesystem can swap two files atomically
@@ -6,9 +7,8 @@ extension Store {
     /// that span files need. Probed in `lists/` when it exists (where most
     /// writes go), else in the store's root; for `tick status`.
     public func exchangeSupport() -> ExchangeSupport {
-        let lists = (location.root as NSString).appendingPathComponent("lists")
-        var isDir: ObjCBool = false
-        let dir = FileManager.default.fileExists(atPath: lists, isDirectory: &isDir) && isDir.boolValue ? lists : location.root
+        let lists = PathString.appending(location.root, "lists")
+        let dir = PathStat.isDirectory(lists) == true ? lists : location.root
         return RenameAt2.probe(directory: dir)
     }
 }

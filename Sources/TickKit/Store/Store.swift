@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A directory of task files: the only source of truth.
 ///
@@ -58,8 +59,7 @@ public struct Store: Sendable {
     /// `lists/*.json` that is not hidden and not a sync-conflict copy. A
     /// `lists/` directory that cannot be read is an error (``StoreError/readFailed(path:reason:)``).
     public func kinds() throws(StoreError) -> [FileKind] {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: location.root, isDirectory: &isDir), !isDir.boolValue {
+        if PathStat.isDirectory(location.root) == false {
             throw .notADirectory(path: location.root)
         }
         var result: [FileKind] = []
@@ -143,7 +143,7 @@ public struct Store: Sendable {
     /// Runs `body` holding the store's write lock (outside the store). The
     /// journal, if any, is written before the lock is released, even when `body` throws.
     public func withLock<R>(timeout: Double = 15, _ body: (StoreWriter) throws -> R) throws -> R {
-        let lock = try FileLock(path: (location.stateDirectory as NSString).appendingPathComponent("store.lock"), timeout: timeout)
+        let lock = try FileLock(path: PathString.appending(location.stateDirectory, "store.lock"), timeout: timeout)
         defer { lock.unlock() }
         defer { journal?.flush() }
         // Every writer of the store holds this lock, so a temp file of a dead process is litter.

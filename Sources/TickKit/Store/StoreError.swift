@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Failures of the store: reading, writing, locking.
 public enum StoreError: Error, LocalizedError, Sendable {
@@ -57,8 +58,8 @@ public enum StoreError: Error, LocalizedError, Sendable {
 extension StoreError {
     /// `path` as it can be pasted into a shell.
     static func shellQuoted(_ path: String) -> String {
-        let plain = path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }
-        return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let plain = path.unicodeScalars.allSatisfy { TextClass.isAlphanumeric($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }
+        return plain && !path.isEmpty ? path : "'" + path.replacingAll("'", with: "'\\''") + "'"
     }
 }
 

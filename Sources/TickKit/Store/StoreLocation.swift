@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a store lives, and where tick keeps its machine-local state for it.
 ///
@@ -22,10 +23,10 @@ public struct StoreLocation: Sendable, Equatable {
     /// Resolves the store: `explicit` (from `--store`), else `TICK_STORE`, else
     /// `$XDG_DATA_HOME/tick` (default `~/.local/share/tick`).
     public static func resolve(explicit: String?, environment: [String: String], currentDirectory: String) -> StoreLocation {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         func xdg(_ name: String, _ fallback: String) -> String {
             if let v = environment[name], v.hasPrefix("/") { return v }
-            return (home as NSString).appendingPathComponent(fallback)
+            return PathString.appending(home, fallback)
         }
         let chosen: String
         if let explicit, !explicit.isEmpty {
@@ -33,14 +34,14 @@ public struct StoreLocation: Sendable, Equatable {
         } else if let env = environment["TICK_STORE"], !env.isEmpty {
             chosen = env
         } else {
-            chosen = (xdg("XDG_DATA_HOME", ".local/share") as NSString).appendingPathComponent("tick")
+            chosen = PathString.appending(xdg("XDG_DATA_HOME", ".local/share"), "tick")
         }
-        let root = absolutePath(expandTilde(chosen, home: home), relativeTo: currentDirectory)
+        let root = absolutePath(expandTilde(chosen, home: home), relativeTo: currentDirectory, home: home)
         let key = storeKey(for: root)
         return StoreLocation(
             root: root,
-            stateDirectory: ((xdg("XDG_STATE_HOME", ".local/state") as NSString).appendingPathComponent("tick") as NSString).appendingPathComponent(key),
-            cacheDirectory: ((xdg("XDG_CACHE_HOME", ".cache") as NSString).appendingPathComponent("tick") as NSString).appendingPathComponent(key)
+            stateDirectory: PathString.appending(PathString.appending(xdg("XDG_STATE_HOME", ".local/state"), "tick"), key),
+            cacheDirectory: PathString.appending(PathString.appending(xdg("XDG_CACHE_HOME", ".cache"), "tick"), key)
         )
     }
 
@@ -67,7 +68,7 @@ public struct StoreLocation: Sendable, Equatable {
 
     /// Absolute path of a file given relative to the store root.
     public func path(_ relative: String) -> String {
-        (root as NSString).appendingPathComponent(relative)
+        PathString.appending(root, relative)
     }
 
     /// Path of a store file.
@@ -76,7 +77,7 @@ public struct StoreLocation: Sendable, Equatable {
     /// `<basename>-<16 hex digits>`: stable for the store's real path.
     static func storeKey(for root: String) -> String {
         let real = realPathOfNearestAncestor(root)
-        var base = (real as NSString).lastPathComponent
+        var base = PathString.lastComponent(real)
         base = String(base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(32))
         if base.isEmpty { base = "store" }
         return "\(base)-\(FNV1a.hex64(Array(real.utf8)))"
@@ -88,9 +89,9 @@ public struct StoreLocation: Sendable, Equatable {
         return path
     }
 
-    private static func absolutePath(_ path: String, relativeTo cwd: String) -> String {
-        let joined = path.hasPrefix("/") ? path : (cwd as NSString).appendingPathComponent(path)
-        return (joined as NSString).standardizingPath
+    private static func absolutePath(_ path: String, relativeTo cwd: String, home: String) -> String {
+        let joined = path.hasPrefix("/") ? path : PathString.appending(cwd, path)
+        return PathString.standardizing(joined, home: home)
     }
 
     /// The real path of `path`, resolving symlinks in the part that exists.
@@ -101,12 +102,12 @@ public struct StoreLocation: Sendable, Equatable {
             if let resolved = realpath(existing, nil) {
                 defer { free(resolved) }
                 var result = String(cString: resolved)
-                for component in rest.reversed() { result = (result as NSString).appendingPathComponent(component) }
+                for component in rest.reversed() { result = PathString.appending(result, component) }
                 return result
             }
-            let parent = (existing as NSString).deletingLastPathComponent
+            let parent = PathString.deletingLastComponent(existing)
             if parent == existing || parent.isEmpty { return path }
-            rest.append((existing as NSString).lastPathComponent)
+            rest.append(PathString.lastComponent(existing))
             existing = parent
         }
     }

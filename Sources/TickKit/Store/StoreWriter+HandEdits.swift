@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StoreWriter {
     /// Stamps the hand edits in `kind` the moment tick sees the file changed
@@ -35,7 +36,7 @@ extension StoreWriter {
         let bytes = TaskFileEncoder.encode(file)
         // A list file that is a link is written through, at its target.
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: storePath)) == nil
-            ? storePath : ((storePath as NSString).resolvingSymlinksInPath)
+            ? storePath : (PathString.resolvingSymlinks(storePath))
         guard try AtomicFile.replace(target, with: bytes, expecting: loaded.bytes, mode: loaded.stamp.mode) else { return 0 }
         store.written.save(bytes, for: kind)
         return stamped

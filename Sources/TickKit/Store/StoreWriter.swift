@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes to a store. It exists only while the store lock is held.
 public struct StoreWriter {

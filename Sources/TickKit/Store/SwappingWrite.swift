@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Replaces a store file without overwriting, unseen, a save made meanwhile
 /// by another program (an editor, Syncthing, git).
@@ -60,7 +61,7 @@ struct SwappingWrite {
         var merged: Bool
     }
 
-    private var directory: String { (path as NSString).deletingLastPathComponent }
+    private var directory: String { PathString.deletingLastComponent(path) }
 
     /// Writes `bytes` (`file`, encoded) in place of the file `loaded` was read
     /// from, or as a new file when `loaded` is nil.
@@ -260,10 +261,10 @@ struct SwappingWrite {
     /// Renames swapped-out versions to `<name>.tick-kept-<random>` next to the
     /// file (tick does not read them as lists) and returns the error naming them.
     private func keep(_ versions: [String], written: Bool) -> StoreError {
-        let shownDirectory = (store.displayPath(kind) as NSString).deletingLastPathComponent
+        let shownDirectory = PathString.deletingLastComponent(store.displayPath(kind))
         let shown = versions.map { version in
             let kept = AtomicFile.keepBeside(version, of: path)
-            return kept == version ? version : (shownDirectory as NSString).appendingPathComponent((kept as NSString).lastPathComponent)
+            return kept == version ? version : PathString.appending(shownDirectory, PathString.lastComponent(kept))
         }
         return .unmergedSave(path: store.displayPath(kind), kept: shown, written: written)
     }

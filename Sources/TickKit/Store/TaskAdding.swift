@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Adds tasks from quick-add words: the workflow behind `tick add`, `tick
 /// capture` and `tick ui`'s add line. Every input is parsed and its list
@@ -49,7 +49,7 @@ public struct TaskAdding {
             let (title, tokenEdit): (String, TaskEdit)
             do {
                 (title, tokenEdit) = try quickAdd.parse(input.words)
-                guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
+                guard !title.trimmingWhitespace().isEmpty else { throw InputError.emptyTitle }
                 var text = flags
                 text.merge(tokenEdit)
                 text.title = title

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Changes tasks named by id in their files, all under the store lock: ids
 /// are resolved under the lock, so a task another tick process moved

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The last bytes tick wrote (or saw and accepted) of each store file, kept
 /// outside the store under the state directory (`written/<relative path>`),
@@ -31,8 +32,7 @@ public struct WrittenCopies: Sendable {
 
     /// Where the copy of `kind` is kept.
     public func path(of kind: FileKind) -> String {
-        ((location.stateDirectory as NSString).appendingPathComponent("written") as NSString)
-            .appendingPathComponent(kind.relativePath)
+        PathString.appending(PathString.appending(location.stateDirectory, "written"), kind.relativePath)
     }
 
     /// The copy, or nil when tick has not written the file on this machine.
@@ -45,7 +45,7 @@ public struct WrittenCopies: Sendable {
     /// not stamped, and merges by its task's times).
     public func save(_ bytes: [UInt8], for kind: FileKind) {
         let target = path(of: kind)
-        try? PrivateFiles.createDirectory((target as NSString).deletingLastPathComponent)
+        try? PrivateFiles.createDirectory(PathString.deletingLastComponent(target))
         guard (try? AtomicFile.write(bytes, to: target, mode: UInt32(PrivateFiles.fileMode), durable: false)) != nil else { return }
         try? FileManager.default.setAttributes([.modificationDate: clock()], ofItemAtPath: target)
     }

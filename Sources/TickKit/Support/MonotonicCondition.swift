@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A lock with a condition whose timed waits run on `CLOCK_MONOTONIC`
 /// (Foundation's `NSCondition` waits until a wall-clock `Date`, which a clock

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A program that could not be started (not installed, no temporary file for its output).
 public struct ProcessError: Error, LocalizedError, Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a finished program printed, and its exit status.
 public struct ProcessResult: Sendable {
@@ -18,7 +19,7 @@ public struct ProcessResult: Sendable {
     /// What the program said (stderr, then stdout), trimmed: for reporting a failure.
     public var message: String {
         let parts = [stderr, String(decoding: stdout, as: UTF8.self)]
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { $0.trimmingWhitespaceAndNewlines() }
             .filter { !$0.isEmpty }
         return parts.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Runs helper programs (git, notify-send, prompts) and captures their output.
 public enum ProcessRunner {
@@ -19,73 +20,12 @@ public enum ProcessRunner {
     /// started, too; otherwise returns whatever status it exited with.
     public static func run(_ request: ProcessRequest) throws(ProcessError) -> ProcessResult {
         if request.usesTerminal { return try runOnTerminal(request) }
-        #if os(Linux)
-        if request.diesWithParent { return try runInGroup(request) }
-        #endif
-        let name = request.program
-        let process = Process()
-        if name.contains("/") {
-            process.executableURL = URL(fileURLWithPath: name)
-            process.arguments = request.arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [name] + request.arguments
-        }
-        process.environment = request.environment
-        process.currentDirectoryURL = URL(fileURLWithPath: request.directory)
-        let temp = request.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let out = AnonymousFile(directory: temp), let err = AnonymousFile(directory: temp) else {
-            throw ProcessError("cannot create a temporary file to run \(name): \(String(cString: strerror(errno)))")
-        }
-        if request.usesTerminal {
-            // Inherited: Foundation leaves the child tick's own descriptors.
-        } else if let input = request.input {
-            guard let file = AnonymousFile(directory: temp), file.write(input) else {
-                throw ProcessError("cannot create a temporary file for the input of \(name): \(String(cString: strerror(errno)))")
-            }
-            process.standardInput = file.handle
-        } else {
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        }
-        if !request.usesTerminal {
-            process.standardOutput = out.handle
-            process.standardError = err.handle
-        }
-        // Foundation's waitUntilExit polls every 50 ms (on Linux), which made a
-        // short git command cost ~55 ms; the handler wakes us when it exits.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do {
-            try process.run()
-        } catch {
-            throw ProcessError("cannot run \(name): \(error.localizedDescription)")
-        }
-        if let timeout = request.timeout {
-            if exited.wait(timeout: .now() + timeout) == .timedOut {
-                kill(process.processIdentifier, SIGTERM)
-                if exited.wait(timeout: .now() + 1) == .timedOut {
-                    kill(process.processIdentifier, SIGKILL)
-                    exited.wait()
-                }
-                process.waitUntilExit()
-                throw ProcessError("\(name) did not finish within \(Self.seconds(timeout)) and was stopped")
-            }
-        } else {
-            exited.wait()
-        }
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        let stderr = String(decoding: err.contents(), as: UTF8.self)
-        // /usr/bin/env exits 127 when the program is not on PATH.
-        if !name.contains("/"), status == 127, stderr.contains("No such file") {
-            throw ProcessError("\(name) is not installed (or not on PATH)")
-        }
-        return ProcessResult(status: status, stdout: out.contents(), stderr: stderr)
+        return try runCaptured(request, inGroup: request.diesWithParent)
     }
 
     /// Runs a program that uses tick's terminal (an editor): in tick's own
     /// process group, so it is in the terminal's foreground and may read it
-    /// (Foundation's `Process` puts a child in a group of its own, where
+    /// (a captured run puts the child in a group of its own, where
     /// reading the terminal stops it: vim quit at once). While it runs, tick
     /// ignores SIGINT and SIGQUIT (as git does for its editor): a Ctrl-C
     /// typed in the editor is the editor's. The child gets the default
@@ -147,7 +87,6 @@ public enum ProcessRunner {
     /// A file with no name, for capturing output without pipes (no deadlocks).
     final class AnonymousFile {
         let fd: Int32
-        let handle: FileHandle
 
         init?(directory dir: String) {
             var template = Array((dir + "/tick-run-XXXXXX").utf8CString)
@@ -160,8 +99,9 @@ public enum ProcessRunner {
                 if let base = buffer.baseAddress { unlink(base) }
             }
             self.fd = fd
-            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
+
+        deinit { close(fd) }
 
         /// Writes `bytes` and rewinds, so a child reads them from the start.
         func write(_ bytes: [UInt8]) -> Bool {
@@ -191,7 +131,7 @@ public enum ProcessRunner {
 
     /// Quotes a word for the POSIX shell (git runs merge drivers with `sh -c`).
     public static func shellQuote(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + word.replacingAll("'", with: "'\\''") + "'"
     }
 
     /// The absolute path of the running executable.
@@ -203,8 +143,7 @@ public enum ProcessRunner {
             return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         #endif
-        if let path = Bundle.main.executablePath { return (path as NSString).resolvingSymlinksInPath }
         let arg0 = CommandLine.arguments.first ?? "tick"
-        return (arg0 as NSString).isAbsolutePath ? arg0 : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(arg0)
+        return PathString.isAbsolute(arg0) ? arg0 : PathString.appending(FileManager.default.currentDirectoryPath, arg0)
     }
 }

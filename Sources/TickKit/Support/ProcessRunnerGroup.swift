@@ -1,14 +1,17 @@
 import CTickSys
 import Dispatch
-import Foundation
+import Glibc
 
-#if os(Linux)
 extension ProcessRunner {
-    /// Runs `request` as ``ProcessRunner/run(_:)`` does, but in a process
-    /// group of its own with a parent-death signal (``ProcessRequest/diesWithParent``):
-    /// killing tick, even with SIGKILL, stops the child; a timeout stops the
-    /// whole group (the child and what it started: a password command).
-    static func runInGroup(_ request: ProcessRequest) throws(ProcessError) -> ProcessResult {
+    /// Runs `request` with its output captured in unnamed files: spawned by
+    /// `fork`/`execve` (``tick_spawn_group``) in a process group of its own,
+    /// with default signal dispositions, an empty signal mask, none of tick's
+    /// other descriptors, in the request's directory with exactly its
+    /// environment. `inGroup` (``ProcessRequest/diesWithParent``) adds a
+    /// parent-death signal, so killing tick, even with SIGKILL, stops the
+    /// child, and a timeout stops the whole group (the child and what it
+    /// started: a password command); otherwise a timeout stops the child.
+    static func runCaptured(_ request: ProcessRequest, inGroup: Bool) throws(ProcessError) -> ProcessResult {
         let name = request.program
         let temp = request.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         guard let out = AnonymousFile(directory: temp), let err = AnonymousFile(directory: temp) else {
@@ -27,6 +30,11 @@ extension ProcessRunner {
         defer { if nullFD >= 0 { close(nullFD) } }
         let inFD = inputFile?.fd ?? nullFD
         let path = name.contains("/") ? name : "/usr/bin/env"
+        // Foundation's `Process` checked these before spawning (the group runs
+        // never did: a missing program exits 127 there, which callers read).
+        if !inGroup, let problem = SpawnCheck.problem(program: path, directory: request.directory) {
+            throw ProcessError("cannot run \(name): \(problem)")
+        }
         let arguments = name.contains("/") ? [name] + request.arguments : ["env", name] + request.arguments
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = request.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -34,23 +42,25 @@ extension ProcessRunner {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        let pid = tick_spawn_group(path, argv, envp, request.directory, inFD, out.fd, err.fd, SIGTERM)
+        let pid = tick_spawn_group(path, argv, envp, request.directory, inFD, out.fd, err.fd, inGroup ? SIGTERM : 0)
         guard pid > 0 else { throw ProcessError("cannot run \(name): \(String(cString: strerror(errno)))") }
         let box = ExitBox()
         let exited = DispatchSemaphore(value: 0)
-        Thread {
+        BackgroundThread.start {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             box.status = status
             exited.signal()
-        }.start()
-        if let timeout = request.timeout, !finished(exited, within: timeout, idle: request.timeoutIsIdle, output: [out.fd, err.fd]) {
-            kill(-pid, SIGTERM)
+        }
+        let idle = inGroup && request.timeoutIsIdle
+        if let timeout = request.timeout, !finished(exited, within: timeout, idle: idle, output: [out.fd, err.fd]) {
+            let target = inGroup ? -pid : pid
+            kill(target, SIGTERM)
             if exited.wait(timeout: .now() + 1) == .timedOut {
-                kill(-pid, SIGKILL)
+                kill(target, SIGKILL)
                 exited.wait()
             }
-            throw ProcessError(request.timeoutIsIdle
+            throw ProcessError(idle
                 ? "\(name) printed nothing for \(Self.seconds(timeout)) and was stopped"
                 : "\(name) did not finish within \(Self.seconds(timeout)) and was stopped")
         } else if request.timeout == nil {
@@ -60,6 +70,7 @@ extension ProcessRunner {
         let signal = raw & 0x7f
         let status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
         let stderr = String(decoding: err.contents(), as: UTF8.self)
+        // /usr/bin/env exits 127 when the program is not on PATH.
         if !name.contains("/"), status == 127, stderr.contains("No such file") {
             throw ProcessError("\(name) is not installed (or not on PATH)")
         }
@@ -96,4 +107,3 @@ extension ProcessRunner {
         var status: Int32 = 0
     }
 }
-#endif

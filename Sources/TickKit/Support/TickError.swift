@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What kind of failure an error is; the command line turns it into its exit
 /// status (documented in `tick --help` and Docs/CLI.md).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A write or a load the terminal layer performs for the state machine.
 /// Writes go through the TickKit operation of the command named (store

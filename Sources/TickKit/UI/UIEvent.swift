@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can happen to the `tick ui` screen.
 public enum UIEvent: Sendable {

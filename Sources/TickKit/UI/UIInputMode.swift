@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What Enter in the input line does.
 public enum UIInputMode: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `e` in `tick ui`: what the edited input line means for the task. The line
 /// was prefilled with the task as quick-add words (``UITaskText``), so a

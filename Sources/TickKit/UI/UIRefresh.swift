@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rows of the current view, as loaded by the terminal layer.
 public struct UIRefresh: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UIState {
     /// The end of a drag: onto another row of the same file, the task takes

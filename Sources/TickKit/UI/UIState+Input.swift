@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UIState {
     /// Keys while the input line has the focus.
@@ -37,7 +37,7 @@ extension UIState {
 
     /// Enter: what the line means in its mode.
     mutating func submit() -> [UIEffect] {
-        let text = input.text.trimmingCharacters(in: .whitespaces)
+        let text = input.text.trimmingWhitespace()
         switch mode {
         case .capture:
             guard !text.isEmpty else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UIState {
     /// Keys while the task rows have the focus.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The whole state of the `tick ui` screen, as a value: the views, the rows
 /// of the current one, the selection (by UUID, so it survives refreshes), the

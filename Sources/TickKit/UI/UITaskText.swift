@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A task written as the quick-add words that would make it again, for `e`
 /// (edit in the input line): the title, then `due:` `sched:` `remind:`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One tab of `tick ui`: a view of the store.
 public enum UIView: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The outcome of one write, for the status line.
 public struct UIWriteResult: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension FileStep {
     /// The step for one write: `before` nil means the file was created,

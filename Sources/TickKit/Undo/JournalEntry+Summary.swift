@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JournalEntry {
     /// What the entry did, per file, for `tick undo --list`: e.g.

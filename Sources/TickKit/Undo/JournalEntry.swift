@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One command's changes to a store, as kept in the undo journal (one JSON line).
 ///

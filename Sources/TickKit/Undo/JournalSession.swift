@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Records one command's writes for the undo journal.
 ///
@@ -15,7 +15,7 @@ public final class JournalSession: @unchecked Sendable {
     public let id: String
     private let now: Date
     private let warn: @Sendable (TickWarning) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     private var steps: [FileStep] = []
     private var blocks: CommitmentStep?
     private var undoes: [String]?
@@ -111,7 +111,7 @@ public final class JournalSession: @unchecked Sendable {
             }
             try journal.append(line)
         } catch {
-            warn(TickWarning("the change was made, but it could not be recorded for `tick undo`: \(error.localizedDescription)"))
+            warn(TickWarning("the change was made, but it could not be recorded for `tick undo`: \(ErrorText.describe(error))"))
         }
     }
 }

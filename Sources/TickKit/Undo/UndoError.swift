@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why `tick undo` did not (fully) undo a change.
 public enum UndoError: Error, LocalizedError, Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The undo journal: `undo.jsonl` in the store's machine-local state directory,
 /// one ``JournalEntry`` per line, oldest first, mode 0600, bounded.
@@ -19,7 +20,7 @@ public struct UndoJournal: Sendable {
 
     /// The journal of a store: `<state directory>/undo.jsonl`.
     public init(location: StoreLocation) {
-        self.init(path: (location.stateDirectory as NSString).appendingPathComponent("undo.jsonl"))
+        self.init(path: PathString.appending(location.stateDirectory, "undo.jsonl"))
     }
 
     /// An entry as one line of JSON, with its newline.
@@ -46,7 +47,7 @@ public struct UndoJournal: Sendable {
         do {
             loaded = try AtomicFile.read(path: path)
         } catch {
-            throw .journalFailed(path: path, reason: error.localizedDescription)
+            throw .journalFailed(path: path, reason: ErrorText.describe(error))
         }
         guard let bytes = loaded?.bytes else { return Contents(entries: [], warnings: []) }
         return Self.parse(bytes, path: path)
@@ -80,9 +81,9 @@ public struct UndoJournal: Sendable {
     /// Appends one encoded line, then drops the oldest lines beyond the bounds.
     public func append(_ line: [UInt8]) throws(UndoError) {
         do {
-            try PrivateFiles.createDirectory((path as NSString).deletingLastPathComponent)
+            try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         } catch {
-            throw .journalFailed(path: path, reason: error.localizedDescription)
+            throw .journalFailed(path: path, reason: ErrorText.describe(error))
         }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .journalFailed(path: path, reason: String(cString: strerror(errno))) }
@@ -103,7 +104,7 @@ public struct UndoJournal: Sendable {
             guard let read = try AtomicFile.read(path: path) else { return }
             bytes = read.bytes
         } catch {
-            throw .journalFailed(path: path, reason: error.localizedDescription)
+            throw .journalFailed(path: path, reason: ErrorText.describe(error))
         }
         var lineCount = 0
         for b in bytes where b == 0x0A { lineCount += 1 }
@@ -126,7 +127,7 @@ public struct UndoJournal: Sendable {
         do {
             try AtomicFile.write(Array(bytes[start...]), to: path, mode: 0o600)
         } catch {
-            throw .journalFailed(path: path, reason: error.localizedDescription)
+            throw .journalFailed(path: path, reason: ErrorText.describe(error))
         }
     }
 

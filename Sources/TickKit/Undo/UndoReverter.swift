@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Puts files back the way they were before a journal entry, task by task,
 /// so that changes made since to other tasks of the same file are kept.

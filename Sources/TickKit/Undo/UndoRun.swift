@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick undo` (issue 28): undoes the newest changes of the store's journal
 /// on this machine, newest first, under the store lock. Each entry is checked
@@ -97,7 +98,7 @@ public struct UndoRun {
                 blocksBefore = .some(step.before.map { Array($0.utf8) })
             } catch {
                 let problem: String
-                if case .invalidFile(let e) = error { problem = e.summary } else { problem = error.localizedDescription }
+                if case .invalidFile(let e) = error { problem = e.summary } else { problem = ErrorText.describe(error) }
                 conflicts.append(UndoConflict(path: CommitmentFile.relativePath, listName: "commitments", reason: .fileUnreadable(problem)))
             }
         }

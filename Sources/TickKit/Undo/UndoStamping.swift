@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What makes `tick undo` a change under sync (Docs/MERGE.md "Undo under
 /// sync"): the files ``UndoReverter`` puts back are stamped with the undo's

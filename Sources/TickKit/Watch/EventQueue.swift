@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A raw change seen by the inotify reader thread, or a notification's answer.
 enum RawChange: Sendable {

@@ -1,5 +1,6 @@
 import CInotifyTools
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Owns libinotifytools on one dedicated thread (its state is global and its
 /// `next_event` returns static storage), and turns its events into
@@ -21,9 +22,7 @@ final class InotifyReader: @unchecked Sendable {
 
     /// Starts the reader thread. It runs until the process exits.
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "tick-inotify"
-        thread.start()
+        BackgroundThread.start { [self] in self.run() }
     }
 
     private func run() {
@@ -48,14 +47,13 @@ final class InotifyReader: @unchecked Sendable {
     }
 
     private func waitForRoot() {
-        var isDir: ObjCBool = false
-        while !(FileManager.default.fileExists(atPath: root, isDirectory: &isDir) && isDir.boolValue) {
+        while PathStat.isDirectory(root) != true {
             usleep(200_000)
         }
     }
 
     private func watchTree(_ path: String) -> Bool {
-        let excludes = IgnoredPaths.excludedDirectories.map { strdup((path as NSString).appendingPathComponent($0)) }
+        let excludes = IgnoredPaths.excludedDirectories.map { strdup(PathString.appending(path, $0)) }
         defer { excludes.forEach { free($0) } }
         var excludeArgs: [UnsafePointer<CChar>?] = excludes.map { UnsafePointer($0) }
         excludeArgs.append(nil)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `tick watch`: keeps the index current the moment a store file changes,
 /// whoever changed it.
@@ -157,14 +158,14 @@ public final class StoreWatcher {
         do {
             due = try reminders.service.due(now: reminders.clock())
         } catch {
-            log(.failure("checking reminders failed: \(error.localizedDescription)"))
+            log(.failure("checking reminders failed: \(ErrorText.describe(error))"))
             return
         }
         let queue = self.queue
         for reminder in due {
             log(.reminderFired(taskID: reminder.taskID, late: reminder.late))
             let notifier = reminders.notifier
-            Thread.detachNewThread {
+            BackgroundThread.start {
                 queue.push(.answered(reminder, notifier.notify(reminder)))
             }
         }
@@ -187,7 +188,7 @@ public final class StoreWatcher {
             case .gone: log(.failure("task \(reminder.taskID.lowercased) is no longer in the store; \(action.rawValue) not applied"))
             }
         } catch {
-            log(.failure("\(action.rawValue) on task \(reminder.taskID.lowercased) failed: \(error.localizedDescription)"))
+            log(.failure("\(action.rawValue) on task \(reminder.taskID.lowercased) failed: \(ErrorText.describe(error))"))
         }
     }
 
@@ -203,7 +204,7 @@ public final class StoreWatcher {
         } catch StoreError.invalidFile {
             return
         } catch {
-            log(.failure("stamping hand edits in \(kind.relativePath) failed: \(error.localizedDescription)"))
+            log(.failure("stamping hand edits in \(kind.relativePath) failed: \(ErrorText.describe(error))"))
         }
     }
 
@@ -214,7 +215,7 @@ public final class StoreWatcher {
             let stamped = try store.withLock { writer in writer.stampAllHandEdits() }
             for (kind, tasks) in stamped { log(.stamped(path: kind.relativePath, tasks: tasks)) }
         } catch {
-            log(.failure("stamping hand edits failed: \(error.localizedDescription)"))
+            log(.failure("stamping hand edits failed: \(ErrorText.describe(error))"))
         }
     }
 
@@ -228,7 +229,7 @@ public final class StoreWatcher {
             log(.rescanned(reason: reason, files: report.files.count + report.unchanged,
                            milliseconds: (monotonic.now() - started) * 1000))
         } catch {
-            log(.failure("rescan failed: \(error.localizedDescription)"))
+            log(.failure("rescan failed: \(ErrorText.describe(error))"))
         }
     }
 
@@ -251,7 +252,7 @@ public final class StoreWatcher {
                 }
                 handle(report)
             } catch {
-                log(.failure("reindexing \(relative) failed: \(error.localizedDescription)"))
+                log(.failure("reindexing \(relative) failed: \(ErrorText.describe(error))"))
             }
         }
     }
@@ -300,7 +301,7 @@ public final class StoreWatcher {
             if !merged.isEmpty || !joined.isEmpty { log(.resolved(copies: merged, joined: joined, overrides: overrides)) }
             handle(try index.refresh())
         } catch {
-            log(.failure("merging conflict copies failed: \(error.localizedDescription)"))
+            log(.failure("merging conflict copies failed: \(ErrorText.describe(error))"))
         }
     }
 

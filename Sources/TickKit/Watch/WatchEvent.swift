@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the watcher reports. Never carries a task's title or notes, except the
 /// fallback reminder, which is the notification itself.

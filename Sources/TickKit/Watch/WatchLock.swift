@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The "one watcher per store" lock: `flock` on `<state>/watch.lock`, which
 /// also holds the watcher's pid for `tick status`.
@@ -8,7 +9,7 @@ public final class WatchLock {
 
     /// The lock path of a store.
     public static func path(for location: StoreLocation) -> String {
-        (location.stateDirectory as NSString).appendingPathComponent("watch.lock")
+        PathString.appending(location.stateDirectory, "watch.lock")
     }
 
     /// Takes the lock without waiting, or throws ``WatchError/alreadyRunning(pid:lockPath:)``.
@@ -17,7 +18,7 @@ public final class WatchLock {
         do {
             try PrivateFiles.createDirectory(location.stateDirectory)
         } catch {
-            throw WatchError.inotify("cannot create \(location.stateDirectory): \(error.localizedDescription)")
+            throw WatchError.inotify("cannot create \(location.stateDirectory): \(ErrorText.describe(error))")
         }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard fd >= 0 else { throw WatchError.inotify("cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -49,7 +50,7 @@ public final class WatchLock {
         var buffer = [UInt8](repeating: 0, count: 32)
         let n = pread(fd, &buffer, 31, 0)
         guard n > 0 else { return nil }
-        return Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingWhitespaceAndNewlines())
     }
 
     /// Releases the lock.

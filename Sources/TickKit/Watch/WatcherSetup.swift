@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How this machine starts the watcher (`tick watch`): the systemd user unit
 /// `tick-watch.service` when `make install` or the .deb put it where systemd
@@ -13,11 +14,11 @@ public enum WatcherSetup {
         let home = environment["HOME"] ?? "/"
         func xdg(_ key: String, _ fallback: String) -> String {
             let value = environment[key] ?? ""
-            return value.hasPrefix("/") ? value : (home as NSString).appendingPathComponent(fallback)
+            return value.hasPrefix("/") ? value : PathString.appending(home, fallback)
         }
         return [
-            (xdg("XDG_CONFIG_HOME", ".config") as NSString).appendingPathComponent("systemd/user"),
-            (xdg("XDG_DATA_HOME", ".local/share") as NSString).appendingPathComponent("systemd/user"),
+            PathString.appending(xdg("XDG_CONFIG_HOME", ".config"), "systemd/user"),
+            PathString.appending(xdg("XDG_DATA_HOME", ".local/share"), "systemd/user"),
             "/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/local/share/systemd/user",
             "/usr/lib/systemd/user", "/usr/share/systemd/user",
         ]
@@ -25,7 +26,7 @@ public enum WatcherSetup {
 
     /// True when `tick-watch.service` is in one of `directories`.
     public static func unitInstalled(in directories: [String]) -> Bool {
-        directories.contains { FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent(unitName)) }
+        directories.contains { FileManager.default.fileExists(atPath: PathString.appending($0, unitName)) }
     }
 
     /// The command that starts the watcher now and at every login.

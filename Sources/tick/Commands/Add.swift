@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -97,7 +98,7 @@ extension Tick {
                 var number = 0
                 while let line = readLine() {
                     number += 1
-                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    let trimmed = line.trimmingWhitespace()
                     if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                     inputs.append((number, shared + trimmed.split(whereSeparator: \.isWhitespace).map(String.init)))
                 }

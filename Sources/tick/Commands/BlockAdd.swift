@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TickKit
 
 extension Tick {
@@ -68,7 +68,7 @@ extension Tick {
 
         /// The block's days and times from WHEN and --days.
         func parse(_ context: Context) throws -> (Commitment.Recurrence, TimeRange) {
-            let text = when.trimmingCharacters(in: .whitespaces)
+            let text = when.trimmingWhitespace()
             var dayText: String?
             var rangeText = text
             if let at = text.lastIndex(of: "@") {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -61,7 +62,7 @@ extension Tick {
                 items = report.added
             } catch {
                 if notify {
-                    _ = CommandNotifier.message("tick: task not added", body: error.localizedDescription,
+                    _ = CommandNotifier.message("tick: task not added", body: ErrorText.describe(error),
                                                 command: config.captureNotify, environment: context.environment)
                 }
                 throw error
@@ -98,7 +99,7 @@ extension Tick {
 
         private func ask(with prompt: Prompt, context: Context) throws -> String {
             if prompt == .tty {
-                FileHandle.standardError.write(Data("New task: ".utf8))
+                StandardStream.writeErr("New task: ".utf8)
                 guard let line = readLine() else { throw CLIError("nothing added (end of input)", status: .failure) }
                 return line
             }
@@ -115,7 +116,7 @@ extension Tick {
                 result = try ProcessRunner.run(argv[0], Array(argv.dropFirst()), in: "/",
                                                environment: ChildEnvironment.forTools(from: context.environment))
             } catch {
-                throw CLIError("cannot run \(argv[0]): \(error.localizedDescription)", status: .failure)
+                throw CLIError("cannot run \(argv[0]): \(ErrorText.describe(error))", status: .failure)
             }
             // zenity, kdialog, rofi and dmenu all exit 1 on Cancel / Escape.
             guard result.status == 0 else { throw CLIError("nothing added (cancelled)", status: .failure) }

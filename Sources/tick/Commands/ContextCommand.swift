@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -117,7 +118,7 @@ extension Tick {
             var editor = ConfigFileEditor(text: old)
             change(&editor)
             _ = try TickConfig.parse(editor.text, path: path)
-            try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
+            try AtomicFile.createDirectory(PathString.deletingLastComponent(path))
             try AtomicFile.write(Array(editor.text.utf8), to: path, mode: nil)
         }
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TickKit
 
 extension Tick {
@@ -107,7 +107,7 @@ extension Tick {
                 edit.title = titleWords.joined(separator: " ")
             }
             if let title {
-                guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw InputError.emptyTitle }
+                guard !title.trimmingWhitespace().isEmpty else { throw InputError.emptyTitle }
                 edit.title = title
             }
             for (flag, set, name) in [(noDue, fieldOptions.due != nil, "due"), (noRemind, fieldOptions.remind != nil, "remind"), (noSched, fieldOptions.sched != nil, "sched")] where flag && set {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -59,19 +60,18 @@ extension Tick {
             let bytes = chosen.encode(files, context: InterchangeContext(path: output ?? "-", now: context.now, timeZone: context.timeZone))
             if let output {
                 let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
-                var isDir: ObjCBool = false
-                let parent = (path as NSString).deletingLastPathComponent
-                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
+                let parent = PathString.deletingLastComponent(path)
+                guard PathStat.isDirectory(parent) == true else {
                     throw CLIError("cannot write \(output): the directory \(parent) does not exist")
                 }
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+                if PathStat.isDirectory(path) == true {
                     throw CLIError("cannot write \(output): it is a directory; give a file name")
                 }
                 try AtomicFile.write(bytes, to: path, mode: nil)
                 let count = files.reduce(0) { $0 + $1.tasks.count }
                 context.terminal.err("Exported \(count) task(s) to \(output)")
             } else {
-                FileHandle.standardOutput.write(Data(bytes))
+                StandardStream.writeOut(bytes)
             }
         }
     }

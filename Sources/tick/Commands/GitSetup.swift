@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -46,18 +47,17 @@ struct GitSetupRunner {
 
     func run() throws {
         let t = terminal
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir) else {
+        guard let isDir = PathStat.isDirectory(root) else {
             throw CLIError("the store \(root) does not exist; create it as a git repository with `tick init --git \(root)`")
         }
-        guard isDir.boolValue else { throw StoreError.notADirectory(path: root) }
+        guard isDir else { throw StoreError.notADirectory(path: root) }
         guard let repo = try GitRepository.discover(at: root, environment: environment) else {
             throw CLIError("the store \(root) is not in a git repository; run `tick init --git \(root)` (it runs git init) or `git init` there first")
         }
         var changes: [String] = []
 
         // 1. .gitattributes in the store directory (git applies it to files below it).
-        let attributesPath = (root as NSString).appendingPathComponent(".gitattributes")
+        let attributesPath = PathString.appending(root, ".gitattributes")
         let existing = try AtomicFile.read(path: attributesPath)
         let oldText = existing.map { String(decoding: $0.bytes, as: UTF8.self) }
         if let newText = GitMergeSetup.attributes(adding: oldText) {
@@ -78,7 +78,7 @@ struct GitSetupRunner {
         // 3. Hooks that run `tick resolve` after a plain `git pull` (core.hooksPath respected).
         let hooks = try repo.gitPath("hooks")
         for name in GitHooks.names {
-            let path = (hooks as NSString).appendingPathComponent(name)
+            let path = PathString.appending(hooks, name)
             switch try GitHooks.install(name, in: hooks, executable: executable, store: root) {
             case .unchanged: break
             case .installed: changes.append("Installed the git hook \(name) (runs `tick resolve` after git pull): \(path)")

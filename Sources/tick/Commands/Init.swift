@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -36,9 +37,8 @@ extension Tick {
             let location = process.storeLocation(explicit: path ?? global.store)
             let root = location.root
             let t = Terminal(noColorFlag: global.noColor, environment: env)
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root, isDirectory: &isDir) {
-                guard isDir.boolValue else { throw StoreError.notADirectory(path: root) }
+            if let isDir = PathStat.isDirectory(root) {
+                guard isDir else { throw StoreError.notADirectory(path: root) }
                 if !git { t.out("The store \(root) already exists") }
             } else {
                 try AtomicFile.createDirectory(root)
@@ -65,6 +65,6 @@ extension Tick {
 extension Tick.Git {
     /// A path as the user would type it in a shell.
     static func shellQuoteIfNeeded(_ s: String) -> String {
-        s.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }) ? s : ProcessRunner.shellQuote(s)
+        s.unicodeScalars.allSatisfy({ TextClass.isAlphanumeric($0) || "/._-+,=:@%~".unicodeScalars.contains($0) }) ? s : ProcessRunner.shellQuote(s)
     }
 }

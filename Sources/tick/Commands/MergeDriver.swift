@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -58,7 +59,7 @@ extension Tick {
         }
 
         static func note(_ line: String) {
-            FileHandle.standardError.write(Data((Terminal.shown(line, keepingNewlines: true) + "\n").utf8))
+            StandardStream.writeErr((Terminal.shown(line, keepingNewlines: true) + "\n").utf8)
         }
     }
 }

@@ -75,7 +75,7 @@ extension Tick {
             t.out(t.bold(task.title))
             let width = rows.map(\.0.count).max() ?? 0
             for (key, value) in rows {
-                t.out("  " + t.dim(key.padding(toLength: width, withPad: " ", startingAt: 0)) + "  " + value)
+                t.out("  " + t.dim(key.paddedOrCut(toLength: width)) + "  " + value)
             }
             if let notes = task.notes {
                 t.out("")

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -112,7 +113,7 @@ extension Tick {
                 do {
                     try AtomicFile.write(Array(text.utf8), to: svg, mode: nil)
                 } catch {
-                    throw CLIError("cannot write the SVG chart to \(svg): \(error.localizedDescription)")
+                    throw CLIError("cannot write the SVG chart to \(svg): \(ErrorText.describe(error))")
                 }
                 if !output.json { t.err("Wrote the chart to \(svg)") }
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -42,7 +43,7 @@ extension Tick {
             // blocks.json (commitments) is not a list file: its conflicts are listed separately.
             let blocks = CommitmentConflicts(context: context, dryRun: true)
             let blockConflicts = (blocks.hasMarkers ? [(CommitmentFile.relativePath, "git-conflict-markers")] : [])
-                + blocks.copies.map { ((($0.path as NSString).lastPathComponent), "sync-conflict-copy") }
+                + blocks.copies.map { ((PathString.lastComponent($0.path)), "sync-conflict-copy") }
             let nextReminder = try context.index.nextReminder(after: context.now)
             // Reminders whose time passed while no watcher showed them (until the task changes).
             let missed = try MissedReminders(index: loaded.index, fired: FiredReminders(location: context.store.location)).find(now: context.now)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -179,7 +180,7 @@ struct StatusLineFormatter {
     var color: String? { summary.overdue > 0 ? Self.red : summary.due > 0 ? Self.yellow : nil }
 
     func truncate(_ s: String, to width: Int) -> String {
-        s.count <= width ? s : String(s.prefix(width - 1)).trimmingCharacters(in: .whitespaces) + "…"
+        s.count <= width ? s : String(s.prefix(width - 1)).trimmingWhitespace() + "…"
     }
 
     func render(_ format: Tick.StatusLine.Format) -> String {
@@ -202,12 +203,12 @@ struct StatusLineFormatter {
             return out
         case .polybar:
             // A literal "%{" would start a polybar tag.
-            let body = text.replacingOccurrences(of: "%{", with: "% {")
+            let body = text.replacingAll("%{", with: "% {")
             guard let color else { return body + "\n" }
             return "%{F\(color)}\(body)%{F-}\n"
         case .tmux:
             // tmux reads "#" as the start of a format or style; "##" is a literal one.
-            let body = text.replacingOccurrences(of: "#", with: "##")
+            let body = text.replacingAll("#", with: "##")
             let style = summary.overdue > 0 ? "red" : summary.due > 0 ? "yellow" : nil
             guard let style else { return body + "\n" }
             return "#[fg=\(style)]\(body)#[default]\n"
@@ -216,8 +217,8 @@ struct StatusLineFormatter {
 
     /// Escapes text for Pango markup.
     func pango(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        s.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;")
+            .replacingAll(">", with: "&gt;")
     }
 
     /// A JSON string literal, on one line.
@@ -232,7 +233,7 @@ struct StatusLineFormatter {
             case "\t": out += "\\t"
             default:
                 if u.value < 0x20 || u.value == 0x7F || u.value == 0x2028 || u.value == 0x2029 {
-                    out += String(format: "\\u%04x", u.value)
+                    out += CFormat.string("\\u%04x", u.value)
                 } else {
                     out.unicodeScalars.append(u)
                 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import Foundation // ISO8601DateFormatter (helper tzif replaces it)
+import FoundationEssentials
+import Glibc
 import TickKit
 
 extension Tick {
@@ -128,7 +130,7 @@ extension Tick {
             let signals = StopSignals(watcher.stopper)
             defer { signals.cancel() }
             if let dav {
-                Thread { dav.run() }.start()
+                BackgroundThread.start { dav.run() }
             }
             defer { dav?.stop() }
             t.errLine("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
@@ -138,11 +140,11 @@ extension Tick {
         static func describe(_ event: WatchEvent) -> String {
             switch event {
             case let .watching(root, watches): return "watch established on \(root) (\(watches) directories)"
-            case let .reindexed(path, tasks, ms): return "reindexed \(path): \(tasks) tasks in \(String(format: "%.1f", ms)) ms"
+            case let .reindexed(path, tasks, ms): return "reindexed \(path): \(tasks) tasks in \(CFormat.string("%.1f", ms)) ms"
             case .removed(let path): return "removed \(path)"
             case let .stamped(path, tasks): return "stamped hand edits in \(path) (\(tasks) task\(tasks == 1 ? "" : "s"))"
             case .parseError(let error): return "error: \(error.summary) (keeping its last good tasks, marked stale)"
-            case let .rescanned(reason, files, ms): return "rescanned \(files) files in \(String(format: "%.1f", ms)) ms (\(reason))"
+            case let .rescanned(reason, files, ms): return "rescanned \(files) files in \(CFormat.string("%.1f", ms)) ms (\(reason))"
             case .storeGone(let root): return "store \(root) is gone; waiting for it to come back"
             case .failure(let message): return "error: \(message)"
             case .stopping(let signal): return "stopping (\(signal))"

@@ -45,7 +45,7 @@ struct FilterOptions: ParsableArguments {
         var states: Set<TickKitState> = all ? Set(TickKitState.allCases) : [.open, .active]
         if let state {
             states = []
-            let words = state.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let words = state.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
             guard !words.isEmpty, !words.contains("") else {
                 throw InputError.invalid("--state: \"\(state)\" names no state; give open, active or done (comma-separated)")
             }
@@ -57,7 +57,7 @@ struct FilterOptions: ParsableArguments {
             }
         }
         let tags = tag.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }
-        if let empty = tag.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty || $0 == "+" }) {
+        if let empty = tag.first(where: { $0.trimmingWhitespace().isEmpty || $0 == "+" }) {
             throw InputError.invalid("--tag: \"\(empty)\" is not a tag; give a tag name, e.g. --tag work")
         }
         return TaskFilterSpec(states: states, tags: tags, showWaiting: all)

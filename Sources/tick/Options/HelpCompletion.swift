@@ -1,4 +1,5 @@
 import ArgumentParser
+import TickKit
 
 /// Completion of `tick help COMMAND [SUBCOMMAND]`.
 ///
@@ -54,7 +55,7 @@ enum HelpCompletion {
     /// bash: `_tick_help` also offers the commands at the level the words after `help` name.
     static func patchedBash(_ script: String) -> String {
         let marker = "_tick_help() {\n"
-        guard let range = script.range(of: marker) else { return script }
+        guard let range = script.literalRange(of: marker) else { return script }
         var cases = ""
         for level in levels() {
             // One word per line: __tick_add_completions splits on newlines only.
@@ -68,14 +69,16 @@ enum HelpCompletion {
         \(cases)    esac
 
         """
-        return script.replacingCharacters(in: range, with: marker + body)
+        var out = script
+        out.replaceSubrange(range, with: marker + body)
+        return out
     }
 
     /// zsh: the words of `help` go to `__tick_help_commands`, which describes the commands.
     static func patchedZsh(_ script: String) -> String {
         let spec = "'*:subcommands:'"
         let tail = "if [[ \"${funcstack[1]}\" = _tick ]]; then"
-        guard script.contains(spec), let end = script.range(of: tail, options: .backwards) else { return script }
+        guard script.contains(spec), let end = script.lastLiteralRange(of: tail) else { return script }
         var cases = ""
         for level in levels() {
             let described = level.commands.map { "'\($0.name):\(zshQuoted($0.abstract))'" }.joined(separator: " ")
@@ -93,7 +96,7 @@ enum HelpCompletion {
         """
         var out = script
         out.replaceSubrange(end, with: function + tail)
-        return out.replacingOccurrences(of: spec, with: "'*:subcommands:__tick_help_commands'")
+        return out.replacingAll(spec, with: "'*:subcommands:__tick_help_commands'")
     }
 
     /// fish: one `complete` line per command, under the condition that the words so far are `help PATH`.
@@ -111,11 +114,11 @@ enum HelpCompletion {
 
     /// Text inside a zsh single-quoted `name:description` word.
     static func zshQuoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "'\\''")
+        text.replacingAll("'", with: "'\\''")
     }
 
     /// Text inside fish single quotes.
     static func fishQuoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Completion kinds that know the store: list names, tags and task ids
@@ -73,9 +74,9 @@ enum ShellCompletion {
             guard !candidate.value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
             switch (shell, candidate) {
             case (.zsh?, .described(let value, let text)):
-                return value.replacingOccurrences(of: ":", with: "\\:") + ":" + description(text)
+                return value.replacingAll(":", with: "\\:") + ":" + description(text)
             case (.zsh?, _):
-                return candidate.value.replacingOccurrences(of: ":", with: "\\:")
+                return candidate.value.replacingAll(":", with: "\\:")
             case (.fish?, .described(let value, let text)):
                 return value + "\t" + description(text)
             case (.fish?, _):
@@ -89,7 +90,7 @@ enum ShellCompletion {
     /// A title as a one-line description: control characters made visible,
     /// tabs as spaces, at most 60 characters.
     static func description(_ text: String) -> String {
-        let line = TextRules.visible(text).replacingOccurrences(of: "\t", with: " ")
+        let line = TextRules.visible(text).replacingAll("\t", with: " ")
         return line.count > 60 ? String(line.prefix(59)) + "…" : line
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// When this process's command started: `main` reads it first, so a
 /// command that reports its own duration (`tick reindex`) covers parsing,

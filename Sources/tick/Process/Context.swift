@@ -1,4 +1,6 @@
-import Foundation
+import ArgumentParser
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// What a command needs, built once from the global options and the

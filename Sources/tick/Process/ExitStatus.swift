@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TickKit
 
 /// tick's exit codes; documented in `tick --help` and Docs/CLI.md.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The hooks of one run of a command (Docs/HOOKS.md). `main` binds a slot

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Checks and rewrites of the raw command line that ArgumentParser cannot do,
@@ -162,15 +163,15 @@ enum Invocation {
     /// the `tick: error: ` prefix: its message with a lower-case start, an enum's
     /// choices on the same line, and a pointer to the command's help.
     static func errorLine(_ message: String, arguments: [String]) -> String {
-        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = message.split(separator: "\n").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         var text = lines.first ?? "invalid command line"
         let choices = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
         if !choices.isEmpty {
-            text = text.replacingOccurrences(of: ". Please provide one of the following:", with: "; use one of")
+            text = text.replacingAll(". Please provide one of the following:", with: "; use one of")
             text += " " + choices.joined(separator: ", ")
         }
-        text = text.replacingOccurrences(of: ". Please provide one of ", with: "; use one of ")
-        if let range = text.range(of: ". Did you mean ") {
+        text = text.replacingAll(". Please provide one of ", with: "; use one of ")
+        if let range = text.literalRange(of: ". Did you mean ") {
             text = text[..<range.lowerBound] + " (did you mean " + text[range.upperBound...] + ")"
         }
         if text.hasSuffix(".") { text.removeLast() }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Everything tick takes from its process, read in this one place at the start

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// A report's `columns`: one row per task, one padded cell per column, under
@@ -47,7 +48,7 @@ struct ColumnRenderer {
         let widths = columns.indices.map { i in max(CellWidth.of(columns[i]), rows.map { CellWidth.of($0[i]) }.max() ?? 0) }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in i == cells.count - 1 ? c : CellWidth.padded(c, to: widths[i]) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+                .joined(separator: "  ").trimmingWhitespace()
         }
         return [terminal.bold(line(columns.map { $0.uppercased() }))] + rows.map(line)
     }

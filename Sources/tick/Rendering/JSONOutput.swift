@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// JSON for `--json`: the file format's task fields plus where the task is.

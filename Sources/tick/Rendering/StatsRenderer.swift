@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TickKit
 
 /// Text, JSON and SVG forms of ``CompletionStats``.
@@ -67,7 +67,7 @@ struct StatsRenderer {
             let pad = String(repeating: " ", count: width - Self.cells(bucket.count, max: maxCount, width: width))
             let count = String(repeating: " ", count: countWidth - String(bucket.count).count) + String(bucket.count)
             let current = bucket.start <= today && today < bucket.end
-            lines.append("  " + text.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + t.cyan(bar) + pad + "  " + count
+            lines.append("  " + text.paddedOrCut(toLength: labelWidth) + "  " + t.cyan(bar) + pad + "  " + count
                          + (current ? t.dim("  so far") : ""))
         }
         lines.append("")

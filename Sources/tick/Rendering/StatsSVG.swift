@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TickKit
 
 /// A standalone SVG bar chart of ``CompletionStats``: one `rect.bar` per period

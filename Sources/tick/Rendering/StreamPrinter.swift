@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Prints a view as TickKit streams it (``TaskIndex/stream(_:filter:matching:query:render:)``):
@@ -184,7 +185,7 @@ struct OutputBuffer {
 
     mutating func flush() {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { FileHandle.standardOutput.write(Data($0)) }
+        StandardStream.writeOut(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Turns tasks into terminal lines.
@@ -46,7 +47,7 @@ struct TaskRenderer {
     func body(_ item: ListedTask, showList: Bool) -> String {
         let t = item.task
         let overdue = query.isOverdue(t)
-        let title = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
+        let title = t.title.utf8.contains(0x0A) ? t.title.replacingAll("\n", with: " ") : t.title
         var text: String
         switch t.state {
         case .done: text = terminal.strike(title)
@@ -70,7 +71,7 @@ struct TaskRenderer {
         let t = item.task
         let overdue = query.isOverdue(t)
         let idField = String(repeating: " ", count: max(idWidth - idText(item).count, 0)) + idText(item)
-        let plainTitle = t.title.utf8.contains(0x0A) ? t.title.replacingOccurrences(of: "\n", with: " ") : t.title
+        let plainTitle = t.title.utf8.contains(0x0A) ? t.title.replacingAll("\n", with: " ") : t.title
         let details = details(item, overdue: overdue, showList: showList)
         let prefix = prefix(item, idWidth: idWidth)
         func styled(_ title: String) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The one place that prints tick's diagnostics on stderr: warnings
@@ -35,7 +36,7 @@ enum Diagnostics {
     }
 
     private static func write(_ line: String, keepingNewlines: Bool) {
-        FileHandle.standardError.write(Data((Terminal.shown(line, keepingNewlines: keepingNewlines) + "\n").utf8))
+        StandardStream.writeErr((Terminal.shown(line, keepingNewlines: keepingNewlines) + "\n").utf8)
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import TickKit
 
 /// Long output on a terminal goes through a pager, as git does: `$TICK_PAGER`,
 /// else `$PAGER`, else `less` (with `LESS=FRX` unless `LESS` is set: one
@@ -19,7 +21,7 @@ final class Pager {
     /// The pager command for this environment, nil for none.
     static func command(environment: [String: String]) -> String? {
         let chosen = environment["TICK_PAGER"] ?? environment["PAGER"] ?? "less"
-        let command = chosen.trimmingCharacters(in: .whitespaces)
+        let command = chosen.trimmingWhitespace()
         if command.isEmpty || command == "cat" { return nil }
         if command == "less" {
             // No less on this machine: print directly rather than lose the output.

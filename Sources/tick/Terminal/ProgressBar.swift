@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import TickKit
 
 /// A one-line progress bar on stderr, for terminals.
 enum ProgressBar {
@@ -7,7 +9,7 @@ enum ProgressBar {
         let width = 30
         let filled = width * min(done, total) / total
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) \(unit)".utf8))
-        if done >= total { FileHandle.standardError.write(Data("\n".utf8)) }
+        StandardStream.writeErr("\r[\(bar)] \(done)/\(total) \(unit)".utf8)
+        if done >= total { StandardStream.writeErr("\n") }
     }
 }

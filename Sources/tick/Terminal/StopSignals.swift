@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns SIGINT and SIGTERM into a clean stop of a long-running command
 /// (`tick watch`, `tick status-line --follow`). Keep the value alive while

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Where output goes, and whether it may be colored.
@@ -29,30 +30,30 @@ struct Terminal {
 
     /// Writes one line to stdout (a newline inside shows as `⏎`).
     func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((Self.shown(line) + "\n").utf8))
+        StandardStream.writeOut((Self.shown(line) + "\n").utf8)
     }
 
     /// Writes many lines to stdout with one write.
     func outLines(_ lines: [String]) {
         var text = lines.map { Self.shown($0) }.joined(separator: "\n")
         if !lines.isEmpty { text.append("\n") }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.writeOut(text.utf8)
     }
 
     /// Writes machine-readable text (JSON, status-bar protocols) to stdout
     /// exactly, without adding a newline; it must already be safe (JSON escapes controls).
     func outRaw(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.writeOut(text.utf8)
     }
 
     /// Writes a message to stderr; its own newlines are kept (git output, hints).
     func err(_ message: String) {
-        FileHandle.standardError.write(Data((Self.shown(message, keepingNewlines: true) + "\n").utf8))
+        StandardStream.writeErr((Self.shown(message, keepingNewlines: true) + "\n").utf8)
     }
 
     /// Writes one log line to stderr (a newline inside shows as `⏎`, so no line can be forged).
     func errLine(_ line: String) {
-        FileHandle.standardError.write(Data((Self.shown(line) + "\n").utf8))
+        StandardStream.writeErr((Self.shown(line) + "\n").utf8)
     }
 
     /// `$COLUMNS` when it is a number from 20, else TIOCGWINSZ on stdout, else nil.
@@ -74,7 +75,7 @@ struct Terminal {
         guard styled.utf8.contains(0xB7), styled.contains(escapeToken) else { return styled }
         var out = ""
         var rest = Substring(styled)
-        while let r = rest.range(of: escapeToken) {
+        while let r = rest.literalRange(of: escapeToken) {
             out += rest[..<r.lowerBound]
             rest = rest[r.upperBound...]
             // Skip `[codes m`.
@@ -99,7 +100,7 @@ struct Terminal {
         var s = TextRules.visible(text, keepingNewlines: keepingNewlines)
         // Skip the search in text that cannot hold a token (no B7 byte).
         if s.utf8.contains(0xB7), s.contains(marker) {
-            s = s.replacingOccurrences(of: escapeToken, with: "\u{1B}").replacingOccurrences(of: bell, with: "\u{07}")
+            s = s.replacingAll(escapeToken, with: "\u{1B}").replacingAll(bell, with: "\u{07}")
         }
         return s
     }

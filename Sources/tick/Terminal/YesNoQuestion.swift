@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import TickKit
 
 /// The one yes/no question: asks on stderr (`question [y/N] `, or `[Y/n] `
 /// when `defaultYes`) and reads the answer from stdin (a pipe works).
@@ -6,9 +8,9 @@ import Foundation
 /// spacing; an empty answer is the default; end of input is always no.
 /// Callers decide first what happens without a terminal (most refuse).
 func askYesNo(_ question: String, defaultYes: Bool = false) -> Bool {
-    FileHandle.standardError.write(Data((Terminal.shown(question) + (defaultYes ? " [Y/n] " : " [y/N] ")).utf8))
+    StandardStream.writeErr((Terminal.shown(question) + (defaultYes ? " [Y/n] " : " [y/N] ")).utf8)
     guard let line = readLine() else { return false }
-    let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
+    let answer = line.trimmingWhitespace().lowercased()
     if answer.isEmpty { return defaultYes }
     return answer == "y" || answer == "yes"
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TickKit
 
 /// `e` in `tick ui`: the task becomes what the input line says

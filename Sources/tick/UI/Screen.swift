@@ -1,5 +1,6 @@
 import CNcursesw
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The terminal, through ncursesw: set-up and tear-down, keys and mouse,
@@ -167,7 +168,7 @@ final class Screen {
         guard y >= 0, y < rows, x < columns else { return }
         let room = min(width ?? columns - x, columns - x)
         guard room > 0 else { return }
-        let safe = TextRules.visible(text).replacingOccurrences(of: "\t", with: " ")
+        let safe = TextRules.visible(text).replacingAll("\t", with: " ")
         let cut = CellWidth.truncated(safe, to: room)
         let attr = attribute(look)
         if attr != 0 { _ = tick_attr_on(attr) }

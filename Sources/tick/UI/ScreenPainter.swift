@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Draws one frame of `tick ui` from the state: the view tabs, the task rows
@@ -140,7 +141,7 @@ struct ScreenPainter {
     /// narrow screen the fields give way to the title (``UIRowLayout``).
     func oneLine(_ item: ListedTask, idWidth: Int, showList: Bool, width: Int) -> String {
         let prefix = Terminal.unstyled(renderer.prefix(item, idWidth: idWidth))
-        let title = TextRules.visible(item.task.title.replacingOccurrences(of: "\n", with: " "))
+        let title = TextRules.visible(item.task.title.replacingAll("\n", with: " "))
         let fields = renderer.details(item, overdue: renderer.query.isOverdue(item.task), showList: showList).map {
             UIRowField(kind: $0.kind, text: Self.plain($0.text), short: $0.short.map(Self.plain), tight: $0.tight)
         }
@@ -160,7 +161,7 @@ struct ScreenPainter {
             return
         }
         let t = item.task
-        var lines: [String] = [t.title.replacingOccurrences(of: "\n", with: " ")]
+        var lines: [String] = [t.title.replacingAll("\n", with: " ")]
         var facts = ["\(item.listName)", t.state.rawValue, "id " + (item.shortID.map { "\($0) " } ?? "") + String(t.id.lowercased.prefix(8))]
         if let d = t.due { facts.append("due " + dates.label(d)) }
         if let s = t.scheduled { facts.append("sched " + dates.label(.day(s))) }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Follows the store with the watcher machinery (inotify, as `tick watch`
@@ -9,7 +10,7 @@ final class StoreFollower: @unchecked Sendable {
     /// Readable when something changed; ``drain()`` empties it.
     let wakeFD: Int32
     private let notifyFD: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     private var problem: String?
 
     init() {
@@ -39,7 +40,7 @@ final class StoreFollower: @unchecked Sendable {
 
     /// Starts the watcher thread; it runs until the process exits.
     func start(store: Store) {
-        let thread = Thread { [self] in
+        BackgroundThread.start { [self] in
             do {
                 // A connection of its own: the index is not shared across threads.
                 let index = try TaskIndex.open(store: store, now: Date.init)
@@ -59,12 +60,10 @@ final class StoreFollower: @unchecked Sendable {
                 }
                 try watcher.run()
             } catch {
-                lock.withLock { problem = "not following the files (\(error.localizedDescription))" }
+                lock.withLock { problem = "not following the files (\(ErrorText.describe(error)))" }
                 wake()
             }
         }
-        thread.name = "tick-ui-follower"
-        thread.start()
     }
 
     private func wake() {

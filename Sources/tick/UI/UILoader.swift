@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TickKit
 
 /// Loads the rows of the current view for the state machine, with the same

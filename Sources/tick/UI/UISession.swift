@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The `tick ui` loop: waits on the keyboard and on the store follower

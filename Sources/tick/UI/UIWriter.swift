@@ -1,4 +1,6 @@
-import Foundation
+import ArgumentParser
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// Performs the state machine's writes through TickKit's operations
@@ -198,7 +200,7 @@ struct UIWriter {
 /// Lines the journal and the hooks have for the user during one write (a
 /// journal that could not be written, a hook's feedback), for the status line.
 final class UIWriteNotes: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stored: [String] = []
 
     var lines: [String] { lock.withLock { stored } }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The terminal side of TickKit's ``BulkSelection``: the active context and

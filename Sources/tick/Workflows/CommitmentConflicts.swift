@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TickKit
 
 /// The printing side of TickKit's ``CommitmentConflicts`` (`tick resolve`

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The terminal side of TickKit's ``EditorSession`` (`tick edit ID` with no

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TickKit
 
 /// The terminal side of `tick review`: TickKit's ``ReviewSession`` decides
@@ -65,7 +66,7 @@ extension ReviewSession {
         case .skipped:
             t.out("Skipped.")
         case .failed(let error):
-            t.err("tick: \(error.localizedDescription)")
+            t.err("tick: \(ErrorText.describe(error))")
         }
     }
 
@@ -82,13 +83,13 @@ extension ReviewSession {
             }
             let shown = key.isNewline ? "" : TextRules.visible(String(key))
             t.out(shown)
-            return shown.trimmingCharacters(in: .whitespaces)
+            return shown.trimmingWhitespace()
         }
         guard let line = readLine(strippingNewline: true) else {
             t.out("")
             return nil
         }
-        let answer = line.trimmingCharacters(in: .whitespaces)
+        let answer = line.trimmingWhitespace()
         if !t.stdinIsTTY { t.out(answer) }
         return answer
     }
@@ -102,7 +103,7 @@ extension ReviewSession {
             do {
                 return .some(try parser.parse(text))
             } catch {
-                context.terminal.out("Not a date: \(error.localizedDescription)")
+                context.terminal.out("Not a date: \(ErrorText.describe(error))")
             }
         }
     }

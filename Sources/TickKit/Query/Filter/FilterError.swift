@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A filter that cannot be read: what is wrong, and where in the line.
 public struct FilterError: Error, Sendable, Equatable, TickError {
     public var message: String

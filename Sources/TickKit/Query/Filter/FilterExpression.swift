@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A parsed filter: terms combined with `and` (the default), `or`,
 /// parentheses and `not`/`-` (Docs/CLI.md "Filters").

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The exact meaning of a filter, over decoded tasks. The index narrows
 /// candidates in SQL (``TaskIndex/run(_:filter:matching:query:)``); this

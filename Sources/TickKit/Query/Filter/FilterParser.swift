@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a filter from command-line words (Docs/CLI.md "Filters").
 ///
@@ -239,7 +239,7 @@ public struct FilterParser: Sendable {
         func fail(_ message: String) -> FilterError { FilterError(message, line: line, range: t.range) }
         func term(_ kind: FilterTerm.Kind) -> FilterExpression { .term(FilterTerm(kind: kind, text: t.text, range: t.range)) }
         if t.quoted {
-            guard !t.text.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("an empty phrase matches nothing; put words between the quotes") }
+            guard !t.text.trimmingWhitespace().isEmpty else { throw fail("an empty phrase matches nothing; put words between the quotes") }
             return term(.words(try words("\"\(t.text)\"", fail)))
         }
         let text = t.text

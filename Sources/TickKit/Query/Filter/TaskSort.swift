@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `--sort KEY[-],…`: the order of a listing by fields, each ascending, or
 /// descending with a trailing `-`. Tasks without the field come last either
@@ -18,7 +19,7 @@ public struct TaskSort: Sendable, Equatable {
     public init(_ text: String) throws(InputError) {
         var keys: [(key: Key, descending: Bool)] = []
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
-            var word = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            var word = raw.trimmingWhitespace().lowercased()
             var descending = false
             if word.hasSuffix("-") { descending = true; word.removeLast() } else if word.hasSuffix("+") { word.removeLast() }
             guard let key = Key(rawValue: FieldNames.canonical(word)) else {
