@@ -11,11 +11,12 @@ root=$1 version=$2 arch=$3
 bin=$root/usr/bin/tick
 [ -x "$bin" ] || { echo "deb-control: error: $bin is missing; stage with make install PREFIX=/usr first" >&2; exit 1; }
 # The terminal UI (tick ui) loads ncursesw; listed even before it links.
-REQUIRED="libinotifytools0 libsqlite3-0 libncursesw6"
+# Local time is read from the zone files (/usr/share/zoneinfo, tzdata).
+REQUIRED="libinotifytools0 libsqlite3-0 libncursesw6 tzdata"
 # A fully static executable (`make release`) loads no shared library at all;
-# it still reads the terminfo database for tick ui.
+# it still reads the terminfo database for tick ui and the zone files.
 if ! ldd "$bin" >/dev/null 2>&1; then
-    REQUIRED="ncurses-base"
+    REQUIRED="ncurses-base tzdata"
 fi
 
 owner() {

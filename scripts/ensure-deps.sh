@@ -19,6 +19,8 @@ missing=""
 dpkg -s libinotifytools0-dev >/dev/null 2>&1 || missing="$missing libinotifytools0-dev"
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing="$missing libsqlite3-dev"
 dpkg -s libncurses-dev >/dev/null 2>&1 || missing="$missing libncurses-dev"
+# Local time comes from the zone files (tick reads TZif itself; no ICU).
+dpkg -s tzdata >/dev/null 2>&1 || missing="$missing tzdata"
 if [ "${1:-}" = "--test" ]; then
     command -v git >/dev/null 2>&1 || missing="$missing git"
     command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"

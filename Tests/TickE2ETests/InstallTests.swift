@@ -210,13 +210,14 @@ struct InstallTests {
             Set($0.dropFirst("Depends: ".count).components(separatedBy: ", "))
         } ?? []
         // The static release build (what `make deb` packs by default) loads no
-        // shared library: it needs only the terminfo database (tick ui).
+        // shared library: it needs only the terminfo database (tick ui) and
+        // the zone files (local time is read from /usr/share/zoneinfo).
         let readelf = try s.run("/usr/bin/env", ["readelf", "-l", TickBinary.path])
         let isStatic = readelf.status == 0 && !readelf.stdout.contains("INTERP")
         if isStatic {
-            #expect(depends == ["ncurses-base"], "a static binary depends on the terminfo database only: \(depends)")
+            #expect(depends == ["ncurses-base", "tzdata"], "a static binary depends on the terminfo database and the zone files only: \(depends)")
         } else {
-            for package in ["libinotifytools0", "libsqlite3-0", "libncursesw6", "libc6"] {
+            for package in ["libinotifytools0", "libsqlite3-0", "libncursesw6", "libc6", "tzdata"] {
                 #expect(depends.contains(package), "Depends lacks \(package): \(depends)")
             }
         }
