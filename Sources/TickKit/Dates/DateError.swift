@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Errors from parsing a WHEN expression.
 public enum DateError: Error, LocalizedError, Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Durations in minutes as people type and read them: `45m`, `1h30m`, `2h`, `90`.
 /// The unit words are those of ``DurationUnit`` (`m`/`min` minutes, `h` hours).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The word families of ``WhenParser`` that are more than a table lookup: amounts in the
 /// duration grammar (`in 2h`, `3mo`) and calendar dates by name (`dec 24`, `15th`).

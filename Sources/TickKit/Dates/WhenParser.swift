@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses human WHEN expressions relative to a pinned clock and time zone.
 ///
@@ -32,7 +32,7 @@ public struct WhenParser: Sendable {
     /// The instant treated as "now".
     public let now: Date
     /// The zone in which days and wall times are interpreted.
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// The local day containing `now`.
     public let today: LocalDate
     /// Which way unsigned expressions lean.
@@ -60,7 +60,7 @@ public struct WhenParser: Sendable {
 
     /// Creates a parser for the clock `now` in `timeZone`; `direction` says which way
     /// unsigned expressions lean (``WhenDirection``).
-    public init(now: Date, timeZone: TimeZone, direction: WhenDirection = .future) {
+    public init(now: Date, timeZone: Zone, direction: WhenDirection = .future) {
         self.now = now
         self.timeZone = timeZone
         self.today = LocalDate(date: now, timeZone: timeZone)

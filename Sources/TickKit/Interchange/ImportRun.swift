@@ -6,9 +6,9 @@ import Foundation
 public struct ImportRun {
     let store: Store
     let now: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
 
-    public init(store: Store, now: Date, timeZone: TimeZone) {
+    public init(store: Store, now: Date, timeZone: Zone) {
         self.store = store
         self.now = now
         self.timeZone = timeZone
