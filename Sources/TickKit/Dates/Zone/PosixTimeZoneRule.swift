@@ -50,15 +50,15 @@ struct PosixTimeZoneRule: Hashable, Sendable {
         let year = LocalDate.civil(fromDays: LocalDate.floorDiv(t + standard.utcOffset, 86_400)).year
         // The last transition at or before the instant, looking one year either side
         // (rules near New Year, southern-hemisphere summers, all-year DST).
-        var best: (at: Int, isDaylight: Bool)?
+        var latest = Int.min
+        var isDaylight = false
         for y in (year - 1)...(year + 1) {
             let starts = localSeconds(of: start, in: y) - standard.utcOffset
             let ends = localSeconds(of: end, in: y) - daylight.utcOffset
-            for event in [(starts, true), (ends, false)] where event.0 <= t {
-                if best.map({ event.0 >= $0.at }) ?? true { best = (event.0, event.1) }
-            }
+            if starts <= t, starts >= latest { latest = starts; isDaylight = true }
+            if ends <= t, ends >= latest { latest = ends; isDaylight = false }
         }
-        return (best?.isDaylight ?? false) ? daylight : standard
+        return isDaylight ? daylight : standard
     }
 
     /// The local wall-clock second (since 1970-01-01T00:00 local) of a transition in `year`.
