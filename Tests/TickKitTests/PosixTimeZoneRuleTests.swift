@@ -95,15 +95,14 @@ struct PosixTimeZoneRuleTests {
         }
     }
 
-    @Test("a DST name without rules takes the US rules (glibc's posixrules file gives the same offsets from 2007)")
+    @Test("a DST name without rules takes the US rules, M3.2.0,M11.1.0")
     func defaultRules() throws {
-        let from2007 = Self.instants.filter { $0 >= LocalDate.days(fromCivil: 2007, 1, 1) * 86_400 }
-        let ours = try Self.tick("ABC5DEF", from2007)
-        // Offsets and DST agree; glibc takes the abbreviations from the posixrules file (EST/EDT).
-        let theirs = Self.glibc("ABC5DEF", from2007)
-        let differing = zip(ours, theirs).filter { $0.offset != $1.offset || $0.isDST != $1.isDST }.count
-        #expect(differing == 0)
-        #expect(ours.contains { $0.isDST && $0.offset == -4 * 3_600 })
+        // glibc reads its posixrules file here instead, and some November hours then differ
+        // (DECISIONS.md); the explicit US rule is compared with glibc above.
+        let ours = try Self.tick("ABC5DEF", Self.instants)
+        #expect(ours == (try Self.tick("ABC5DEF,M3.2.0,M11.1.0", Self.instants)))
+        #expect(ours.contains { $0 == Local(offset: -4 * 3_600, isDST: true, abbreviation: "DEF") })
+        #expect(ours.contains { $0 == Local(offset: -5 * 3_600, isDST: false, abbreviation: "ABC") })
     }
 
     @Test("malformed strings are refused", arguments: [
