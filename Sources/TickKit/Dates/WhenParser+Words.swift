@@ -23,10 +23,10 @@ extension WhenParser {
     /// `3 days ago`; nil when the text is not of that form. Throws `.ambiguousUnit` for a
     /// capital `M` (months or minutes?).
     static func relative(_ text: String) throws(DateError) -> Relative? {
-        var original = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var original = text.trimmingDateWhitespace()
         var direction: WhenDirection?
         if original.lowercased().hasSuffix(" ago") {
-            original = String(original.dropLast(4)).trimmingCharacters(in: .whitespaces)
+            original = String(original.dropLast(4)).trimmingDateSpaces()
             direction = .past
         }
         let word = normalize(original)
