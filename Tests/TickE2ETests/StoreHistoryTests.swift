@@ -227,7 +227,7 @@ struct StoreHistory {
         case 15:
             what = "archive"
             try m.run("archive", at: now) { context in
-                _ = try ArchiveRun(store: context.store, before: now.addingTimeInterval(1), timeZone: TimeZone(identifier: "UTC") ?? .current, now: now).run()
+                _ = try ArchiveRun(store: context.store, before: now.addingTimeInterval(1), timeZone: Zone(named: "UTC") ?? .utc, now: now).run()
             }
         case 16:
             let said = try m.perform(.undo, at: now)

@@ -11,8 +11,8 @@ import Testing
                  createdAt: F.at("08:00"), modifiedAt: F.at("08:00"), tasks: tasks)
     }
 
-    static let utc = TimeZone(identifier: "UTC") ?? .current
-    static let berlin = TimeZone(identifier: "Europe/Berlin") ?? .current
+    static let utc = Zone(named: "UTC") ?? .utc
+    static let berlin = Zone(named: "Europe/Berlin") ?? .utc
 
     /// Applies edits in memory, as MultiFileWrite applies them to what it reads.
     static func apply(_ edits: [FileEdit], to files: [TaskFile]) throws -> [FileKind: TaskFile] {

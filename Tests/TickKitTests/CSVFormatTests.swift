@@ -4,7 +4,7 @@ import Testing
 
 /// CSV import and export.
 @Suite struct CSVFormatTests {
-    let context = InterchangeContext(path: "t.csv", now: Date(timeIntervalSince1970: 1_795_338_000), timeZone: TimeZone(identifier: "Europe/Berlin") ?? .current)
+    let context = InterchangeContext(path: "t.csv", now: Date(timeIntervalSince1970: 1_795_338_000), timeZone: Zone(named: "Europe/Berlin") ?? .utc)
 
     func ts(_ s: String) throws -> Date { try #require(Timestamp.parse(s)) }
     func decode(_ text: String) throws(ImportError) -> [TaskFile] { try CSVCodec.decode(Array(text.utf8), context: context) }

@@ -16,7 +16,7 @@ import Testing
         let clock = now.addingTimeInterval(3600)
         let index = try TaskIndex.open(store: store, now: { clock })
         try index.refresh()
-        _ = try index.run(.list(nil), filter: TaskFilter(), query: TaskQuery(now: now, timeZone: TimeZone(identifier: "UTC")!))
+        _ = try index.run(.list(nil), filter: TaskFilter(), query: TaskQuery(now: now, timeZone: Zone(named: "UTC")!))
         index.close()
         return (store, dir)
     }

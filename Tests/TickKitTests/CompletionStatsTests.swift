@@ -5,7 +5,7 @@ import Testing
 /// Bucketing, trend and streak of `CompletionStats`, and `DayBoundaries`
 /// across DST, under a fixed "today" and Europe/Berlin.
 @Suite struct CompletionStatsTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     func d(_ iso: String) throws -> LocalDate { try #require(LocalDate(iso: iso)) }
     func t(_ text: String) throws -> Date { try #require(Timestamp.parse(text)) }
     func counts(_ pairs: [(String, Int)]) throws -> [LocalDate: Int] {

@@ -9,7 +9,7 @@ import Testing
 
     func instant(_ text: String) throws -> Date { try #require(Timestamp.parse(text)) }
     func day(_ iso: String) throws -> LocalDate { try #require(LocalDate(iso: iso)) }
-    func zone(_ id: String) throws -> TimeZone { try #require(TimeZone(identifier: id)) }
+    func zone(_ id: String) throws -> Zone { try #require(Zone(named: id)) }
     func when(_ zoneID: String = "Europe/Berlin") throws -> WhenParser {
         WhenParser(now: try instant(Self.now), timeZone: try zone(zoneID))
     }

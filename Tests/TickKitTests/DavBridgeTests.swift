@@ -6,7 +6,7 @@ import Testing
 @Suite struct DavBridgeTests {
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
     static func at(_ minutes: Double) -> Date { t0.addingTimeInterval(minutes * 60) }
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
 
     struct Fixture {
         let dir: String
@@ -23,7 +23,7 @@ import Testing
         func store(at now: Date) -> Store { Store(location: location, clock: { now }) }
 
         func bridge(at now: Date, settings: DavSettings = DavSettings()) -> DavBridge {
-            DavBridge(store: store(at: now), settings: settings, root: dav, now: now, timeZone: TimeZone(identifier: "UTC")!)
+            DavBridge(store: store(at: now), settings: settings, root: dav, now: now, timeZone: Zone(named: "UTC")!)
         }
 
         /// Writes a file of tasks.

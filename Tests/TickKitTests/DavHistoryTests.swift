@@ -14,7 +14,7 @@ import Testing
 @Suite struct DavHistoryTests {
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
     static let collections = ["inbox", "work", "home"]
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
 
     /// The mapped fields the history changes.
     struct Fields: Equatable, CustomStringConvertible {
@@ -120,7 +120,7 @@ import Testing
                 log("tick due \(p) \(due)")
             case ..<75:
                 guard tick[id]?.done == nil else { return }
-                let at = now, tz = TimeZone(identifier: "UTC")!
+                let at = now, tz = Zone(named: "UTC")!
                 try tickEdit(id, field: "done") { file, _ in _ = try file.complete(taskID: id, at: at, timeZone: tz) }
                 tick[id]?.done = now
                 log("tick done \(p)")
@@ -326,7 +326,7 @@ import Testing
             for c in DavHistoryTests.collections {
                 for name in fixture.items(c) {
                     let text = fixture.item(c, name) ?? ""
-                    let t = try DavItem(bytes: Array(text.utf8), path: name).task(path: name, now: now, timeZone: TimeZone(identifier: "UTC")!)
+                    let t = try DavItem(bytes: Array(text.utf8), path: name).task(path: name, now: now, timeZone: Zone(named: "UTC")!)
                     if out[t.id] != nil { Issue.record("\(t.id) has two items in the vdir; \(context)") }
                     out[t.id] = (Fields(title: t.title, due: t.due, done: t.state == .done ? t.completedAt : nil, list: c), text)
                 }

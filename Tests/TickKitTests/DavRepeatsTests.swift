@@ -6,7 +6,7 @@ import Testing
 @Suite struct DavRepeatsTests {
     typealias Fixture = DavBridgeTests.Fixture
     static func at(_ minutes: Double) -> Date { DavBridgeTests.at(minutes) }
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
 
     static func weekly(_ title: String, due: LocalDate) -> TaskItem {
         var t = DavBridgeTests.task(title, due: .day(due))
@@ -94,7 +94,7 @@ import Testing
         try f.put(.inbox, name: nil, [a])
         _ = try f.bridge(at: Self.at(1)).reconcile()
         let name = a.id.lowercased + ".ics"
-        try f.edit(.inbox, at: Self.at(5)) { file in _ = try? file.complete(taskID: a.id, at: Self.at(5), timeZone: TimeZone(identifier: "UTC")!) }
+        try f.edit(.inbox, at: Self.at(5)) { file in _ = try? file.complete(taskID: a.id, at: Self.at(5), timeZone: Zone(named: "UTC")!) }
         try f.putItem("inbox", name, Self.advanced(try #require(f.item("inbox", name)), from: Self.nov21, to: Self.nov28, lastModified: "20261121T090700Z", modifiedBefore: "20261121T090100Z"))
         _ = try f.bridge(at: Self.at(10)).reconcile()
         _ = try f.bridge(at: Self.at(11)).reconcile()
@@ -133,7 +133,7 @@ import Testing
             case 0:
                 try f.edit(.inbox, at: Self.at(minute)) { file in
                     guard let open = file.tasks.first(where: { $0.title == title && $0.state != .done }) else { return }
-                    _ = try? file.complete(taskID: open.id, at: Self.at(minute), timeZone: TimeZone(identifier: "UTC")!)
+                    _ = try? file.complete(taskID: open.id, at: Self.at(minute), timeZone: Zone(named: "UTC")!)
                 }
             case 1:
                 guard let (name, text) = try openItem(title) else { continue }

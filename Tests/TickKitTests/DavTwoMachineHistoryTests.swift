@@ -24,7 +24,7 @@ import Testing
 /// `TICK_DAV_HISTORIES` sets the number of histories (default 60).
 @Suite struct DavTwoMachineHistoryTests {
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(named: "UTC")!
 
     /// The mapped fields the history changes (the one-machine history's).
     typealias Fields = DavHistoryTests.Fields

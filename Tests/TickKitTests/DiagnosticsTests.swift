@@ -28,12 +28,12 @@ import Testing
     }
 
     @Test func clockTimesAreTheWallClockOfTheZone() throws {
-        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let zone = try #require(Zone(named: "Europe/Berlin"))
         let instant = Date(timeIntervalSince1970: 1_795_532_399)   // 2026-11-24T14:59:59Z
         #expect(ClockTime(date: instant, timeZone: zone).description == "15:59")
         #expect(ClockTime.dayAndTime(instant, in: zone) == "2026-11-24 15:59")
         #expect(ClockTime.dayAndTime(instant, in: zone, separator: "T") == "2026-11-24T15:59")
-        let utc = try #require(TimeZone(identifier: "UTC"))
+        let utc = try #require(Zone(named: "UTC"))
         #expect(ClockTime.dayAndTime(Date(timeIntervalSince1970: 1_795_564_800 - 60), in: utc) == "2026-11-24 23:59")
     }
 }

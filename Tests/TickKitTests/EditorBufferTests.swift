@@ -5,7 +5,7 @@ import Testing
 /// The `$EDITOR` buffer of `tick edit`: `//` header lines are ignored, and a time typed
 /// without a zone is local time (issue 13).
 @Suite struct EditorBufferTests {
-    let newYork = TimeZone(identifier: "America/New_York")!
+    let newYork = Zone(named: "America/New_York")!
 
     func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The filter language's grammar: terms, combinations, and errors that point at the bad term.
 @Suite struct FilterParserTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday, 10:00 in Berlin
     var parser: FilterParser { FilterParser(now: now, timeZone: berlin) }
 

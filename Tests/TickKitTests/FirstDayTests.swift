@@ -7,7 +7,7 @@ import Testing
 /// empty today view says.
 @Suite struct FirstDayTests {
     let now = Timestamp.parse("2026-11-23T09:00:00Z")!
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
 
     func filter(_ text: String) throws -> ParsedFilter {
         try FilterParser(now: now, timeZone: utc).parse([text])

@@ -4,7 +4,7 @@ import Testing
 
 /// Tests for `ICalendarCodec`.
 @Suite struct ICalendarFormatTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin") ?? .gmt
+    static let berlin = Zone(named: "Europe/Berlin") ?? .utc
     static let now = Date(timeIntervalSince1970: 1_795_251_600) // 2026-11-21T09:00:00Z
     static let context = InterchangeContext(path: "tasks.ics", now: now, timeZone: berlin)
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The index answers exactly what reading the files answers.
 @Suite struct IndexTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!
 
     /// A copy of SampleData in a temp dir, with its own cache.

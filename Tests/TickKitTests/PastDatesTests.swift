@@ -7,7 +7,7 @@ import Testing
 /// The clock is Saturday 2026-11-21 08:20 in Berlin.
 @Suite struct PastDatesTests {
     static let now = Timestamp.parse("2026-11-21T07:20:00Z") ?? Date()
-    static let berlin = TimeZone(identifier: "Europe/Berlin") ?? .gmt
+    static let berlin = Zone(named: "Europe/Berlin") ?? .utc
     let past = WhenParser(now: now, timeZone: berlin, direction: .past)
     let future = WhenParser(now: now, timeZone: berlin)
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The scheduling engine (Sources/TickKit/Planning), under a fixed clock and zone.
 @Suite struct PlanningTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let created = Timestamp.parse("2026-11-21T09:00:00Z")!
     /// Tuesday.
     let tuesday = LocalDate(iso: "2026-11-24")!

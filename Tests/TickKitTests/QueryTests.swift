@@ -3,7 +3,7 @@ import Testing
 @testable import TickKit
 
 @Suite struct QueryTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday, 10:00 in Berlin
 
     func task(_ title: String, due: String? = nil, sched: String? = nil, state: TaskState = .open) -> TaskItem {

@@ -3,7 +3,7 @@ import Testing
 @testable import TickKit
 
 @Suite struct QuickAddTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday
     var parser: QuickAddParser { QuickAddParser(fields: FieldParser(now: now, timeZone: berlin)) }
 
@@ -65,7 +65,7 @@ import Testing
 
 /// Issue 13: literal titles, multi-word WHEN values, `due: fri`, and the repeat `m`.
 @Suite struct QuickAddGrammarTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday 10:00 in Berlin
     var parser: QuickAddParser { QuickAddParser(fields: FieldParser(now: now, timeZone: berlin)) }
 

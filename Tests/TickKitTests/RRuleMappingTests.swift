@@ -4,7 +4,7 @@ import Testing
 
 /// tick's repeat rules and iCalendar RRULEs, both ways (Docs/RECURRENCE.md, "iCalendar and phones").
 @Suite struct RRuleMappingTests {
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
 
     @Test func everyTickRuleRFC5545CanSayGoesOutAsAnRRULEAndComesBackAsTyped() throws {
         let cases: [(String, String?)] = [

@@ -5,7 +5,7 @@ import Testing
 /// `RecurrenceRule` and `TaskFile.complete`: grammar, calendar arithmetic (month
 /// ends, leap days, DST) and the deterministic id, under a fixed clock and zone.
 @Suite struct RecurrenceTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
 
     func d(_ iso: String) throws -> LocalDate { try #require(LocalDate(iso: iso)) }
     func t(_ text: String) throws -> Date { try #require(Timestamp.parse(text)) }

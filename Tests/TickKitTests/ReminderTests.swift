@@ -42,7 +42,7 @@ final class ManualClock: @unchecked Sendable {
 }
 
 @Suite struct ReminderTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!
 
     /// A temp store whose inbox holds `tasks` (JSON objects as text).

@@ -4,7 +4,7 @@ import Testing
 
 /// `TaskItem.reschedule(to:)` and `clearDates`, as `tick review` uses them.
 @Suite struct RescheduleTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     func d(_ iso: String) throws -> LocalDate { try #require(LocalDate(iso: iso)) }
     func t(_ text: String) throws -> Date { try #require(Timestamp.parse(text)) }
 

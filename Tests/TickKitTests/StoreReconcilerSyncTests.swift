@@ -7,7 +7,7 @@ import Testing
 /// both merge orders (Docs/MERGE.md §14, §14a; Docs/RECURRENCE.md).
 @Suite struct StoreReconcilerSyncTests {
     typealias F = MergeFixture
-    static let utc = TimeZone(identifier: "UTC") ?? .current
+    static let utc = Zone(named: "UTC") ?? .utc
 
     static func file(_ kind: FileKind, _ tasks: [TaskItem], deleted: [Tombstone] = []) -> TaskFile {
         TaskFile(kind: kind, id: F.id(kind.relativePath), name: kind.relativePath,

@@ -6,7 +6,7 @@ import Testing
 /// whole) answer exactly what the array algorithm answers over the files:
 /// the same tasks, in the same order, a task in two files once.
 @Suite struct StreamingTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!
 
     /// SampleData in a temp dir, with one Work task copied into Home (an

@@ -6,7 +6,7 @@ import Testing
 /// refuses, what it warns about.
 @Suite struct TaskAddingTests {
     let now = Timestamp.parse("2026-11-23T09:00:00Z")!
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
 
     func fixture() throws -> (store: Store, session: IndexSession, dir: String, warnings: WarningLog) {
         let dir = NSTemporaryDirectory() + "tick-adding-\(UUID().uuidString)"

@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func hookAnswersCarryEverySentField() throws {
-        let json = HookTaskJSON(context: InterchangeContext(path: "hook", now: Self.t0, timeZone: TimeZone(identifier: "UTC")!))
+        let json = HookTaskJSON(context: InterchangeContext(path: "hook", now: Self.t0, timeZone: Zone(named: "UTC")!))
         for (field, before, after) in cases() where field.hookKey != nil {
             let sent = json.line(for: before, project: nil)
             let returned = json.line(for: after, project: nil)

@@ -20,7 +20,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let base = TaskHooks(scripts: HookScripts(directory: dir, scripts: [.add: [add], .exit: [exit]]),
                              invocation: .init(command: "ui", commandLine: "tick ui", configPath: "/c", storePath: "/s", version: "1"),
-                             environment: ["PATH": "/usr/bin:/bin"], directory: dir, timeout: 10, now: now, timeZone: TimeZone(identifier: "UTC")!,
+                             environment: ["PATH": "/usr/bin:/bin"], directory: dir, timeout: 10, now: now, timeZone: Zone(named: "UTC")!,
                              feedback: { Issue.record("the run's own feedback got \($0)") }, locate: { _ in nil })
         for (command, title) in [("add", "Alpha"), ("capture", "Bravo")] {
             let lines = Lines()

@@ -4,7 +4,7 @@ import Testing
 
 /// Taskwarrior JSON import and export.
 @Suite struct TaskwarriorFormatTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin") ?? .current
+    let berlin = Zone(named: "Europe/Berlin") ?? .utc
     var context: InterchangeContext {
         InterchangeContext(path: "tw.json", now: Date(timeIntervalSince1970: 1_795_338_000), timeZone: berlin)
     }

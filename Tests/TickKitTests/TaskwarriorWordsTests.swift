@@ -6,7 +6,7 @@ import Testing
 /// spellings of tick's keys (``FieldNames``), its priorities, and the keys
 /// tick does not take, which are refused rather than kept as title text.
 @Suite struct TaskwarriorWordsTests {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday
     var parser: QuickAddParser { QuickAddParser(fields: FieldParser(now: now, timeZone: berlin)) }
 

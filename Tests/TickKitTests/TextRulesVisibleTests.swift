@@ -33,7 +33,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 0)
         var file = TaskFile.empty(.inbox, name: nil, now: now)
         file.tasks = [TaskItem(id: UUID(name: "m"), title: "abc\u{202E}def", notes: "x\u{2066}y\nz\u{9B}", createdAt: now, modifiedAt: now)]
-        let md = MarkdownExport.render([file], timeZone: TimeZone(identifier: "UTC")!)
+        let md = MarkdownExport.render([file], timeZone: Zone(named: "UTC")!)
         #expect(md.contains("abc\\\\u{202E}def"), "\(md)")
         #expect(md.contains("  x\\u{2066}y\n  z\\u{9B}\n"), "\(md)")
         #expect(!md.unicodeScalars.contains { TextRules.isBidiFormat($0) || ($0.value >= 0x80 && $0.value <= 0x9F) })

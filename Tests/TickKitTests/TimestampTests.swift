@@ -147,8 +147,8 @@ import Testing
     }
 
     @Test func taskDateLocalDay() throws {
-        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
-        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        let berlin = try #require(Zone(named: "Europe/Berlin"))
+        let newYork = try #require(Zone(named: "America/New_York"))
         let day = try #require(LocalDate(iso: "2026-11-24"))
         #expect(TaskDate.day(day).localDay(in: newYork) == day)
         let late = TaskDate.time(try #require(Timestamp.parse("2026-11-21T23:30:00Z")))

@@ -5,7 +5,7 @@ import Testing
 /// todo.txt `rec:`, `t:` and the tick fields carried as extensions, and a
 /// re-import that changes nothing (issue 35).
 @Suite struct TodoTxtFieldsTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin") ?? .gmt
+    static let berlin = Zone(named: "Europe/Berlin") ?? .utc
     static let now = Date(timeIntervalSince1970: 1_795_251_600) // 2026-11-21T09:00:00Z
 
     static func decode(_ text: String, now: Date = now) throws -> [TaskItem] {

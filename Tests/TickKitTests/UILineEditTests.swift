@@ -5,7 +5,7 @@ import Testing
 /// `e` in `tick ui`: the edited line against the task it was filled from.
 @Suite struct UILineEditTests {
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!
-    var parser: QuickAddParser { QuickAddParser(fields: FieldParser(now: now, timeZone: TimeZone(identifier: "UTC")!)) }
+    var parser: QuickAddParser { QuickAddParser(fields: FieldParser(now: now, timeZone: Zone(named: "UTC")!)) }
 
     var task: TaskItem {
         TaskItem(id: UUID(), title: "Call the bank", due: .day(LocalDate(iso: "2026-11-27")!), scheduled: LocalDate(iso: "2026-11-23")!,

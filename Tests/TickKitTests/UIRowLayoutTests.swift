@@ -130,7 +130,7 @@ import Testing
 
     @Test("short date labels drop the weekday and the time, keep today's time and another year")
     func shortLabels() throws {
-        let dates = RelativeDateFormatter(now: try #require(Timestamp.parse("2026-11-21T09:00:00Z")), timeZone: try #require(TimeZone(identifier: "UTC")))
+        let dates = RelativeDateFormatter(now: try #require(Timestamp.parse("2026-11-21T09:00:00Z")), timeZone: try #require(Zone(named: "UTC")))
         let day = { (iso: String) throws -> TaskDate in .day(try #require(LocalDate(iso: iso))) }
         #expect(dates.label(try day("2026-11-27")) == "Fri 27 Nov")
         #expect(dates.shortLabel(try day("2026-11-27")) == "27 Nov")

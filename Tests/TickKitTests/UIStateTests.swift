@@ -5,7 +5,7 @@ import Testing
 /// The `tick ui` state machine, driven by events without a terminal.
 @Suite struct UIStateTests {
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone(named: "UTC")!
     let work = UIView.list(.list(slug: "work"), name: "Work")
 
     func item(_ title: String, in kind: FileKind = .list(slug: "work"), state: TaskState = .open) -> ListedTask {

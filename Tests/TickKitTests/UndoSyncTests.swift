@@ -275,7 +275,7 @@ import Testing
         try scenario(copying: ["lists/work.json"], { a in
             let store = a.store("add", at: t1)
             let adding = TaskAdding(store: store, session: try a.session(store, at: t1), now: t1,
-                                    quickAdd: QuickAddParser(fields: FieldParser(now: t1, timeZone: TimeZone(identifier: "UTC")!)))
+                                    quickAdd: QuickAddParser(fields: FieldParser(now: t1, timeZone: Zone(named: "UTC")!)))
             added = try adding.add([(nil, ["New", "list:Work"])]).added.first?.task.id
         }, check: { files in
             let id = try #require(added)
@@ -291,7 +291,7 @@ import Testing
         let (a, b) = try machines()
         let store = a.store("add", at: t1)
         let adding = TaskAdding(store: store, session: try a.session(store, at: t1), now: t1,
-                                quickAdd: QuickAddParser(fields: FieldParser(now: t1, timeZone: TimeZone(identifier: "UTC")!)))
+                                quickAdd: QuickAddParser(fields: FieldParser(now: t1, timeZone: Zone(named: "UTC")!)))
         let id = try #require(try adding.add([(nil, ["New", "list:Work"])]).added.first?.task.id)
         try a.undo(at: t2)
         let work = try #require(try a.read(Self.work))
@@ -344,7 +344,7 @@ import Testing
         var work = try #require(try a.read(Self.work))
         work.tasks[0].repeatRule = "daily"
         try a.write(work)
-        let utc = try #require(TimeZone(identifier: "UTC"))
+        let utc = try #require(Zone(named: "UTC"))
         let done = try a.mutation("done", at: t1).complete([Self.x.lowercased], timeZone: utc)
         let next = try #require(done.first?.outcome.next?.id)
         #expect(done.first?.outcome.nextCreated == true)

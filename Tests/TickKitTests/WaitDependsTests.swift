@@ -5,7 +5,7 @@ import Testing
 /// `wait` and `depends`: format, change keys, merge, input, meaning, index, interchange.
 @Suite struct WaitDependsTests {
     typealias F = MergeFixture
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday, 10:00 in Berlin
 
     func decode(_ text: String) throws -> TaskFile {

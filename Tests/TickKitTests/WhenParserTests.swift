@@ -8,8 +8,8 @@ import Testing
 @Suite struct WhenParserTests {
     static let defaultNow = "2026-11-21T07:20:00Z"
 
-    func zone(_ identifier: String) throws -> TimeZone {
-        try #require(TimeZone(identifier: identifier))
+    func zone(_ identifier: String) throws -> Zone {
+        try #require(Zone(named: identifier))
     }
 
     func instant(_ text: String) throws -> Date {
@@ -379,11 +379,11 @@ import Testing
     // MARK: - RelativeDateFormatter
 
     @Suite struct RelativeLabels {
-        let berlin: TimeZone
+        let berlin: Zone
         let formatter: RelativeDateFormatter
 
         init() throws {
-            berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+            berlin = try #require(Zone(named: "Europe/Berlin"))
             formatter = RelativeDateFormatter(now: try #require(Timestamp.parse("2026-11-21T07:20:00Z")), timeZone: berlin)
         }
 
@@ -417,7 +417,7 @@ import Testing
         }
 
         @Test func timeLabelsInNewYork() throws {
-            let newYork = try #require(TimeZone(identifier: "America/New_York"))
+            let newYork = try #require(Zone(named: "America/New_York"))
             let f = RelativeDateFormatter(now: try #require(Timestamp.parse("2026-11-21T07:20:00Z")), timeZone: newYork)
             #expect(f.label(try time("2026-11-21T03:00:00Z")) == "yesterday 22:00")
             #expect(f.label(try time("2026-11-21T22:00:00Z")) == "today 17:00")

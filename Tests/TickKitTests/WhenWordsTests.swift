@@ -7,7 +7,7 @@ import Testing
 /// `in 90min`), each pinned to a zone and a clock next to a DST change.
 @Suite struct WhenWordsTests {
     func parser(_ now: String, _ zone: String) throws -> WhenParser {
-        WhenParser(now: try #require(Timestamp.parse(now)), timeZone: try #require(TimeZone(identifier: zone)))
+        WhenParser(now: try #require(Timestamp.parse(now)), timeZone: try #require(Zone(named: zone)))
     }
 
     func day(_ iso: String) throws -> TaskDate { .day(try #require(LocalDate(iso: iso))) }

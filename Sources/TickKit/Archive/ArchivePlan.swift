@@ -29,7 +29,7 @@ public struct ArchivePlan: Sendable {
     /// Done tasks of `files` (inbox and lists; archive files are ignored)
     /// completed before `cutoff`. A done task without a completion time is
     /// left alone (its year is unknown).
-    public static func make(files: [TaskFile], before cutoff: Date, timeZone: TimeZone, now: Date) -> ArchivePlan {
+    public static func make(files: [TaskFile], before cutoff: Date, timeZone: Zone, now: Date) -> ArchivePlan {
         var plan = ArchivePlan()
         for file in files where !file.kind.isArchive {
             for task in file.tasks {

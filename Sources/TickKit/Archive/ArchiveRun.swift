@@ -7,10 +7,10 @@ import FoundationEssentials
 public struct ArchiveRun {
     let store: Store
     let cutoff: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
     let now: Date
 
-    public init(store: Store, before cutoff: Date, timeZone: TimeZone, now: Date) {
+    public init(store: Store, before cutoff: Date, timeZone: Zone, now: Date) {
         self.store = store
         self.cutoff = cutoff
         self.timeZone = timeZone

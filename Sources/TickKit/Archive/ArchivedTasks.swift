@@ -39,7 +39,7 @@ public struct ArchivedTasks: Sendable {
 
     /// The completions of archived done tasks, in `timeZone`; with `path`,
     /// only those archived from that file.
-    public func completions(timeZone: TimeZone, path: String? = nil) -> [Completion] {
+    public func completions(timeZone: Zone, path: String? = nil) -> [Completion] {
         all.compactMap { item in
             guard item.task.state == .done, let at = item.task.completedAt else { return nil }
             let from = ArchivePlan.origin(of: item.task)?.relativePath

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A wall-clock time of day as minutes since midnight (0 ... 1440; 1440 is
 /// the end of the day, `24:00`, allowed only as an end time).
@@ -38,25 +38,25 @@ public struct ClockTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The wall-clock time of `date` in `timeZone` (seconds dropped). With
     /// ``description`` this is tick's one clock-time formatter: every `HH:MM`
     /// shown for an instant comes from here.
-    public init(date: Date, timeZone: TimeZone) {
+    public init(date: Date, timeZone: Zone) {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
         self.minutes = LocalDate.floorMod(local, 86_400) / 60
     }
 
     /// `2026-11-24 17:00` (or `2026-11-24T17:00` with `separator: "T"`): the
     /// local day and wall-clock time of `date`.
-    public static func dayAndTime(_ date: Date, in timeZone: TimeZone, separator: String = " ") -> String {
+    public static func dayAndTime(_ date: Date, in timeZone: Zone, separator: String = " ") -> String {
         LocalDate(date: date, timeZone: timeZone).iso + separator + ClockTime(date: date, timeZone: timeZone).description
     }
 
     /// Parses `14:00`, `9:05`, `09:00`, `24:00`, `9am`, `5pm`, `5:30pm`, `12am`, `12pm`
     /// (case-insensitive); nil otherwise.
     public init?(parsing text: String) {
-        var s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var s = text.trimmingDateSpaces().lowercased()
         var meridiem: String?
         if s.hasSuffix("am") || s.hasSuffix("pm") {
             meridiem = String(s.suffix(2))
-            s = String(s.dropLast(2)).trimmingCharacters(in: .whitespaces)
+            s = String(s.dropLast(2)).trimmingDateSpaces()
         }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),

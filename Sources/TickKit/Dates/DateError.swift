@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Errors from parsing a WHEN expression.
 public enum DateError: Error, LocalizedError, Equatable, Sendable {
@@ -28,7 +28,7 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
     public var errorDescription: String? {
         switch self {
         case .unrecognized(let word, let input):
-            if input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if input.trimmingDateWhitespace().isEmpty {
                 return "empty date; \(DateError.hint)"
             }
             return "unrecognized date word \"\(word)\" in \"\(input)\"; \(DateError.hint)"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The dates tick accepts from input: days 1970-01-01 through 9999-12-31, and
 /// instants from 1970-01-01T00:00:00Z up to (not including) 10000-01-01T00:00:00Z.

@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 
 /// A calendar day with no time zone (all-day due dates, scheduled dates).
 ///
 /// Day arithmetic is pure integer math on the proleptic Gregorian calendar
-/// (days-from-civil). Wall time -> instant goes through a Gregorian `Calendar` in the
-/// given zone; instant -> day uses the zone's offset at that instant. Both are DST-correct.
+/// (days-from-civil). Wall time -> instant and instant -> day use the ``Zone``'s offsets.
+/// Both are DST-correct.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The Gregorian year, e.g. 2026.
     public let year: Int
@@ -44,7 +44,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The local calendar day on which `date` falls in `timeZone`.
-    public init(date: Date, timeZone: TimeZone) {
+    public init(date: Date, timeZone: Zone) {
         let offset = timeZone.secondsFromGMT(for: date)
         let localSeconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset
         self.init(daysSinceEpoch: LocalDate.floorDiv(localSeconds, 86_400))
@@ -101,29 +101,18 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Local midnight of this day in `timeZone` as an instant. When midnight does not exist
     /// (a DST change at midnight) this is the first instant of the day, as `Calendar` reports it.
-    public func startOfDay(in timeZone: TimeZone) -> Date {
+    public func startOfDay(in timeZone: Zone) -> Date {
         at(hour: 0, minute: 0, timeZone: timeZone)
     }
 
-    /// The instant at which the wall clock in `timeZone` shows `hour:minute` on this day.
+    /// The instant at which the wall clock in `timeZone` shows `hour:minute:second` on this day.
     ///
-    /// DST-correct via a Gregorian `Calendar`: a time inside a spring-forward gap moves forward
-    /// by the gap (02:30 on a day that jumps 02:00 -> 03:00 becomes 03:30), and an ambiguous
-    /// time in an autumn overlap resolves to its first (daylight-time) occurrence.
-    /// Out-of-range values roll over the way `Calendar` does (hour 24 is the next midnight).
-    public func at(hour: Int, minute: Int, timeZone: TimeZone) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: 0)
-        if let date = calendar.date(from: components) {
-            return date
-        }
-        // Fallback (not expected): wall time minus the zone offset, refined once.
-        let local = daysSinceEpoch * 86_400 + hour * 3_600 + minute * 60
-        let guess = Date(timeIntervalSince1970: TimeInterval(local))
-        let firstOffset = timeZone.secondsFromGMT(for: guess)
-        let refined = Date(timeIntervalSince1970: TimeInterval(local - firstOffset))
-        return Date(timeIntervalSince1970: TimeInterval(local - timeZone.secondsFromGMT(for: refined)))
+    /// DST-correct, with the rule Foundation's Gregorian `Calendar` uses (``Zone/date(localSeconds:)``):
+    /// a time inside a spring-forward gap moves forward by the gap (02:30 on a day that jumps
+    /// 02:00 -> 03:00 becomes 03:30), and an ambiguous time in an autumn overlap resolves to its
+    /// first (daylight-time) occurrence. Out-of-range values roll over (hour 24 is the next midnight).
+    public func at(hour: Int, minute: Int, second: Int = 0, timeZone: Zone) -> Date {
+        timeZone.date(localSeconds: daysSinceEpoch * 86_400 + hour * 3_600 + minute * 60 + second)
     }
 
     /// Orders dates chronologically.

@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// Short relative labels for listings, relative to a pinned clock and time zone.
 public struct RelativeDateFormatter: Sendable {
     /// The instant treated as "now".
     public let now: Date
     /// The zone in which days and wall times are shown.
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// The local day containing `now`.
     public let today: LocalDate
 
@@ -14,7 +14,7 @@ public struct RelativeDateFormatter: Sendable {
                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Creates a formatter for the clock `now` in `timeZone`.
-    public init(now: Date, timeZone: TimeZone) {
+    public init(now: Date, timeZone: Zone) {
         self.now = now
         self.timeZone = timeZone
         self.today = LocalDate(date: now, timeZone: timeZone)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A task's date: either an all-day date or an exact instant.
 public enum TaskDate: Hashable, Sendable {
@@ -8,7 +8,7 @@ public enum TaskDate: Hashable, Sendable {
     case time(Date)
 
     /// The local day this date falls on.
-    public func localDay(in timeZone: TimeZone) -> LocalDate {
+    public func localDay(in timeZone: Zone) -> LocalDate {
         switch self {
         case .day(let date): return date
         case .time(let instant): return LocalDate(date: instant, timeZone: timeZone)

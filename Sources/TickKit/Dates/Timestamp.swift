@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 timestamps as used in tick's files.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The word families of ``WhenParser`` that are more than a table lookup: amounts in the
 /// duration grammar (`in 2h`, `3mo`) and calendar dates by name (`dec 24`, `15th`).
@@ -23,10 +23,10 @@ extension WhenParser {
     /// `3 days ago`; nil when the text is not of that form. Throws `.ambiguousUnit` for a
     /// capital `M` (months or minutes?).
     static func relative(_ text: String) throws(DateError) -> Relative? {
-        var original = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var original = text.trimmingDateWhitespace()
         var direction: WhenDirection?
         if original.lowercased().hasSuffix(" ago") {
-            original = String(original.dropLast(4)).trimmingCharacters(in: .whitespaces)
+            original = String(original.dropLast(4)).trimmingDateSpaces()
             direction = .past
         }
         let word = normalize(original)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses human WHEN expressions relative to a pinned clock and time zone.
 ///
@@ -32,7 +32,7 @@ public struct WhenParser: Sendable {
     /// The instant treated as "now".
     public let now: Date
     /// The zone in which days and wall times are interpreted.
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// The local day containing `now`.
     public let today: LocalDate
     /// Which way unsigned expressions lean.
@@ -60,7 +60,7 @@ public struct WhenParser: Sendable {
 
     /// Creates a parser for the clock `now` in `timeZone`; `direction` says which way
     /// unsigned expressions lean (``WhenDirection``).
-    public init(now: Date, timeZone: TimeZone, direction: WhenDirection = .future) {
+    public init(now: Date, timeZone: Zone, direction: WhenDirection = .future) {
         self.now = now
         self.timeZone = timeZone
         self.today = LocalDate(date: now, timeZone: timeZone)
@@ -74,19 +74,19 @@ public struct WhenParser: Sendable {
         let date = try parseAnyDate(text)
         guard DateRange.contains(date) else {
             let day: LocalDate? = if case .day(let d) = date { d } else { nil }
-            throw .outOfRange(input: text.trimmingCharacters(in: .whitespacesAndNewlines), day: day)
+            throw .outOfRange(input: text.trimmingDateWhitespace(), day: day)
         }
         return date
     }
 
     /// `parse(_:)` without the range check.
     private func parseAnyDate(_ text: String) throws(DateError) -> TaskDate {
-        let input = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let input = text.trimmingDateWhitespace()
         guard !input.isEmpty else { throw .unrecognized(word: "", input: text) }
 
         if let at = input.firstIndex(of: "@") {
-            let dayText = input[..<at].trimmingCharacters(in: .whitespaces)
-            let timeText = input[input.index(after: at)...].trimmingCharacters(in: .whitespaces)
+            let dayText = input[..<at].trimmingDateSpaces()
+            let timeText = input[input.index(after: at)...].trimmingDateSpaces()
             guard !dayText.isEmpty else { throw .unrecognized(word: "@" + timeText, input: input) }
             guard let day = try matchDay(dayText) else {
                 throw .unrecognized(word: dayText, input: input)
@@ -144,12 +144,12 @@ public struct WhenParser: Sendable {
         case .day(let day): resolved = day.iso
         case .time(let instant): resolved = Timestamp.format(instant)
         }
-        throw .inFuture(input: input.trimmingCharacters(in: .whitespacesAndNewlines), resolved: resolved, what: what)
+        throw .inFuture(input: input.trimmingDateWhitespace(), resolved: resolved, what: what)
     }
 
     /// Why `text`, which names a time, cannot stand where only a day is allowed.
     public static func dayOnlyError(_ text: String) -> DateError {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingDateWhitespace()
         if let relative = try? relative(trimmed), relative.unit.isTimeOfDay {
             return .relativeTimeNotAllowed(input: trimmed, amount: relative.amount, unit: relative.unit)
         }
@@ -304,7 +304,7 @@ public struct WhenParser: Sendable {
             throw .invalidDate(String(text.prefix(10)))
         }
         let rest = String(decoding: bytes[11...], as: UTF8.self)
-        let originalRest = String(text.dropFirst(11)).trimmingCharacters(in: .whitespaces)
+        let originalRest = String(text.dropFirst(11)).trimmingDateSpaces()
 
         if let zoneStart = rest.firstIndex(where: { $0 == "z" || $0 == "+" || $0 == "-" }) {
             // An explicit zone: that exact instant.

@@ -19,12 +19,12 @@ public struct DavBridge: Sendable {
     /// The bridge's machine-local directory (``DavSettings/resolvedPath(environment:)``).
     public let root: String
     public let now: Date
-    public let timeZone: TimeZone
+    public let timeZone: Zone
 
     /// The inbox's collection (the slug `inbox` is reserved, so no list has it).
     public static let inboxCollection = "inbox"
 
-    public init(store: Store, settings: DavSettings, root: String, now: Date, timeZone: TimeZone) {
+    public init(store: Store, settings: DavSettings, root: String, now: Date, timeZone: Zone) {
         self.store = store
         self.settings = settings
         self.root = root

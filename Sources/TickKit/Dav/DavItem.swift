@@ -119,7 +119,7 @@ public struct DavItem: Sendable, Equatable {
     }
 
     /// LAST-MODIFIED as an instant, when present and readable.
-    func lastModified(timeZone: TimeZone) -> Date? {
+    func lastModified(timeZone: Zone) -> Date? {
         guard let e = todoProperties.first(where: { $0.name == "LAST-MODIFIED" }) else { return nil }
         let line = ICalendarCodec.ContentLine(name: e.name, params: e.params, value: e.value, line: e.line)
         let context = InterchangeContext(path: "", now: Date(timeIntervalSince1970: 0), timeZone: timeZone)
@@ -131,7 +131,7 @@ public struct DavItem: Sendable, Equatable {
     /// (Docs/INTERCHANGE.md). Its list is not read from the item (the
     /// collection is the list); `createdAt`/`modifiedAt` come from
     /// CREATED/LAST-MODIFIED, else `now`.
-    public func task(path: String, now: Date, timeZone: TimeZone) throws(DavError) -> TaskItem {
+    public func task(path: String, now: Date, timeZone: Zone) throws(DavError) -> TaskItem {
         let props = todoProperties.map { ICalendarCodec.ContentLine(name: $0.name, params: $0.params, value: $0.value, line: $0.line) }
         let alarms: [[ICalendarCodec.ContentLine]] = alarmRanges.map { range in
             entries[range].filter { $0.path == ["VCALENDAR", "VTODO", "VALARM"] && $0.name != "BEGIN" && $0.name != "END" }

@@ -30,7 +30,7 @@ public enum DavRepeats {
     /// A rule tick cannot read (an RRULE kept as it is) or an after-completion
     /// rule (`+3d`, which phones do not see as a rule) is never read so: the
     /// phone's new date is then a reschedule of the one task.
-    public static func completedOccurrence(phone: TaskItem, base: TaskItem, store: TaskItem, at: Date, timeZone: TimeZone) -> TaskItem? {
+    public static func completedOccurrence(phone: TaskItem, base: TaskItem, store: TaskItem, at: Date, timeZone: Zone) -> TaskItem? {
         func day(_ t: TaskItem) -> LocalDate? { t.due?.localDay(in: timeZone) ?? t.scheduled }
         guard let text = base.repeatRule, RRuleMapping.sameRule(phone.repeatRule, text),
               let rule = RRuleMapping.recurrence(text, anchor: day(base)), !rule.isAfterCompletion,
@@ -77,7 +77,7 @@ public enum DavRepeats {
     /// the item (`paths`: the vdir path by task id), so the end of a series is
     /// never silent.
     public static func insertNext(
-        into file: inout TaskFile, ids: [UUID], paths: [UUID: String], now: Date, timeZone: TimeZone,
+        into file: inout TaskFile, ids: [UUID], paths: [UUID: String], now: Date, timeZone: Zone,
         existsElsewhere: (UUID) -> Bool
     ) -> (created: [TaskItem], problems: [String]) {
         var created: [TaskItem] = []
@@ -98,7 +98,7 @@ public enum DavRepeats {
     /// A notice for each item whose repeat rule tick keeps without reading it
     /// (an RRULE with COUNT, UNTIL, BYSETPOS, ...): `items` are (vdir path,
     /// task) pairs.
-    public static func unreadRules(_ items: [(path: String, task: TaskItem)], timeZone: TimeZone) -> [String] {
+    public static func unreadRules(_ items: [(path: String, task: TaskItem)], timeZone: Zone) -> [String] {
         items.compactMap { item in
             guard let rule = item.task.repeatRule, RRuleMapping.isRRule(rule),
                   RRuleMapping.recurrence(rule, anchor: item.task.due?.localDay(in: timeZone) ?? item.task.scheduled) == nil else { return nil }

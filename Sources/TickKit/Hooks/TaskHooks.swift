@@ -65,7 +65,7 @@ public final class TaskHooks: @unchecked Sendable {
     ///   - timeout: seconds a script may run before it is stopped.
     ///   - feedback: receives each line a script prints besides its JSON.
     public init(scripts: HookScripts, invocation: Invocation, environment: [String: String], directory: String,
-                timeout: Double, now: Date, timeZone: TimeZone,
+                timeout: Double, now: Date, timeZone: Zone,
                 feedback: @escaping (String) -> Void, locate: @escaping Locate) {
         self.scripts = scripts
         self.invocation = invocation

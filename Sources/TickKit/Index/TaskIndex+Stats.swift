@@ -6,7 +6,7 @@ extension TaskIndex {
     /// Reads only the `tasks_completed` index (a covering range scan, already in
     /// time order) and assigns each instant to its day by walking the DST-correct
     /// local midnights alongside: no time zone lookup per task.
-    public func completionsPerDay(first: LocalDate, end: LocalDate, timeZone: TimeZone, path: String? = nil) throws -> [LocalDate: Int] {
+    public func completionsPerDay(first: LocalDate, end: LocalDate, timeZone: Zone, path: String? = nil) throws -> [LocalDate: Int] {
         let bounds = DayBoundaries(first: first, end: end, timeZone: timeZone)
         guard let from = bounds.starts.first, let to = bounds.starts.last else { return [:] }
         var sql = "SELECT completed_ts FROM tasks WHERE completed_ts >= ? AND completed_ts < ?"
@@ -33,7 +33,7 @@ extension TaskIndex {
 
     /// Completions per file (relative path) for the days `first ..< end`: a
     /// covering range scan of the `tasks_completed` index, which holds the path.
-    public func completionsPerList(first: LocalDate, end: LocalDate, timeZone: TimeZone, path: String? = nil) throws -> [String: Int] {
+    public func completionsPerList(first: LocalDate, end: LocalDate, timeZone: Zone, path: String? = nil) throws -> [String: Int] {
         let from = first.startOfDay(in: timeZone).timeIntervalSinceReferenceDate
         let to = end.startOfDay(in: timeZone).timeIntervalSinceReferenceDate
         return try db.read {
@@ -53,7 +53,7 @@ extension TaskIndex {
     /// How many consecutive days right before `day` (day - 1, day - 2, ...) have at
     /// least one completion: one index probe per day, stopping at the first empty day
     /// (or the oldest completion).
-    public func activeDays(before day: LocalDate, timeZone: TimeZone, path: String? = nil) throws -> Int {
+    public func activeDays(before day: LocalDate, timeZone: Zone, path: String? = nil) throws -> Int {
         var sql = "SELECT 1 FROM tasks WHERE completed_ts >= ? AND completed_ts < ?"
         if path != nil { sql += " AND path = ?" }
         sql += " LIMIT 1"

@@ -10,12 +10,12 @@ import FoundationEssentials
 /// Docs/FORMAT.md; the buffer is a person typing, whose clock is local.)
 public struct EditorBuffer: Sendable {
     /// The zone in which times without a zone are read.
-    public let timeZone: TimeZone
+    public let timeZone: Zone
 
     /// The members whose string values are instants.
     static let timeKeys: Set<String> = ["due", "remind", "createdAt", "modifiedAt", "completedAt"]
 
-    public init(timeZone: TimeZone) {
+    public init(timeZone: Zone) {
         self.timeZone = timeZone
     }
 

@@ -5,11 +5,11 @@ import Glibc
 /// quick-add tokens (`due:fri`) and flags (`--due fri`).
 public struct FieldParser: Sendable {
     public let when: WhenParser
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// The time of day used when a reminder is given as a day only.
     public let defaultRemindHour: Int
 
-    public init(now: Date, timeZone: TimeZone, defaultRemindHour: Int = 9) {
+    public init(now: Date, timeZone: Zone, defaultRemindHour: Int = 9) {
         self.when = WhenParser(now: now, timeZone: timeZone)
         self.timeZone = timeZone
         self.defaultRemindHour = defaultRemindHour

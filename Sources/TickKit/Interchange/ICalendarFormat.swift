@@ -182,12 +182,9 @@ public enum ICalendarCodec: InterchangeCodec {
         if let tzid = p.params["TZID"] {
             // Some writers prefix the id with "/"; unknown ids fall back to the import's zone.
             let cleaned = tzid.hasPrefix("/") ? String(tzid.dropFirst()) : tzid
-            zone = TimeZone(identifier: cleaned) ?? context.timeZone
+            zone = Zone(named: cleaned) ?? context.timeZone
         }
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = zone
-        guard let date = cal.date(from: DateComponents(year: y, month: m, day: d, hour: h, minute: mi, second: min(s, 59))) else { throw fail }
-        return .instant(date)
+        return .instant(day.at(hour: h, minute: mi, second: min(s, 59), timeZone: zone))
     }
 
     static func stamp(_ date: Date) -> String {

@@ -7,9 +7,9 @@ import Glibc
 public struct ImportRun {
     let store: Store
     let now: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
 
-    public init(store: Store, now: Date, timeZone: TimeZone) {
+    public init(store: Store, now: Date, timeZone: Zone) {
         self.store = store
         self.now = now
         self.timeZone = timeZone

@@ -96,9 +96,9 @@ public struct InterchangeContext: Sendable {
     /// Shown in errors.
     public var path: String
     public var now: Date
-    public var timeZone: TimeZone
+    public var timeZone: Zone
 
-    public init(path: String, now: Date, timeZone: TimeZone) {
+    public init(path: String, now: Date, timeZone: Zone) {
         self.path = path
         self.now = now
         self.timeZone = timeZone

@@ -7,7 +7,7 @@ import Glibc
 /// so a title cannot reorder or hide text where the Markdown is shown.
 public enum MarkdownExport {
     /// Renders files as `# List` sections of `- [ ]` / `- [x]` items.
-    public static func render(_ files: [TaskFile], timeZone: TimeZone) -> String {
+    public static func render(_ files: [TaskFile], timeZone: Zone) -> String {
         var out = ""
         for file in files where !file.tasks.isEmpty {
             if !out.isEmpty { out += "\n" }
@@ -36,7 +36,7 @@ public enum MarkdownExport {
         return out.isEmpty ? "_No tasks._\n" : out
     }
 
-    private static func describe(_ date: TaskDate, timeZone: TimeZone) -> String {
+    private static func describe(_ date: TaskDate, timeZone: Zone) -> String {
         switch date {
         case .day(let d): return d.iso
         case .time(let t):

@@ -198,7 +198,7 @@ public enum TodoTxtCodec: InterchangeCodec {
     }
 
     /// One task as a todo.txt line.
-    public static func line(for task: TaskItem, list: String?, timeZone: TimeZone) -> String {
+    public static func line(for task: TaskItem, list: String?, timeZone: Zone) -> String {
         var parts: [String] = []
         let created = LocalDate(date: task.createdAt, timeZone: timeZone).iso
         if task.state == .done {
@@ -259,7 +259,7 @@ public enum TodoTxtCodec: InterchangeCodec {
     /// dates the line does not give (no creation date, `x` without a date) keep
     /// the store's, and when nothing the line says differs the result equals
     /// `current` (so the import counts it unchanged and `modifiedAt` stays).
-    public static func merge(_ imported: TaskItem, onto current: TaskItem, timeZone: TimeZone) -> TaskItem {
+    public static func merge(_ imported: TaskItem, onto current: TaskItem, timeZone: Zone) -> TaskItem {
         var r = imported
         // A decoded line's dates that the line did not give are the import time, its `modifiedAt`.
         let importTime = imported.modifiedAt
@@ -295,7 +295,7 @@ public enum TodoTxtCodec: InterchangeCodec {
 
     /// Applies ``merge(_:onto:timeZone:)`` to every decoded task whose id is
     /// already in the store; call it between `decode` and `ImportPlan.make`.
-    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: TimeZone) -> [TaskFile] {
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone) -> [TaskFile] {
         var current: [UUID: TaskItem] = [:]
         for (_, task) in snapshot.allTasks { current[task.id] = task }
         return files.map { file in

@@ -21,12 +21,12 @@ public struct AutoPlacer: Sendable {
     public static let step = 5
 
     public let planner: DayPlanner
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// No slot starts before this time (now, when planning today).
     public let from: ClockTime?
     public let includeAll: Bool
 
-    public init(planner: DayPlanner, timeZone: TimeZone, from: ClockTime?, includeAll: Bool = false) {
+    public init(planner: DayPlanner, timeZone: Zone, from: ClockTime?, includeAll: Bool = false) {
         self.planner = planner
         self.timeZone = timeZone
         self.from = from

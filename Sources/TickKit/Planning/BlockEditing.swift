@@ -7,9 +7,9 @@ public struct BlockEditing {
     let store: Store
     let session: IndexSession
     let now: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
 
-    public init(store: Store, session: IndexSession, now: Date, timeZone: TimeZone) {
+    public init(store: Store, session: IndexSession, now: Date, timeZone: Zone) {
         self.store = store
         self.session = session
         self.now = now

@@ -91,7 +91,7 @@ public struct CompletionStats: Sendable, Equatable {
     /// The day `--since WHEN` names: WHEN leans back (`7d` and `7d ago` are a week ago,
     /// `nov 19` and `fri` the last ones, ``WhenDirection/past``); a day after today, which
     /// would chart nothing, is refused.
-    public static func sinceDay(_ text: String, now: Date, timeZone: TimeZone, key: String = "--since") throws(InputError) -> LocalDate {
+    public static func sinceDay(_ text: String, now: Date, timeZone: Zone, key: String = "--since") throws(InputError) -> LocalDate {
         let when = WhenParser(now: now, timeZone: timeZone, direction: .past)
         do {
             let date = try when.parse(text)
@@ -189,7 +189,7 @@ public struct DayBoundaries: Sendable {
     public let starts: [Date]
 
     /// Boundaries for the days `first ..< end`.
-    public init(first: LocalDate, end: LocalDate, timeZone: TimeZone) {
+    public init(first: LocalDate, end: LocalDate, timeZone: Zone) {
         self.first = first
         var out: [Date] = []
         var d = first

@@ -8,10 +8,10 @@ public struct PlanningContext {
     /// The store as the index sees it.
     public let loaded: StoreView
     let now: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
 
     /// `loaded` is the index brought up to date (``IndexSession/load()``).
-    public init(store: Store, loaded: StoreView, now: Date, timeZone: TimeZone) {
+    public init(store: Store, loaded: StoreView, now: Date, timeZone: Zone) {
         self.store = store
         self.loaded = loaded
         self.now = now

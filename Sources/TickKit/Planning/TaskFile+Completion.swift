@@ -37,7 +37,7 @@ extension TaskFile {
     /// Completing a task that is already done changes nothing.
     @discardableResult
     public mutating func complete(
-        taskID: UUID, at now: Date, timeZone: TimeZone,
+        taskID: UUID, at now: Date, timeZone: Zone,
         existsElsewhere: (UUID) -> Bool = { _ in false }
     ) throws -> CompletionOutcome {
         guard let i = index(of: taskID) else { throw LookupError.taskNotFound(taskID.lowercased) }
@@ -63,7 +63,7 @@ extension TaskFile {
     /// state themselves (editing the JSON).
     @discardableResult
     public mutating func insertNextOccurrence(
-        of taskID: UUID, now: Date, timeZone: TimeZone,
+        of taskID: UUID, now: Date, timeZone: Zone,
         existsElsewhere: (UUID) -> Bool = { _ in false }
     ) throws(InputError) -> (next: TaskItem?, created: Bool) {
         guard let i = index(of: taskID), tasks[i].repeatRule != nil else { return (nil, false) }
@@ -94,7 +94,7 @@ extension TaskItem {
     /// wall-clock offset from due). A rule with no dates to move schedules the
     /// next occurrence on its day. Throws when a date of the next occurrence would
     /// fall outside ``DateRange`` (the series ends).
-    public func nextOccurrence(completedAt: Date, now: Date, timeZone: TimeZone) throws(InputError) -> TaskItem? {
+    public func nextOccurrence(completedAt: Date, now: Date, timeZone: Zone) throws(InputError) -> TaskItem? {
         guard let text = repeatRule else { return nil }
         let completedDay = LocalDate(date: completedAt, timeZone: timeZone)
         let anchor = due?.localDay(in: timeZone) ?? scheduled ?? completedDay
@@ -166,14 +166,12 @@ extension TaskItem {
 
     /// `instant` moved by `days` calendar days, keeping its wall-clock time in
     /// `timeZone` (09:00 stays 09:00 across a DST change).
-    static func move(_ instant: Date, by days: Int, timeZone: TimeZone) -> Date {
+    static func move(_ instant: Date, by days: Int, timeZone: Zone) -> Date {
         guard days != 0 else { return instant }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.hour, .minute, .second], from: instant)
+        let secondOfDay = LocalDate.floorMod(timeZone.localSeconds(for: instant), 86_400)
         let day = LocalDate(date: instant, timeZone: timeZone).adding(days: days)
         let seconds = instant.timeIntervalSince1970
-        let fraction = Double(c.second ?? 0) + (seconds - seconds.rounded(.down))
-        return day.at(hour: c.hour ?? 0, minute: c.minute ?? 0, timeZone: timeZone).addingTimeInterval(fraction)
+        let fraction = Double(secondOfDay % 60) + (seconds - seconds.rounded(.down))
+        return day.at(hour: secondOfDay / 3_600, minute: secondOfDay % 3_600 / 60, timeZone: timeZone).addingTimeInterval(fraction)
     }
 }

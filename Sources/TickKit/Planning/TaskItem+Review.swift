@@ -15,7 +15,7 @@ extension TaskItem {
     ///
     /// Returns true when anything changed; `modifiedAt` is then set to `now`.
     @discardableResult
-    public mutating func reschedule(to target: TaskDate, today: LocalDate, now: Date, timeZone: TimeZone) -> Bool {
+    public mutating func reschedule(to target: TaskDate, today: LocalDate, now: Date, timeZone: Zone) -> Bool {
         let before = self
         let day = target.localDay(in: timeZone)
         var dueShift: Int?

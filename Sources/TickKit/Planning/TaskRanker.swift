@@ -18,13 +18,13 @@ public struct TaskRanker: Sendable {
     /// The day being planned (for "due today", "overdue").
     public let today: LocalDate
     /// The zone in which timed due dates fall on a day.
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// The free block's length; nil = no limit.
     public let minutes: Int?
     /// The wanted energy; nil or `.any` = no preference.
     public let energy: Energy?
 
-    public init(today: LocalDate, timeZone: TimeZone, minutes: Int?, energy: Energy?) {
+    public init(today: LocalDate, timeZone: Zone, minutes: Int?, energy: Energy?) {
         self.today = today
         self.timeZone = timeZone
         self.minutes = minutes

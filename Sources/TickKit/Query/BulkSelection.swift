@@ -9,14 +9,14 @@ import FoundationEssentials
 public struct BulkSelection {
     let session: IndexSession
     let now: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
     let activeFilter: () throws -> (filter: ParsedFilter, label: String)?
     let confirmLimit: () throws -> Int
 
     /// `activeFilter` gives the active context's filter and its label (nil
     /// when none); `confirmLimit` the `[bulk] confirm` setting. Both are
     /// asked only when a filter is given, after it parsed.
-    public init(session: IndexSession, now: Date, timeZone: TimeZone,
+    public init(session: IndexSession, now: Date, timeZone: Zone,
                 activeFilter: @escaping () throws -> (filter: ParsedFilter, label: String)?,
                 confirmLimit: @escaping () throws -> Int) {
         self.session = session

@@ -37,10 +37,10 @@ public struct TaskFilter: Sendable, Equatable {
 /// Answers views over a snapshot. Pure: time and zone are parameters.
 public struct TaskQuery: Sendable {
     public let now: Date
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     public let today: LocalDate
 
-    public init(now: Date, timeZone: TimeZone) {
+    public init(now: Date, timeZone: Zone) {
         self.now = now
         self.timeZone = timeZone
         self.today = LocalDate(date: now, timeZone: timeZone)

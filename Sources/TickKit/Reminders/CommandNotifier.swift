@@ -25,14 +25,14 @@ public struct CommandNotifier: Notifier {
     public let command: [String]
     /// The clock and zone used to word the body ("Due today 17:00").
     public let clock: @Sendable () -> Date
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     /// The directory the program runs in.
     public let directory: String
     /// The environment, to tell whether a session bus exists.
     public let environment: [String: String]
 
     public init(command: [String] = CommandNotifier.defaultCommand, clock: @escaping @Sendable () -> Date,
-                timeZone: TimeZone, directory: String = "/", environment: [String: String]) {
+                timeZone: Zone, directory: String = "/", environment: [String: String]) {
         self.command = command
         self.clock = clock
         self.timeZone = timeZone

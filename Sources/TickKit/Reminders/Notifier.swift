@@ -39,7 +39,7 @@ public struct Reminder: Sendable, Equatable {
     public var summary: String { late ? "Late: \(title)" : title }
 
     /// The notification's body: due date, list, and when a late one was meant to fire.
-    public func body(now: Date, timeZone: TimeZone) -> String {
+    public func body(now: Date, timeZone: Zone) -> String {
         let dates = RelativeDateFormatter(now: now, timeZone: timeZone)
         var parts: [String] = []
         if let due { parts.append("Due \(dates.label(due))") }

@@ -30,7 +30,7 @@ public enum ReminderAction: String, Sendable, CaseIterable {
     /// with neither a due nor a scheduled date is scheduled for tomorrow, so
     /// it shows in tomorrow's Today view.
     @discardableResult
-    public func apply(to task: inout TaskItem, now: Date, timeZone: TimeZone, snooze: TimeInterval) -> Bool {
+    public func apply(to task: inout TaskItem, now: Date, timeZone: Zone, snooze: TimeInterval) -> Bool {
         let before = task
         switch self {
         case .done:

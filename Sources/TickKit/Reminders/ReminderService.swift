@@ -9,10 +9,10 @@ public final class ReminderService {
     public let store: Store
     public let index: TaskIndex
     public let settings: ReminderSettings
-    public let timeZone: TimeZone
+    public let timeZone: Zone
     private let fired: FiredReminders
 
-    public init(store: Store, index: TaskIndex, settings: ReminderSettings, timeZone: TimeZone, fired: FiredReminders) {
+    public init(store: Store, index: TaskIndex, settings: ReminderSettings, timeZone: Zone, fired: FiredReminders) {
         self.store = store
         self.index = index
         self.settings = settings

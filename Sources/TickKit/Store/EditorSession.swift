@@ -18,12 +18,12 @@ public struct EditorSession {
     /// The task being edited, as it was listed (its short id and list).
     public let item: ListedTask
     let now: Date
-    let timeZone: TimeZone
+    let timeZone: Zone
     let path: String
 
     /// `path` is the scratch file (``scratchPath(location:task:processID:)``);
     /// it is removed once the edit is saved or had no changes, and kept otherwise.
-    public init(store: Store, session: IndexSession, item: ListedTask, now: Date, timeZone: TimeZone, path: String) {
+    public init(store: Store, session: IndexSession, item: ListedTask, now: Date, timeZone: Zone, path: String) {
         self.store = store
         self.session = session
         self.item = item

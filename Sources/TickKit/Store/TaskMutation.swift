@@ -71,7 +71,7 @@ public struct TaskMutation {
     /// repeating task gets its next occurrence whichever command completes it
     /// (`tick done`, `tick review`, a reminder's action). Ids are resolved
     /// under the lock, as for ``apply(_:_:)``.
-    public func complete(_ refs: [String], timeZone: TimeZone) throws -> [Completed] {
+    public func complete(_ refs: [String], timeZone: Zone) throws -> [Completed] {
         try store.withLock { writer in
             let items = try resolveUnderLock(refs, writer: writer)
             return try items.map { try Self.complete($0, writer: writer, index: session.index, now: now, timeZone: timeZone) }
@@ -80,7 +80,7 @@ public struct TaskMutation {
 
     /// Completes one resolved task with the store lock held; `index` tells
     /// whether a next occurrence already exists in another file.
-    static func complete(_ item: ListedTask, writer: StoreWriter, index: TaskIndex, now: Date, timeZone: TimeZone) throws -> Completed {
+    static func complete(_ item: ListedTask, writer: StoreWriter, index: TaskIndex, now: Date, timeZone: Zone) throws -> Completed {
         let outcome = try writer.update(item.kind) { file in
             try file.complete(taskID: item.task.id, at: now, timeZone: timeZone) { id in
                 // In another list, or archived (one id, one file: Docs/RECURRENCE.md).

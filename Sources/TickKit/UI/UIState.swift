@@ -45,9 +45,9 @@ public struct UIState: Sendable {
     /// The task a mouse button was pressed on (a drag in progress).
     public internal(set) var dragging: UUID?
     /// For ``UITaskText``: dates in the input line are local.
-    public let timeZone: TimeZone
+    public let timeZone: Zone
 
-    public init(timeZone: TimeZone, view: UIView = .today, filter: String = "") {
+    public init(timeZone: Zone, view: UIView = .today, filter: String = "") {
         self.timeZone = timeZone
         self.filter = filter
         viewIndex = views.firstIndex(of: view) ?? 1

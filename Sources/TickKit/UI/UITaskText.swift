@@ -7,7 +7,7 @@ import Glibc
 public enum UITaskText {
     /// The words of `task`, dates in `timeZone`. Title words that would read
     /// as tokens get a leading `\` (title text, Docs/CLI.md "Literal titles").
-    public static func tokens(of task: TaskItem, timeZone: TimeZone) -> String {
+    public static func tokens(of task: TaskItem, timeZone: Zone) -> String {
         let title = task.title.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             looksLikeToken(String(word)) ? "\\" + word : String(word)
         }.joined(separator: " ")
@@ -25,7 +25,7 @@ public enum UITaskText {
     }
 
     /// `2026-11-24` or `2026-11-24T17:00`, local.
-    static func when(_ date: TaskDate, _ zone: TimeZone) -> String {
+    static func when(_ date: TaskDate, _ zone: Zone) -> String {
         switch date {
         case .day(let d): return d.iso
         case .time(let t):

@@ -95,7 +95,7 @@ extension Tick {
         }
 
         /// `2026-11-21` for a local midnight, else `2026-11-20 12:00`, in the local zone.
-        static func describe(_ instant: Date, in zone: TimeZone) -> String {
+        static func describe(_ instant: Date, in zone: Zone) -> String {
             let day = LocalDate(date: instant, timeZone: zone)
             if day.startOfDay(in: zone) == instant { return day.iso }
             return ClockTime.dayAndTime(instant, in: zone)

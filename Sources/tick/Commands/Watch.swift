@@ -64,7 +64,6 @@ extension Tick {
             // A daemon's writes happen long after it started: stamp them with a running clock.
             let store = context.store.with(clock: context.clock)
             let t = context.terminal
-            let formatter = ISO8601DateFormatter()
             var reminders: StoreWatcher.Reminders?
             if !noReminders {
                 let settings = config.reminders
@@ -91,7 +90,7 @@ extension Tick {
                 davScheduler = DavScheduler(interval: settings.interval, debounce: settings.debounce) {
                     let bridge = DavBridge(store: store, settings: settings, root: root, now: clock(), timeZone: zone)
                     let sync = DavSync(bridge: bridge, configPath: davConfig, environment: environment, clock: clock)
-                    let stamp = ISO8601DateFormatter().string(from: Date())
+                    let stamp = Timestamp.format(Date())
                     do {
                         let report = try sync.run()
                         t.errLine("\(stamp) " + DavReportText.lines(report).joined(separator: ";"))
@@ -118,14 +117,14 @@ extension Tick {
                     // bell, on a terminal. Elsewhere stderr is a log (the
                     // journal under systemd), which never gets titles: the id.
                     if t.stderrIsTTY {
-                        t.errLine("\(formatter.string(from: Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]" + Terminal.bell)
+                        t.errLine("\(Timestamp.format(Date())) reminder: \(reminder.summary) (\(reminder.body(now: clock(), timeZone: zone))) [no notification: \(reason)]" + Terminal.bell)
                     } else {
-                        t.errLine("\(formatter.string(from: Date())) reminder\(reminder.late ? " (late)" : "") for task \(reminder.taskID.lowercased.prefix(8)) [no notification: \(reason)]" + Terminal.bell)
+                        t.errLine("\(Timestamp.format(Date())) reminder\(reminder.late ? " (late)" : "") for task \(reminder.taskID.lowercased.prefix(8)) [no notification: \(reason)]" + Terminal.bell)
                     }
                     return
                 }
                 let line = Self.describe(event)
-                if !line.isEmpty { t.errLine("\(formatter.string(from: Date())) \(line)") }
+                if !line.isEmpty { t.errLine("\(Timestamp.format(Date())) \(line)") }
             }
             let signals = StopSignals(watcher.stopper)
             defer { signals.cancel() }
@@ -133,7 +132,7 @@ extension Tick {
                 BackgroundThread.start { dav.run() }
             }
             defer { dav?.stop() }
-            t.errLine("\(formatter.string(from: Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
+            t.errLine("\(Timestamp.format(Date())) watching \(context.store.location.root) (pid \(getpid()))\(noReminders ? "; reminders off" : "")")
             try watcher.run()
         }
 

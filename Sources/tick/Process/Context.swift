@@ -10,7 +10,7 @@ struct Context {
     let process: ProcessEnvironment
     var environment: [String: String] { process.variables }
     var now: Date { process.now }
-    var timeZone: TimeZone { process.timeZone }
+    var timeZone: Zone { process.timeZone }
     let store: Store
     /// The index, kept usable for the whole command (TickKit's ``IndexSession``).
     let indexSession: IndexSession

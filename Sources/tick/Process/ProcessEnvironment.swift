@@ -14,7 +14,7 @@ struct ProcessEnvironment {
     let now: Date
     /// True when `TICK_NOW` pins the clock.
     let isPinned: Bool
-    let timeZone: TimeZone
+    let timeZone: Zone
     /// Monotonic time when the command started (for ``clock``).
     private let startUptime: UInt64
 
@@ -40,11 +40,7 @@ struct ProcessEnvironment {
             now = realNow
             isPinned = false
         }
-        if let tz = variables["TZ"], !tz.isEmpty, let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {
-            timeZone = zone
-        } else {
-            timeZone = TimeZone.current
-        }
+        timeZone = Zone.process(environment: variables, zoneinfo: variables["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? Zone.systemDirectory)
     }
 
     subscript(name: String) -> String? { variables[name] }

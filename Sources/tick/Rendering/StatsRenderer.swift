@@ -5,7 +5,7 @@ import TickKit
 struct StatsRenderer {
     let stats: CompletionStats
     let today: LocalDate
-    let timeZone: TimeZone
+    let timeZone: Zone
     /// Display names of lists by file path.
     let listNames: [String: String]
     /// The list the statistics are limited to, if any.

@@ -113,7 +113,7 @@ public struct FilterBindings: Sendable {
 /// by the moment, or by its local day when the term names a day.
 public struct DateTestEvaluator: Sendable {
     public enum Value: Sendable { case day(LocalDate), instant(Date) }
-    public let timeZone: TimeZone
+    public let timeZone: Zone
 
     public func holds(_ test: FilterTerm.DateTest, for value: Value?) -> Bool {
         switch test {

@@ -9,9 +9,9 @@ import FoundationEssentials
 /// Dates use the one date grammar (``WhenParser``).
 public struct FilterParser: Sendable {
     public let now: Date
-    public let timeZone: TimeZone
+    public let timeZone: Zone
 
-    public init(now: Date, timeZone: TimeZone) {
+    public init(now: Date, timeZone: Zone) {
         self.now = now
         self.timeZone = timeZone
     }
@@ -114,7 +114,7 @@ public struct FilterParser: Sendable {
         guard FilterTerm.DateField(rawValue: aliases[typed] ?? typed) != nil else { return false }
         let value = word[word.index(after: colon)...]
         guard value.contains(" ") else { return false }
-        let anyClock = WhenParser(now: Date(timeIntervalSince1970: 0), timeZone: .gmt)
+        let anyClock = WhenParser(now: Date(timeIntervalSince1970: 0), timeZone: .utc)
         return (try? anyClock.parse(String(value))) != nil
     }
 
