@@ -17,8 +17,8 @@ struct DateTrimmingTests {
         for value in UInt32(0)..<0x3100 {
             guard let scalar = Unicode.Scalar(value) else { continue }
             let text = String(Character(scalar)) + "x"
-            if text.trimmingDateSpaces() != text.trimmingCharacters(in: .whitespaces)
-                || text.trimmingDateWhitespace() != text.trimmingCharacters(in: .whitespacesAndNewlines) {
+            if text.trimmingWhitespace() != text.trimmingCharacters(in: .whitespaces)
+                || text.trimmingWhitespaceAndNewlines() != text.trimmingCharacters(in: .whitespacesAndNewlines) {
                 differing.append(value)
             }
         }
@@ -27,9 +27,9 @@ struct DateTrimmingTests {
 
     @Test("spaces and white space", arguments: samples)
     func matches(_ text: String) {
-        #expect(text.trimmingDateSpaces() == text.trimmingCharacters(in: .whitespaces))
-        #expect(text.trimmingDateWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespaces))
+        #expect(text.trimmingWhitespaceAndNewlines() == text.trimmingCharacters(in: .whitespacesAndNewlines))
         let sub = Substring(text)
-        #expect(sub.trimmingDateSpaces() == sub.trimmingCharacters(in: .whitespaces))
+        #expect(sub.trimmingWhitespace() == sub.trimmingCharacters(in: .whitespaces))
     }
 }

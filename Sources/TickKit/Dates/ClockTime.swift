@@ -52,11 +52,11 @@ public struct ClockTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Parses `14:00`, `9:05`, `09:00`, `24:00`, `9am`, `5pm`, `5:30pm`, `12am`, `12pm`
     /// (case-insensitive); nil otherwise.
     public init?(parsing text: String) {
-        var s = text.trimmingDateSpaces().lowercased()
+        var s = text.trimmingWhitespace().lowercased()
         var meridiem: String?
         if s.hasSuffix("am") || s.hasSuffix("pm") {
             meridiem = String(s.suffix(2))
-            s = String(s.dropLast(2)).trimmingDateSpaces()
+            s = String(s.dropLast(2)).trimmingWhitespace()
         }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),

@@ -28,7 +28,7 @@ public enum DateError: Error, LocalizedError, Equatable, Sendable {
     public var errorDescription: String? {
         switch self {
         case .unrecognized(let word, let input):
-            if input.trimmingDateWhitespace().isEmpty {
+            if input.trimmingWhitespaceAndNewlines().isEmpty {
                 return "empty date; \(DateError.hint)"
             }
             return "unrecognized date word \"\(word)\" in \"\(input)\"; \(DateError.hint)"

@@ -6,7 +6,7 @@ public enum DurationText {
     /// Parses `90` (minutes), `45m`, `2h`, `1h30m`, `1h30`, `1.5h` (case-insensitive,
     /// also `min`/`mins`/`hr`/`hrs`); nil when it is not a positive duration.
     public static func parse(_ text: String) -> Int? {
-        let s = text.trimmingDateSpaces().lowercased()
+        let s = text.trimmingWhitespace().lowercased()
         guard !s.isEmpty else { return nil }
         if s.allSatisfy({ $0.isASCII && $0.isNumber }) {
             guard s.count <= 6, let n = Int(s), n > 0 else { return nil }
@@ -46,10 +46,10 @@ public enum DurationText {
     /// The unit of a single `AMOUNT UNIT` (`2d`, `3 weeks`) with its amount; nil when the text
     /// is not of that shape. Lets callers say why a day-sized unit is not a duration here.
     public static func single(_ text: String) -> (amount: Int, unit: DurationUnit)? {
-        let s = text.trimmingDateSpaces().lowercased()
+        let s = text.trimmingWhitespace().lowercased()
         let digits = s.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 6, let amount = Int(digits) else { return nil }
-        let unit = s.dropFirst(digits.count).trimmingDateSpaces()
+        let unit = s.dropFirst(digits.count).trimmingWhitespace()
         guard let u = DurationUnit.named(unit) else { return nil }
         return (amount, u)
     }

@@ -23,10 +23,10 @@ extension WhenParser {
     /// `3 days ago`; nil when the text is not of that form. Throws `.ambiguousUnit` for a
     /// capital `M` (months or minutes?).
     static func relative(_ text: String) throws(DateError) -> Relative? {
-        var original = text.trimmingDateWhitespace()
+        var original = text.trimmingWhitespaceAndNewlines()
         var direction: WhenDirection?
         if original.lowercased().hasSuffix(" ago") {
-            original = String(original.dropLast(4)).trimmingDateSpaces()
+            original = String(original.dropLast(4)).trimmingWhitespace()
             direction = .past
         }
         let word = normalize(original)

@@ -74,19 +74,19 @@ public struct WhenParser: Sendable {
         let date = try parseAnyDate(text)
         guard DateRange.contains(date) else {
             let day: LocalDate? = if case .day(let d) = date { d } else { nil }
-            throw .outOfRange(input: text.trimmingDateWhitespace(), day: day)
+            throw .outOfRange(input: text.trimmingWhitespaceAndNewlines(), day: day)
         }
         return date
     }
 
     /// `parse(_:)` without the range check.
     private func parseAnyDate(_ text: String) throws(DateError) -> TaskDate {
-        let input = text.trimmingDateWhitespace()
+        let input = text.trimmingWhitespaceAndNewlines()
         guard !input.isEmpty else { throw .unrecognized(word: "", input: text) }
 
         if let at = input.firstIndex(of: "@") {
-            let dayText = input[..<at].trimmingDateSpaces()
-            let timeText = input[input.index(after: at)...].trimmingDateSpaces()
+            let dayText = input[..<at].trimmingWhitespace()
+            let timeText = input[input.index(after: at)...].trimmingWhitespace()
             guard !dayText.isEmpty else { throw .unrecognized(word: "@" + timeText, input: input) }
             guard let day = try matchDay(dayText) else {
                 throw .unrecognized(word: dayText, input: input)
@@ -144,12 +144,12 @@ public struct WhenParser: Sendable {
         case .day(let day): resolved = day.iso
         case .time(let instant): resolved = Timestamp.format(instant)
         }
-        throw .inFuture(input: input.trimmingDateWhitespace(), resolved: resolved, what: what)
+        throw .inFuture(input: input.trimmingWhitespaceAndNewlines(), resolved: resolved, what: what)
     }
 
     /// Why `text`, which names a time, cannot stand where only a day is allowed.
     public static func dayOnlyError(_ text: String) -> DateError {
-        let trimmed = text.trimmingDateWhitespace()
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         if let relative = try? relative(trimmed), relative.unit.isTimeOfDay {
             return .relativeTimeNotAllowed(input: trimmed, amount: relative.amount, unit: relative.unit)
         }
@@ -304,7 +304,7 @@ public struct WhenParser: Sendable {
             throw .invalidDate(String(text.prefix(10)))
         }
         let rest = String(decoding: bytes[11...], as: UTF8.self)
-        let originalRest = String(text.dropFirst(11)).trimmingDateSpaces()
+        let originalRest = String(text.dropFirst(11)).trimmingWhitespace()
 
         if let zoneStart = rest.firstIndex(where: { $0 == "z" || $0 == "+" || $0 == "-" }) {
             // An explicit zone: that exact instant.

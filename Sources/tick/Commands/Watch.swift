@@ -1,6 +1,5 @@
 import ArgumentParser
 import Dispatch
-import Foundation // ISO8601DateFormatter (helper tzif replaces it)
 import FoundationEssentials
 import Glibc
 import TickKit
