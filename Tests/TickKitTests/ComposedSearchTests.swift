@@ -28,7 +28,7 @@ import Testing
 
     @Test func phrasesAreTrimmedOfFoundationsWhitespace() {
         for raw in [" \t milk \u{a0}", "\u{200b}milk", "milk", "  ", "\u{3000}tea\u{2003}"] {
-            #expect(SearchQuery.trimmingWhitespace(Substring(raw)) == raw.trimmingCharacters(in: .whitespaces), "\(Array(raw.unicodeScalars))")
+            #expect(Substring(raw).trimmingWhitespace() == raw.trimmingCharacters(in: .whitespaces), "\(Array(raw.unicodeScalars))")
         }
     }
 }

@@ -25,7 +25,7 @@ public struct SearchQuery: Sendable, Equatable {
                 guard let end = body.firstIndex(of: "\"") else {
                     throw .invalid("unclosed quote in search \(text)")
                 }
-                let phrase = Self.trimmingWhitespace(body[..<end])
+                let phrase = body[..<end].trimmingWhitespace()
                 if !phrase.isEmpty { terms.append(.text(phrase.lowercased())) }
                 rest = body[body.index(after: end)...]
             } else {
@@ -156,14 +156,5 @@ public struct SearchQuery: Sendable, Equatable {
             from = next
         }
         return false
-    }
-
-    /// `text` without the white space Foundation's `CharacterSet.whitespaces`
-    /// holds (tab, `Zs`, U+200B) at either end.
-    static func trimmingWhitespace(_ text: Substring) -> String {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0.value == 0x200B || $0.properties.generalCategory == .spaceSeparator }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
     }
 }

@@ -19,7 +19,7 @@ enum ShortIDStore {
 
     /// Where the table lives for the store at `location`.
     static func path(in location: StoreLocation) -> String {
-        IndexPaths.join(location.stateDirectory, "short-ids.sqlite")
+        PathString.appending(location.stateDirectory, "short-ids.sqlite")
     }
 
     /// The tables of the `ids` database. `held_until`: NULL while the task is
@@ -36,7 +36,7 @@ enum ShortIDStore {
     /// nil) as `ids` and creates its tables when they are missing.
     static func attach(_ db: SQLiteConnection, path: String?) throws {
         if let path {
-            try PrivateFiles.createDirectory(IndexPaths.directory(of: path))
+            try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
             if access(path, F_OK) != 0 {
                 // Created 0600 before SQLite opens it (its journal takes its mode).
                 let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)

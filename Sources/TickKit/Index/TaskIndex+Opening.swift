@@ -48,16 +48,16 @@ extension TaskIndex {
 
     /// `<cache>/index.sqlite` of the store at `location`.
     public static func defaultPath(in location: StoreLocation) -> String {
-        IndexPaths.join(location.cacheDirectory, "index.sqlite")
+        PathString.appending(location.cacheDirectory, "index.sqlite")
     }
 
     /// Where the index may live, best first: the cache directory, then the
     /// state directory (when the cache is unusable), then a per-user temp dir.
     static func candidatePaths(for store: Store) -> [String] {
-        let key = IndexPaths.lastComponent(of: store.location.cacheDirectory)
+        let key = PathString.lastComponent(store.location.cacheDirectory)
         return [
             defaultPath(for: store),
-            IndexPaths.join(store.location.stateDirectory, "index.sqlite"),
+            PathString.appending(store.location.stateDirectory, "index.sqlite"),
             "/tmp/tick-\(getuid())/\(key)/index.sqlite",
         ]
     }
@@ -88,7 +88,7 @@ extension TaskIndex {
     /// current; otherwise exclusive, to migrate it or delete it and create
     /// a new one (then `fresh` is true and the lock is still exclusive).
     static func openFile(at path: String, shortIDs: String) throws -> (db: SQLiteConnection, lock: IndexLock, fresh: Bool) {
-        try PrivateFiles.createDirectory(IndexPaths.directory(of: path))
+        try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         let lock = try IndexLock(path: path + ".lock")
         guard lock.acquire(.shared, timeout: sharedWait) else {
             throw IndexError.busy("another tick process has been building the index \(path) for over \(Int(sharedWait)) s")
