@@ -32,6 +32,7 @@ final class RadicaleServer {
     }
 
     func start() throws {
+        releasePort()
         let config = sandbox.root + "/radicale.conf"
         try """
         [server]
@@ -56,7 +57,45 @@ final class RadicaleServer {
         self.running = nil
     }
 
-    deinit { stop() }
+    /// A socket bound to the port, not listening, while the server is down
+    /// (``stop(holdingPort:)``): connections are refused, and no other test's
+    /// server, started at the same moment on a port it was told is free, can
+    /// take this one (a sync "against the stopped server" then reached that
+    /// other server).
+    private var heldPort: Int32?
+
+    /// Stops the server and keeps its port bound, so that the server is down
+    /// for this test's tick and for no one else's server to take.
+    func stop(holdingPort: Bool) throws {
+        stop()
+        guard holdingPort else { return }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            throw HarnessError("bind 127.0.0.1:\(port): \(errno)")
+        }
+        heldPort = fd
+    }
+
+    private func releasePort() {
+        if let fd = heldPort { close(fd) }
+        heldPort = nil
+    }
+
+    deinit {
+        stop()
+        releasePort()
+    }
 
     /// curl against the server, as the phone (user `me`).
     @discardableResult
@@ -505,7 +544,7 @@ struct DavTests {
         let (s, server) = try Self.setUp()
         try s.add("Call the bank")
         _ = try Self.sync(s)
-        server.stop()
+        try server.stop(holdingPort: true)
         try s.add("Offline task")
         let r = try s.tick("dav", "sync")
         #expect(r.status == 1, "\(r)")
