@@ -124,9 +124,10 @@ struct Tick: ParsableCommand {
 
     /// The command a plain invocation of a command without subcommands names
     /// (`today`, `list +work`, `add …`), parsed as that command alone: the
-    /// result is the one the root's parse gives, without reflecting the root's
-    /// tree of 41 commands first (most of a read's start-up; PERFORMANCE.md,
-    /// "Start-up"). Nil when the root must parse it: help, the built-in flags,
+    /// result is the one the root's parse gives, without reflecting the root
+    /// and checking its tree for completion-script requests first
+    /// (PERFORMANCE.md, "The binary without ICU"). Nil when the root must
+    /// parse it: help, the built-in flags,
     /// a command with subcommands, and any error (the root's parse then reports
     /// it, in its words).
     static func leafCommand(_ arguments: [String]) -> ParsableCommand? {
