@@ -84,6 +84,36 @@ struct RowReader {
         isNull(i) ? nil : sqlite3_column_double(statement, i)
     }
 
+    /// A column's bytes (empty for NULL), valid until the next step.
+    func bytes(_ i: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let p = sqlite3_column_text(statement, i) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i)))
+    }
+
+    /// The state column decided on its bytes (no String made for it).
+    func state(_ i: Int32) -> TaskState? {
+        let b = bytes(i)
+        switch b.count {
+        case 4 where b[0] == 0x6F && b[1] == 0x70 && b[2] == 0x65 && b[3] == 0x6E: return .open
+        case 4 where b[0] == 0x64 && b[1] == 0x6F && b[2] == 0x6E && b[3] == 0x65: return .done
+        case 6: return String(decoding: b, as: UTF8.self) == "active" ? .active : nil
+        default: return nil
+        }
+    }
+
+    /// Space-separated words (the tags column), one String each, split on the bytes.
+    func words(_ i: Int32) -> [String] {
+        let b = bytes(i)
+        guard !b.isEmpty else { return [] }
+        var out: [String] = []
+        var start = 0
+        for j in 0...b.count where j == b.count || b[j] == 0x20 {
+            if j > start { out.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)) }
+            start = j + 1
+        }
+        return out
+    }
+
     /// A column's UUID parsed from SQLite's bytes (no String made for it).
     func uuid(_ i: Int32) -> UUID? {
         guard !isNull(i), let p = sqlite3_column_text(statement, i) else { return nil }
@@ -91,15 +121,13 @@ struct RowReader {
     }
 
     func task() -> TaskItem? {
-        guard let id = uuid(C.id), let title = text(C.title),
-              let stateText = text(C.state), let state = TaskState(rawValue: stateText),
+        guard let id = uuid(C.id), let title = text(C.title), let state = state(C.state),
               let created = double(C.createdTs), let modified = double(C.modifiedTs)
         else { return nil }
         var extra: [JSONMember] = []
         if let json = text(C.extra), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
             extra = members
         }
-        let tagsText = text(C.tags) ?? ""
         let dependsText = text(C.depends) ?? ""
         var slot: TaskSlot?
         if let day = int(C.slotDay), let startMinutes = int(C.slotStart), let start = ClockTime(minutes: startMinutes), let length = int(C.slotMinutes) {
@@ -121,7 +149,7 @@ struct RowReader {
             energy: text(C.energy).flatMap(Energy.init(rawValue:)),
             estimate: int(C.estimate),
             slot: slot,
-            tags: tagsText.isEmpty ? [] : tagsText.split(separator: " ").map(String.init),
+            tags: words(C.tags),
             wait: text(C.wait).flatMap(TaskDate.init(fileString:)),
             depends: dependsText.isEmpty ? [] : dependsText.split(separator: " ").compactMap { UUID(fastString: String($0)) },
             notes: text(C.notes),

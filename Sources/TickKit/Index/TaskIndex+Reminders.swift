@@ -10,9 +10,12 @@ extension TaskIndex {
             try listed(db, where: "t.state != 'done' AND t.remind_ts IS NOT NULL AND t.remind_ts > ? AND t.remind_ts <= ?",
                        arguments: [from, through])
         }
-        return found.sorted {
-            ($0.task.remind ?? .distantPast, $0.task.id.uuidString) < ($1.task.remind ?? .distantPast, $1.task.id.uuidString)
-        }
+        // By time, ties by id (as their uuidStrings order, without making them).
+        let keys = found.map { ($0.task.remind ?? .distantPast, $0.task.id.orderKey) }
+        return found.indices.sorted { a, b in
+            let (x, y) = (keys[a], keys[b])
+            return x.0 != y.0 ? x.0 < y.0 : x.1 < y.1
+        }.map { found[$0] }
     }
 
     /// The earliest `remind` of a pending task that is later than `instant`, if any.

@@ -121,9 +121,18 @@ public enum TextRules {
 
     /// A quick byte scan: most text has nothing to show differently.
     private static func needsWork(_ text: String, keepingNewlines: Bool) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ needsWork($0, keepingNewlines: keepingNewlines) }) {
+            return found
+        }
+        return needsWork(Array(text.utf8), keepingNewlines: keepingNewlines)
+    }
+
+    private static func needsWork<C: Collection<UInt8>>(_ bytes: C, keepingNewlines: Bool) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
-        for b in text.utf8 {
+        for b in bytes {
+            // Printable ASCII is never a control nor part of a bidi control's bytes.
+            if b >= 0x20 && b < 0x7F { beforePrevious = previous; previous = b; continue }
             if b < 0x20 {
                 if b == 0x09 || (b == 0x0A && keepingNewlines) { beforePrevious = previous; previous = b; continue }
                 return true

@@ -24,31 +24,47 @@ extension UUID {
 
     /// ``init(fastString:)`` on UTF-8 bytes (SQLite's own, with no String made).
     public init?(fastBytes text: UnsafeBufferPointer<UInt8>) {
-        guard text.count == 36 else { return nil }
-        var bytes = (UInt64(0), UInt64(0))
-        var count = 0
-        for c in text {
-            let v: UInt64
-            switch c {
-            case 0x30...0x39: v = UInt64(c - 0x30)
-            case 0x61...0x66: v = UInt64(c - 0x61 + 10)
-            case 0x41...0x46: v = UInt64(c - 0x41 + 10)
-            case 0x2D:
-                guard count == 8 || count == 12 || count == 16 || count == 20 else { return nil }
-                continue
-            default: return nil
-            }
-            if count < 16 { bytes.0 = bytes.0 << 4 | v } else { bytes.1 = bytes.1 << 4 | v }
-            count += 1
-            if count > 32 { return nil }
+        // Dashes at 8, 13, 18 and 23; 32 hex digits between them. A fixed
+        // walk with a table per byte (a listing parses one per row).
+        guard text.count == 36, let base = text.baseAddress,
+              base[8] == 0x2D, base[13] == 0x2D, base[18] == 0x2D, base[23] == 0x2D
+        else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        var bad: UInt8 = 0
+        var i = 0
+        for n in 0..<32 {
+            if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
+            let v = UUID.hexValue(base[i])
+            bad |= v
+            if n < 16 { high = high << 4 | UInt64(v & 0x0F) } else { low = low << 4 | UInt64(v & 0x0F) }
+            i += 1
         }
-        guard count == 32 else { return nil }
-        let a = bytes.0.bigEndian, b = bytes.1.bigEndian
+        guard bad & 0xF0 == 0 else { return nil }
+        let a = high.bigEndian, b = low.bigEndian
         let u = withUnsafeBytes(of: (a, b)) { raw in
             (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
              raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])
         }
         self.init(uuid: u)
+    }
+
+    /// A hex digit's value (either case), or 0xFF for any other byte.
+    @inline(__always)
+    static func hexValue(_ c: UInt8) -> UInt8 {
+        switch c {
+        case 0x30...0x39: c &- 0x30
+        case 0x61...0x66: c &- 0x61 &+ 10
+        case 0x41...0x46: c &- 0x41 &+ 10
+        default: 0xFF
+        }
+    }
+
+    /// Two numbers that order ids as their `uuidString`s order (byte by
+    /// byte), for sorting without formatting a string per comparison.
+    public var orderKey: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
     }
 
     /// The lowercase form tick writes to files (8-4-4-4-12 hex digits),

@@ -54,10 +54,11 @@ struct TaskRenderer {
         case .active: text = terminal.bold(title)
         case .open: text = overdue ? terminal.bold(title) : title
         }
-        let details = details(item, overdue: overdue, showList: showList, shortForms: false)
-        for (i, d) in details.enumerated() {
-            text += i == 0 || !d.tight ? "  " : " "
+        var first = true
+        forEachDetail(item, overdue: overdue, showList: showList, shortForms: false) { d in
+            text += first || !d.tight ? "  " : " "
             text += d.text
+            first = false
         }
         return text
     }
@@ -140,45 +141,51 @@ struct TaskRenderer {
     /// Without `shortForms`, the details carry no ``Detail/short`` (only
     /// `tick ui`'s narrow rows use it; a listing need not format dates twice).
     func details(_ item: ListedTask, overdue: Bool, showList: Bool, shortForms: Bool = true) -> [Detail] {
-        let t = item.task
         var out: [Detail] = []
-        if showList { out.append(Detail(text: terminal.magenta("@" + item.listName), kind: .list)) }
+        forEachDetail(item, overdue: overdue, showList: showList, shortForms: shortForms) { out.append($0) }
+        return out
+    }
+
+    /// ``details(_:overdue:showList:shortForms:)`` one at a time, in order,
+    /// with no array made (a streamed listing writes them as they come).
+    func forEachDetail(_ item: ListedTask, overdue: Bool, showList: Bool, shortForms: Bool, _ out: (Detail) -> Void) {
+        let t = item.task
+        if showList { out(Detail(text: terminal.magenta("@" + item.listName), kind: .list)) }
         if let due = t.due {
             if overdue, let label = dates.overdueLabel(due) {
-                out.append(Detail(text: terminal.boldRed("due \(dates.label(due)), \(label)"), kind: .due, short: shortForms ? terminal.boldRed(label) : nil))
+                out(Detail(text: terminal.boldRed("due \(dates.label(due)), \(label)"), kind: .due, short: shortForms ? terminal.boldRed(label) : nil))
             } else {
                 let text = "due " + dates.label(due)
                 let short = shortForms ? "due " + dates.shortLabel(due) : ""
                 let today = due.localDay(in: query.timeZone) == query.today && t.state.isPending
-                out.append(Detail(text: today ? terminal.yellow(text) : text, kind: .due, short: !shortForms ? nil : today ? terminal.yellow(short) : short))
+                out(Detail(text: today ? terminal.yellow(text) : text, kind: .due, short: !shortForms ? nil : today ? terminal.yellow(short) : short))
             }
         }
         if let slot = t.slot {
             let times = " \(slot.start)-\(slot.end)"
             let day = shortForms ? dates.shortLabel(.day(slot.day)) : ""
-            out.append(Detail(text: "at " + dates.label(.day(slot.day)) + times, kind: .slot,
+            out(Detail(text: "at " + dates.label(.day(slot.day)) + times, kind: .slot,
                               short: shortForms ? "at " + (day == "today" ? "" : day + " ") + "\(slot.start)" : nil))
         }
         if let s = t.scheduled, s != t.slot?.day {
-            out.append(Detail(text: "sched " + dates.label(.day(s)), kind: .scheduled, short: shortForms ? "sched " + dates.shortLabel(.day(s)) : nil))
+            out(Detail(text: "sched " + dates.label(.day(s)), kind: .scheduled, short: shortForms ? "sched " + dates.shortLabel(.day(s)) : nil))
         }
         if let r = t.remind {
-            out.append(Detail(text: "remind " + dates.label(.time(r)), kind: .remind, short: shortForms ? "remind " + dates.shortLabel(.time(r)) : nil))
+            out(Detail(text: "remind " + dates.label(.time(r)), kind: .remind, short: shortForms ? "remind " + dates.shortLabel(.time(r)) : nil))
         }
-        if item.blocked { out.append(Detail(text: terminal.yellow("blocked"), kind: .blocked)) }
+        if item.blocked { out(Detail(text: terminal.yellow("blocked"), kind: .blocked)) }
         if let w = t.wait, query.isWaiting(t) {
-            out.append(Detail(text: terminal.dim("wait " + dates.label(w)), kind: .wait, short: shortForms ? terminal.dim("wait " + dates.shortLabel(w)) : nil))
+            out(Detail(text: terminal.dim("wait " + dates.label(w)), kind: .wait, short: shortForms ? terminal.dim("wait " + dates.shortLabel(w)) : nil))
         }
-        if let r = t.repeatRule { out.append(Detail(text: "repeat:" + r, kind: .repeatRule)) }
-        if let p = t.priority { out.append(Detail(text: p == .must ? terminal.bold("pri:must") : "pri:flexible", kind: p == .must ? .priority : .flexible)) }
-        if let e = t.energy { out.append(Detail(text: "energy:" + e.rawValue, kind: .energy)) }
-        if let e = t.estimate { out.append(Detail(text: "est:" + DurationText.format(e), kind: .estimate)) }
-        out += t.tags.enumerated().map { Detail(text: terminal.cyan("+" + $1), tight: $0 > 0, kind: .tag) }
-        if t.notes != nil { out.append(Detail(text: terminal.dim("[note]"), kind: .note)) }
+        if let r = t.repeatRule { out(Detail(text: "repeat:" + r, kind: .repeatRule)) }
+        if let p = t.priority { out(Detail(text: p == .must ? terminal.bold("pri:must") : "pri:flexible", kind: p == .must ? .priority : .flexible)) }
+        if let e = t.energy { out(Detail(text: "energy:" + e.rawValue, kind: .energy)) }
+        if let e = t.estimate { out(Detail(text: "est:" + DurationText.format(e), kind: .estimate)) }
+        for (i, tag) in t.tags.enumerated() { out(Detail(text: terminal.cyan("+" + tag), tight: i > 0, kind: .tag)) }
+        if t.notes != nil { out(Detail(text: terminal.dim("[note]"), kind: .note)) }
         if t.state == .done, let c = t.completedAt {
-            out.append(Detail(text: terminal.dim("done " + dates.label(.time(c))), kind: .completed))
+            out(Detail(text: terminal.dim("done " + dates.label(.time(c))), kind: .completed))
         }
-        return out
     }
 
     /// A group heading such as `Work (3)`.

@@ -99,7 +99,11 @@ struct Terminal {
     static func shown(_ text: String, keepingNewlines: Bool = false) -> String {
         var s = TextRules.visible(text, keepingNewlines: keepingNewlines)
         // Skip the search in text that cannot hold a token (no B7 byte).
-        if s.utf8.contains(0xB7), s.contains(marker) {
+        let hasB7 = s.utf8.withContiguousStorageIfAvailable { b in
+            b.baseAddress.map { memchr($0, 0xB7, b.count) != nil } ?? false
+        }
+            ?? s.utf8.contains(0xB7)
+        if hasB7, s.contains(marker) {
             s = s.replacingAll(escapeToken, with: "\u{1B}").replacingAll(bell, with: "\u{07}")
         }
         return s
