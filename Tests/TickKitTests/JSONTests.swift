@@ -73,4 +73,28 @@ import Testing
         #expect(UUID(fastString: text) == nil)
         #expect(UUID(uuidString: text) == nil)
     }
+
+    /// Every non-hex byte in every digit position, and a dash moved: rejected.
+    @Test func rejectsAnyBadByteAnywhere() {
+        let good = Array("6b1c7e2a-940d-4f3b-8e51-2f60a7d319c4".utf8)
+        for i in good.indices where good[i] != 0x2D {
+            for bad: UInt8 in [0x2D, 0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x00, 0xFF, 0x20] {
+                var text = good
+                text[i] = bad
+                #expect(text.withUnsafeBufferPointer { UUID(fastBytes: $0) } == nil)
+            }
+        }
+    }
+
+    /// ``UUID/orderKey`` sorts ids as their uuidStrings sort (missed reminders' tie order).
+    @Test func orderKeySortsAsUUIDString() {
+        var ids = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                   UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+                   UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0)),
+                   UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))]
+        for _ in 0..<500 { ids.append(UUID()) }
+        let byString = ids.sorted { $0.uuidString < $1.uuidString }
+        let byKey = ids.sorted { $0.orderKey < $1.orderKey }
+        #expect(byKey == byString)
+    }
 }

@@ -16,6 +16,24 @@ import Testing
         }
     }
 
+    /// The quick byte scan never misses a character whatever surrounds it:
+    /// random mixes of ASCII, controls, C1, bidi controls and other UTF-8
+    /// of 2 and 3 bytes read as each character shown on its own.
+    @Test func theQuickScanAgreesWithCharacterByCharacter() {
+        let pool: [UInt32] = [0x41, 0x20, 0x7E, 0x09, 0x0A, 0x1B, 0x7F, 0x80, 0x9B, 0x9F, 0xA0, 0xC2, 0xE9, 0x061B, 0x061C, 0x061D,
+                              0x200D, 0x200E, 0x200F, 0x2029, 0x202A, 0x202E, 0x202F, 0x2065, 0x2066, 0x2069, 0x206A, 0x3042, 0x1F600]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let scalars = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Unicode.Scalar(pool.randomElement(using: &rng)!)! }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            for keep in [false, true] {
+                let one = scalars.map { TextRules.visible(String(Character($0)), keepingNewlines: keep) }.joined()
+                #expect(TextRules.visible(text, keepingNewlines: keep) == one, "\(scalars.map { String($0.value, radix: 16) })")
+            }
+        }
+    }
+
     @Test func textAroundThemAndOtherScriptsStayAsTheyAre() {
         // Neighbours of the ranges, an Arabic word, emoji with a joiner, accents: untouched.
         for text in ["\u{2029}x", "\u{202F}x", "\u{2065}", "\u{206A}", "\u{200D}", "\u{200B}", "مرحبا", "👩‍👩‍👧", "café", "日本語", "\u{061B}\u{061D}"] {

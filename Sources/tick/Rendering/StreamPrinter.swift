@@ -92,7 +92,7 @@ struct StreamPrinter {
             let at = arena.add { bytes in
                 if item.shortID == nil { bytes.append(contentsOf: item.task.id.lowercased.utf8.prefix(8)) }
                 let mark = bytes.count
-                bytes.append(contentsOf: Terminal.shown(renderer.body(item, showList: showList)).utf8)
+                renderer.appendBody(item, showList: showList, to: &bytes)
                 return mark
             }
             let box: UInt8 = switch item.task.state {

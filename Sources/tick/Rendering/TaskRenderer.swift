@@ -43,24 +43,32 @@ struct TaskRenderer {
 
     /// A whole row without its prefix (``prefix(_:idWidth:)``): the styled
     /// title and the details, as ``rows(_:idWidth:showList:width:)`` writes
-    /// them without a width. What a streamed listing keeps per task.
-    func body(_ item: ListedTask, showList: Bool) -> String {
+    /// them without a width, appended to `bytes` as shown on a terminal
+    /// (``Terminal/shown(_:keepingNewlines:)``, piece by piece: it maps each
+    /// character on its own). What a streamed listing keeps per task; no
+    /// String is made for the whole row.
+    func appendBody(_ item: ListedTask, showList: Bool, to bytes: inout [UInt8]) {
         let t = item.task
         let overdue = query.isOverdue(t)
         let title = t.title.utf8.contains(0x0A) ? t.title.replacingAll("\n", with: " ") : t.title
-        var text: String
         switch t.state {
-        case .done: text = terminal.strike(title)
-        case .active: text = terminal.bold(title)
-        case .open: text = overdue ? terminal.bold(title) : title
+        case .done: Self.append(terminal.strike(title), to: &bytes)
+        case .active: Self.append(terminal.bold(title), to: &bytes)
+        case .open: Self.append(overdue ? terminal.bold(title) : title, to: &bytes)
         }
         var first = true
         forEachDetail(item, overdue: overdue, showList: showList, shortForms: false) { d in
-            text += first || !d.tight ? "  " : " "
-            text += d.text
+            bytes.append(0x20)
+            if first || !d.tight { bytes.append(0x20) }
+            Self.append(d.text, to: &bytes)
             first = false
         }
-        return text
+    }
+
+    /// `text` as shown on a terminal, appended as UTF-8.
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var shown = Terminal.shown(text)
+        shown.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// The rows of one task. Without a width, one row. With one (stdout is a
