@@ -41,6 +41,23 @@ public struct StreamedView<Payload>: RandomAccessCollection {
         return counts
     }
 
+    /// The same rows stably reordered: `precedes` compares two rows by the
+    /// order `render` saw them in (their payloads' indexes); ties keep this order.
+    func reordered(by precedes: (Int, Int) -> Bool) -> StreamedView {
+        let sorted = keys.indices.sorted { i, j in
+            let (a, b) = (Int(keys[i].payload), Int(keys[j].payload))
+            if precedes(a, b) { return true }
+            if precedes(b, a) { return false }
+            return i < j
+        }
+        return StreamedView(lists: lists, keys: sorted.map { keys[$0] }, payloads: payloads)
+    }
+
+    /// The first `count` rows (the payloads of the others stay, unread).
+    func limited(to count: Int) -> StreamedView {
+        keys.count <= count ? self : StreamedView(lists: lists, keys: Array(keys.prefix(count)), payloads: payloads)
+    }
+
     /// The group of a task whose file is not among ``lists``.
     public var unlistedGroup: Int { lists.count }
 }

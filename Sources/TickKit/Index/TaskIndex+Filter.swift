@@ -72,6 +72,9 @@ extension TaskIndex {
 struct FilterSQL {
     let bindings: FilterBindings
     let query: TaskQuery
+    /// The query around the filter admits no done task (its states leave
+    /// them out): date ranges may then name the pending-only indexes.
+    var pendingOnly = false
 
     struct Part {
         var sql: String
@@ -143,20 +146,27 @@ struct FilterSQL {
             case .blocked: return exact(RowReader.blockedColumn)
             }
         case .date(let field, let test):
-            func dayOrInstant(_ name: String) -> Part {
+            // Over pending tasks only, a range on a column with a pending-only
+            // index says so, so that SQLite reads that index (done tasks, most
+            // of a store's past dates, are then never looked up).
+            func pending(_ p: Part) -> Part {
+                pendingOnly ? Part(sql: p.sql + " AND t.state != 'done'", arguments: p.arguments, exact: p.exact) : p
+            }
+            func dayOrInstant(_ name: String, indexed: Bool) -> Part {
                 switch test {
                 case .any: return exact("t.\(name) IS NOT NULL")
                 case .none: return exact("t.\(name) IS NULL")
                 default:
-                    let day = dayCondition("t.\(name)_day", test), instant = instantCondition("t.\(name)_ts", test)
+                    var day = dayCondition("t.\(name)_day", test), instant = instantCondition("t.\(name)_ts", test)
+                    if indexed { (day, instant) = (pending(day), pending(instant)) }
                     return exact("(\(day.sql)) OR (\(instant.sql))", day.arguments + instant.arguments)
                 }
             }
             switch field {
-            case .due: return dayOrInstant("due")
-            case .wait: return dayOrInstant("wait")
-            case .sched: return dayCondition("t.scheduled_day", test)
-            case .remind: return instantCondition("t.remind_ts", test)
+            case .due: return dayOrInstant("due", indexed: true)
+            case .wait: return dayOrInstant("wait", indexed: false)
+            case .sched: return pending(dayCondition("t.scheduled_day", test))
+            case .remind: return pending(instantCondition("t.remind_ts", test))
             case .completed: return instantCondition("t.completed_ts", test)
             case .created: return instantCondition("t.created_ts", test)
             case .modified: return instantCondition("t.modified_ts", test)

@@ -377,7 +377,7 @@ extension TaskIndex {
         if path == "inbox.json" { return .inbox }
         guard path.hasPrefix("lists/") else { return nil }
         let name = String(path.dropFirst(6))
-        guard !name.contains("/"), let slug = Store.slug(ofListFileNamed: name) else { return nil }
+        guard !name.utf8.contains(0x2F), let slug = Store.slug(ofListFileNamed: name) else { return nil }
         return .list(slug: slug)
     }
 }

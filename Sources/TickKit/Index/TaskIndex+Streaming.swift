@@ -7,12 +7,41 @@ import CSQLite
 extension TaskIndex {
     /// Runs a view narrowed by a filter, exactly as
     /// ``run(_:filter:matching:query:)`` does, handing each task it admits to
-    /// `render` and keeping only what `render` returns, in the view's order.
+    /// `render` and keeping only what `render` returns, in the view's order;
+    /// then, as `--sort` and `--limit` do to that answer, sorts it by `sort`
+    /// (stable: ties keep the view's order; ``TaskSort/sorted(_:query:listRank:)``
+    /// with lists ranked in display order) and keeps the first `limit` rows.
     public func stream<Payload>(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter, query: TaskQuery,
+                                sort: TaskSort? = nil, limit: Int? = nil,
                                 render: (ListedTask) throws -> Payload) throws -> StreamedView<Payload> {
+        guard sort != nil || limit != nil else {
+            return try stream(view, filter: filter, matching: parsed, query: query, sortValues: nil, render: render)
+        }
+        var values: [[TaskSort.Value?]] = []
+        var streamed: StreamedView<Payload>
+        if let sort {
+            var rank: [FileKind: Int] = [:]
+            for (i, info) in try db.read({ try listRows(db) }).enumerated() where rank[info.kind] == nil { rank[info.kind] = i }
+            streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: { item in
+                values.append(sort.values(item, query: query, listRank: { rank[$0] }))
+            }, render: render)
+            streamed = streamed.reordered { a, b in sort.precedes(values[a], values[b]) }
+        } else {
+            streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: nil, render: render)
+        }
+        return limit.map { streamed.limited(to: $0) } ?? streamed
+    }
+
+    /// ``stream(_:filter:matching:query:sort:limit:render:)`` in the view's
+    /// own order; `sortValues` sees each admitted task just before `render`.
+    private func stream<Payload>(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter, query: TaskQuery,
+                                 sortValues: ((ListedTask) -> Void)?,
+                                 render: (ListedTask) throws -> Payload) throws -> StreamedView<Payload> {
         let bindings = try bind(parsed, query: query)
         let matcher = FilterMatcher(expression: parsed.expression, bindings: bindings, query: query)
-        let compiled = FilterSQL(bindings: bindings, query: query).compile(parsed.expression)
+        var sql = FilterSQL(bindings: bindings, query: query)
+        sql.pendingOnly = !filter.states.contains(.done)
+        let compiled = sql.compile(parsed.expression)
         let (clause, arguments) = candidateClause(view, filter: filter, query: query, where: compiled.sql, arguments: compiled.arguments)
         let filtered: Bool
         if case .all = parsed.expression { filtered = false } else { filtered = true }
@@ -21,6 +50,7 @@ extension TaskIndex {
         return try streamRows(where: clause, arguments: arguments, regexes: matcher.regexes,
                               order: dated ? StreamKey.dateOrder : StreamKey.listOrder, render: render) { item in
             guard query.admits(item, to: view, filter: filter), !filtered || matcher.matches(item) else { return nil }
+            sortValues?(item)
             return (item.blocked, dated ? query.sortKey(item.task, in: view) : 0)
         }
     }
@@ -59,13 +89,20 @@ extension TaskIndex {
             var lastPath = ""
             var lastKind: FileKind?
             var lastGroup = infos.count
+            // Rows read through a date index change file at almost every row.
+            var known: [String: (kind: FileKind?, group: Int)] = [:]
             let statement = try db.prepare("SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
             try statement.bind(arguments)
             try RowReader.forEach(statement) { task, path, shortID, position, blocked in
                 if path != lastPath {
                     lastPath = path
-                    lastKind = Self.kind(forRelativePath: path)
-                    lastGroup = slot[path] ?? infos.count
+                    if let seen = known[path] {
+                        (lastKind, lastGroup) = seen
+                    } else {
+                        lastKind = Self.kind(forRelativePath: path)
+                        lastGroup = slot[path] ?? infos.count
+                        known[path] = (lastKind, lastGroup)
+                    }
                 }
                 guard let kind = lastKind else { return }
                 let name = lastGroup < infos.count ? infos[lastGroup].name : (kind.slug ?? "Inbox")

@@ -60,14 +60,16 @@ struct StreamPrinter {
         }
     }
 
-    /// Streams `view` from the index and prints it: grouped under list
-    /// headings, flat with the list on each row, or as a JSON array.
+    /// Streams `view` from the index and prints it (sorted by `sort` and cut
+    /// to `limit` rows when given): grouped under list headings, flat with the
+    /// list on each row, or as a JSON array.
     /// Returns the number of tasks printed.
     @discardableResult
     func print(_ index: TaskIndex, _ view: TaskView, filter: TaskFilter, matching: ParsedFilter, query: TaskQuery,
+               sort: TaskSort? = nil, limit: Int? = nil,
                json: Bool, grouped: Bool, emptyMessage: @autoclosure () throws -> String) throws -> Int {
         try print(json: json, grouped: grouped, emptyMessage: try emptyMessage()) { render in
-            try index.stream(view, filter: filter, matching: matching, query: query, render: render)
+            try index.stream(view, filter: filter, matching: matching, query: query, sort: sort, limit: limit, render: render)
         }
     }
 

@@ -29,11 +29,12 @@ struct ViewPrinter {
         let t = context.terminal
         // A context never hides tasks silently: every listing says it is on.
         let note = active.map { "\($0.label) is active (\($0.filter.line)); tick context none shows everything" }
-        if sort == nil, order.limit == nil, columns == nil, json || t.width == nil {
-            // Streamed: rows go from the index to stdout without a task array (PERFORMANCE.md, "Streaming").
+        if columns == nil, json || t.width == nil {
+            // Streamed: rows go from the index to stdout without a task array (PERFORMANCE.md, "Streaming"),
+            // sorted and cut there too; a sorted listing is flat.
             let printer = StreamPrinter(terminal: t, renderer: TaskRenderer(terminal: t, dates: context.dates, query: context.query))
-            try printer.print(loaded.index, view, filter: filter, matching: parsed, query: context.query,
-                                            json: json, grouped: grouped, emptyMessage: try emptyMessage())
+            try printer.print(loaded.index, view, filter: filter, matching: parsed, query: context.query, sort: sort, limit: order.limit,
+                              json: json, grouped: grouped && sort == nil, emptyMessage: try emptyMessage())
             if let note { json ? t.err("tick: " + note) : t.out(t.dim("(" + note + ")")) }
             return
         }

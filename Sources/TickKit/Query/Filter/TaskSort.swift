@@ -32,50 +32,63 @@ public struct TaskSort: Sendable, Equatable {
         self.keys = keys
     }
 
-    /// Sorts `items` (stable), with `query` for local days and `listRank` for list order.
-    public func sorted(_ items: [ListedTask], query: TaskQuery, listRank: [FileKind: Int]) -> [ListedTask] {
-        let tz = query.timeZone
-        func value(_ key: Key, _ item: ListedTask) -> (any Comparable)? {
-            let t = item.task
-            switch key {
+    /// One task's value for one key: a number (instants, days, ranks) or
+    /// text (titles, lowercased).
+    public enum Value: Comparable, Sendable {
+        case number(Double)
+        case text(String)
+    }
+
+    /// A task's values for ``keys``, in order; nil where it lacks the field.
+    /// `listRank` gives a list's place in display order (nil: after all).
+    public func values(_ item: ListedTask, query: TaskQuery, listRank: (FileKind) -> Int?) -> [Value?] {
+        let t = item.task
+        return keys.map { entry -> Value? in
+            switch entry.key {
             case .due:
                 switch t.due {
-                case .day(let d)?: return d.startOfDay(in: tz).timeIntervalSinceReferenceDate + 86_399
-                case .time(let x)?: return x.timeIntervalSinceReferenceDate
+                case .day(let d)?: return .number(d.startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate + 86_399)
+                case .time(let x)?: return .number(x.timeIntervalSinceReferenceDate)
                 case nil: return nil
                 }
-            case .sched: return t.scheduled?.daysSinceEpoch
-            case .remind: return t.remind?.timeIntervalSinceReferenceDate
-            case .created: return t.createdAt.timeIntervalSinceReferenceDate
-            case .modified: return t.modifiedAt.timeIntervalSinceReferenceDate
-            case .completed: return t.completedAt?.timeIntervalSinceReferenceDate
-            case .pri: return t.priority.map { $0 == .must ? 0 : 1 }
-            case .energy: return t.energy.map { $0 == .high ? 0 : $0 == .low ? 1 : 2 }
-            case .estimate: return t.estimate
-            case .title: return t.title.lowercased()
-            case .list: return listRank[item.kind] ?? Int.max
-            case .id: return item.shortID
+            case .sched: return t.scheduled.map { .number(Double($0.daysSinceEpoch)) }
+            case .remind: return t.remind.map { .number($0.timeIntervalSinceReferenceDate) }
+            case .created: return .number(t.createdAt.timeIntervalSinceReferenceDate)
+            case .modified: return .number(t.modifiedAt.timeIntervalSinceReferenceDate)
+            case .completed: return t.completedAt.map { .number($0.timeIntervalSinceReferenceDate) }
+            case .pri: return t.priority.map { .number($0 == .must ? 0 : 1) }
+            case .energy: return t.energy.map { .number($0 == .high ? 0 : $0 == .low ? 1 : 2) }
+            case .estimate: return t.estimate.map { .number(Double($0)) }
+            case .title: return .text(t.title.lowercased())
+            case .list: return .number(Double(listRank(item.kind) ?? Int.max))
+            case .id: return item.shortID.map { .number(Double($0)) }
             }
         }
-        func compare(_ a: any Comparable, _ b: any Comparable) -> Int {
-            func typed<T: Comparable>(_ x: T) -> Int {
-                guard let y = b as? T else { return 0 }
-                return x < y ? -1 : (y < x ? 1 : 0)
+    }
+
+    /// Whether values `a` (from ``values(_:query:listRank:)``) sort before
+    /// `b`: key by key, each ascending or descending, a missing value last
+    /// either way. False when they tie (the listing's order then stands).
+    public func precedes(_ a: [Value?], _ b: [Value?]) -> Bool {
+        for (k, entry) in keys.enumerated() {
+            switch (a[k], b[k]) {
+            case (nil, nil): continue
+            case (nil, _): return false
+            case (_, nil): return true
+            case let (x?, y?):
+                if x == y { continue }
+                return entry.descending ? y < x : x < y
             }
-            return typed(a)
         }
-        let rows = items.map { item in keys.map { value($0.key, item) } }
+        return false
+    }
+
+    /// Sorts `items` (stable), with `query` for local days and `listRank` for list order.
+    public func sorted(_ items: [ListedTask], query: TaskQuery, listRank: [FileKind: Int]) -> [ListedTask] {
+        let rows = items.map { values($0, query: query, listRank: { listRank[$0] }) }
         let order = items.indices.sorted { i, j in
-            for (k, key) in keys.enumerated() {
-                switch (rows[i][k], rows[j][k]) {
-                case (nil, nil): continue
-                case (nil, _): return false
-                case (_, nil): return true
-                case let (a?, b?):
-                    let c = compare(a, b)
-                    if c != 0 { return key.descending ? c > 0 : c < 0 }
-                }
-            }
+            if precedes(rows[i], rows[j]) { return true }
+            if precedes(rows[j], rows[i]) { return false }
             return i < j
         }
         return order.map { items[$0] }
