@@ -132,4 +132,44 @@ import Testing
         let sorted = sort.sorted([item("a", nil), item("b", .flexible), item("c", .must), item("d", .must)], query: q, listRank: [:])
         #expect(sorted.map(\.task.title) == ["d", "c", "b", "a"])
     }
+
+    /// Random tasks sorted by due (all-day dates at the end of their day) and
+    /// then title descending, against a sort written out by hand: missing
+    /// values last either way, ties in the given order.
+    @Test func sortAgreesWithAHandWrittenOrder() throws {
+        let q = TaskQuery(now: now, timeZone: berlin)
+        let day = LocalDate(date: now, timeZone: berlin)
+        for descending in [false, true] {
+            let sort = try TaskSort(descending ? "due-,title-" : "due,title-")
+            var items: [ListedTask] = []
+            for i in 0..<200 {
+                let due: TaskDate? = switch i % 4 {
+                case 0: nil
+                case 1: .day(day.adding(days: i % 7 - 3))
+                default: .time(now.addingTimeInterval(Double(i % 9 - 4) * 43_200))
+                }
+                let task = TaskItem(id: UUID(), title: ["b", "A", "c", "a"][i % 4] + "\(i % 3)", due: due, createdAt: now, modifiedAt: now)
+                items.append(ListedTask(task: task, kind: .inbox, listName: "Inbox", shortID: i))
+            }
+            func moment(_ d: TaskDate?) -> Double? {
+                switch d {
+                case .day(let x)?: x.startOfDay(in: berlin).timeIntervalSinceReferenceDate + 86_399
+                case .time(let t)?: t.timeIntervalSinceReferenceDate
+                case nil: nil
+                }
+            }
+            let expected = items.enumerated().sorted { a, b in
+                let (x, y) = (moment(a.element.task.due), moment(b.element.task.due))
+                if x != y {
+                    guard let x else { return false }
+                    guard let y else { return true }
+                    return descending ? x > y : x < y
+                }
+                let (s, t) = (a.element.task.title.lowercased(), b.element.task.title.lowercased())
+                if s != t { return s > t }
+                return a.offset < b.offset
+            }.map(\.element.shortID)
+            #expect(sort.sorted(items, query: q, listRank: [:]).map(\.shortID) == expected)
+        }
+    }
 }

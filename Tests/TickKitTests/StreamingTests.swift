@@ -63,7 +63,10 @@ import Testing
         let views: [TaskView] = [.list(nil), .list(.inbox), .list(.list(slug: "work")), .list(.list(slug: "home")), .today, .upcoming(days: 7),
                                  .upcoming(days: 60), .overdue]
         let filters = [TaskFilter(), TaskFilter(states: Set(TaskState.allCases)), TaskFilter(states: [.done]), TaskFilter(tags: ["admin"])]
-        let words: [[String]] = [[], ["+admin"], ["pri:must", "or", "state:done"], ["not", "list:work"], ["\"report\""]]
+        // Date ranges too: over pending tasks they read the pending-only indexes (FilterSQL.pendingOnly).
+        let words: [[String]] = [[], ["+admin"], ["pri:must", "or", "state:done"], ["not", "list:work"], ["\"report\""],
+                                 ["due.before:2026-11-22"], ["not", "due.after:2026-11-20"], ["sched.before:2026-11-25", "or", "remind.after:2026-11-01"],
+                                 ["not", "(", "remind.before:2026-12-01", "or", "due:none", ")"], ["sched:any"]]
         var compared = 0, copies = 0
         for view in views {
             for filter in filters {
@@ -92,6 +95,37 @@ import Testing
         let copied = everything.map(\.payload).filter { $0.task.title == "Copied in two files" }
         #expect(copied.count == 1)
         #expect(copied.first?.kind == .list(slug: "home"))
+    }
+
+    /// `--sort` and `--limit` on the streamed path: the view's answer sorted
+    /// stably by TaskSort (lists ranked in display order) and cut, as the
+    /// array path does it.
+    @Test func sortedAndLimitedViewsStreamAsTheArrayPathSortsThem() throws {
+        let (_, index, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let ranks = Dictionary(try index.lists().enumerated().map { ($0.element.kind, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var compared = 0
+        for view: TaskView in [.list(nil), .list(.list(slug: "work")), .today, .upcoming(days: 60), .overdue] {
+            for filter in [TaskFilter(), TaskFilter(states: Set(TaskState.allCases))] {
+                for text in ["due", "pri-,title", "list,id-", "title-", "energy,estimate,created", "completed-,modified", "sched,remind-"] {
+                    let sort = try TaskSort(text)
+                    let ran = try index.run(view, filter: filter, matching: .all, query: query)
+                    let sorted = sort.sorted(ran, query: query, listRank: ranks)
+                    for limit in [nil, 1, 3, 1000] {
+                        let streamed = try index.stream(view, filter: filter, matching: .all, query: query, sort: sort, limit: limit) { self.key($0) }
+                        let expected = limit.map { Array(sorted.prefix($0)) } ?? sorted
+                        #expect(streamed.map(\.payload) == expected.map(key), "\(view) \(text) \(String(describing: limit))")
+                        compared += expected.count
+                    }
+                }
+                // A limit alone keeps the view's own order.
+                let ran = try index.run(view, filter: filter, matching: .all, query: query)
+                let first = try index.stream(view, filter: filter, matching: .all, query: query, limit: 2) { self.key($0) }
+                #expect(first.map(\.payload) == ran.prefix(2).map(key))
+            }
+        }
+        #expect(compared > 500)
     }
 
     @Test func searchStreamsInRankOrder() throws {

@@ -38,6 +38,6 @@ extension TaskIndex {
             try db.int("SELECT 1 FROM tasks WHERE id = ? AND path != ? LIMIT 1",
                        [id.lowercased, kind.relativePath])
         }
-        return found.map { $0 != nil && $0 != 0 } == true
+        return (found ?? 0) != 0
     }
 }
