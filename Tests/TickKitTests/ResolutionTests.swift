@@ -104,4 +104,14 @@ import Testing
         #expect(Slug.make(from: name) == slug)
         #expect(Slug.isSafe(Slug.make(from: name)))
     }
+
+    /// A slash is a slash whatever follows it: a combining mark after it
+    /// (one Character with it) does not make a file name with a directory safe.
+    @Test func aSlashBeforeAMarkIsStillUnsafe() {
+        #expect(!Slug.isSafe("a/\u{301}b"))
+        #expect(!Slug.isSafe("a\u{0}\u{301}"))
+        #expect(Slug.isSafe("a\u{301}b"))
+        #expect(Store.slug(ofListFileNamed: "work.sync-conflict-20261127-101010-ABCDEFG.json") == nil)
+        #expect(Store.slug(ofListFileNamed: "work.json") == "work")
+    }
 }

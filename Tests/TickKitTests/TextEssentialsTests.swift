@@ -82,6 +82,12 @@ import Testing
             let theirs = s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             #expect(TextFolding.fold(s) == theirs, "\(s)")
         }
+        // Every ASCII character (the quick path), alone and after a mark it must not lose.
+        for value in 0..<128 {
+            let s = String(Character(Unicode.Scalar(UInt8(value))))
+            #expect(TextFolding.fold(s) == s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil), "\(value)")
+            #expect(TextFolding.fold("É" + s) == ("É" + s).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil))
+        }
     }
 
     @Test func nfcMatchesPrecomposed() {

@@ -25,7 +25,7 @@ public enum Slug {
 
     /// True when `slug` is safe to use as a file stem inside `lists/`.
     public static func isSafe(_ slug: String) -> Bool {
-        !slug.isEmpty && !slug.hasPrefix(".") && !slug.contains("/") && !slug.contains("\0") && slug != ".."
+        !slug.isEmpty && !slug.hasPrefix(".") && !slug.utf8.contains(0x2F) && !slug.utf8.contains(0) && slug != ".."
     }
 
     /// The first of `base`, `base-2`, `base-3`, ... not in `taken`.

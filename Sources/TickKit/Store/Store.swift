@@ -83,7 +83,7 @@ public struct Store: Sendable {
 
     /// The slug for a file name in `lists/`, or nil when tick should ignore the file.
     public static func slug(ofListFileNamed name: String) -> String? {
-        guard name.hasSuffix(".json"), !name.hasPrefix("."), !name.contains(".sync-conflict-") else { return nil }
+        guard name.hasSuffix(".json"), !name.hasPrefix("."), name.literalRange(of: ".sync-conflict-") == nil else { return nil }
         let slug = String(name.dropLast(5))
         return Slug.isSafe(slug) ? slug : nil
     }

@@ -12,6 +12,11 @@ public enum TextFolding {
     public static func fold(_ text: some StringProtocol) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
+            // ASCII folds to itself, A–Z to a–z (no decomposition, no marks).
+            if scalar.isASCII {
+                out.append(scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(UInt8(scalar.value + 0x20)) : scalar)
+                continue
+            }
             var s = scalar
             if (0xFF01...0xFF5E).contains(s.value), let narrow = Unicode.Scalar(s.value - 0xFEE0) { s = narrow }
             if (0xAC00...0xD7A3).contains(s.value) {
