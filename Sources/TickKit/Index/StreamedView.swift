@@ -41,16 +41,12 @@ public struct StreamedView<Payload>: RandomAccessCollection {
         return counts
     }
 
-    /// The same rows stably reordered: `precedes` compares two rows by the
-    /// order `render` saw them in (their payloads' indexes); ties keep this order.
-    func reordered(by precedes: (Int, Int) -> Bool) -> StreamedView {
-        let sorted = keys.indices.sorted { i, j in
-            let (a, b) = (Int(keys[i].payload), Int(keys[j].payload))
-            if precedes(a, b) { return true }
-            if precedes(b, a) { return false }
-            return i < j
-        }
-        return StreamedView(lists: lists, keys: sorted.map { keys[$0] }, payloads: payloads)
+    /// Each row's payload index (the how-many-th task `render` was handed), in the view's order.
+    var payloadIndexes: [Int] { keys.map { Int($0.payload) } }
+
+    /// The rows in `order` (indexes into this view's rows).
+    func reordered(_ order: [Int]) -> StreamedView {
+        StreamedView(lists: lists, keys: order.map { keys[$0] }, payloads: payloads)
     }
 
     /// The first `count` rows (the payloads of the others stay, unread).

@@ -25,7 +25,7 @@ extension TaskIndex {
             streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: { item in
                 values.append(sort.values(item, query: query, listRank: { rank[$0] }))
             }, render: render)
-            streamed = streamed.reordered { a, b in sort.precedes(values[a], values[b]) }
+            streamed = streamed.reordered(sort.order(streamed.payloadIndexes.map { values[$0] }))
         } else {
             streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: nil, render: render)
         }

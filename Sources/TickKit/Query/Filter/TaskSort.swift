@@ -66,31 +66,28 @@ public struct TaskSort: Sendable, Equatable {
         }
     }
 
-    /// Whether values `a` (from ``values(_:query:listRank:)``) sort before
-    /// `b`: key by key, each ascending or descending, a missing value last
-    /// either way. False when they tie (the listing's order then stands).
-    public func precedes(_ a: [Value?], _ b: [Value?]) -> Bool {
-        for (k, entry) in keys.enumerated() {
-            switch (a[k], b[k]) {
-            case (nil, nil): continue
-            case (nil, _): return false
-            case (_, nil): return true
-            case let (x?, y?):
-                if x == y { continue }
-                return entry.descending ? y < x : x < y
+    /// The order of rows given as their values (``values(_:query:listRank:)``,
+    /// in the listing's order): the indexes of `rows`, sorted key by key, each
+    /// ascending or descending, a missing value last either way; ties keep
+    /// the listing's order (a stable sort).
+    public func order(_ rows: [[Value?]]) -> [Int] {
+        rows.indices.sorted { i, j in
+            for (k, entry) in keys.enumerated() {
+                switch (rows[i][k], rows[j][k]) {
+                case (nil, nil): continue
+                case (nil, _): return false
+                case (_, nil): return true
+                case let (x?, y?):
+                    if x == y { continue }
+                    return entry.descending ? y < x : x < y
+                }
             }
+            return i < j
         }
-        return false
     }
 
     /// Sorts `items` (stable), with `query` for local days and `listRank` for list order.
     public func sorted(_ items: [ListedTask], query: TaskQuery, listRank: [FileKind: Int]) -> [ListedTask] {
-        let rows = items.map { values($0, query: query, listRank: { listRank[$0] }) }
-        let order = items.indices.sorted { i, j in
-            if precedes(rows[i], rows[j]) { return true }
-            if precedes(rows[j], rows[i]) { return false }
-            return i < j
-        }
-        return order.map { items[$0] }
+        order(items.map { values($0, query: query, listRank: { listRank[$0] }) }).map { items[$0] }
     }
 }
