@@ -24,8 +24,8 @@ extension UUID {
 
     /// ``init(fastString:)`` on UTF-8 bytes (SQLite's own, with no String made).
     public init?(fastBytes text: UnsafeBufferPointer<UInt8>) {
-        // Dashes at 8, 13, 18 and 23; 32 hex digits between them. A fixed
-        // walk with a table per byte (a listing parses one per row).
+        // Dashes at 8, 13, 18 and 23; 32 hex digits between them, read in a
+        // fixed walk and checked once at the end (a listing parses one per row).
         guard text.count == 36, let base = text.baseAddress,
               base[8] == 0x2D, base[13] == 0x2D, base[18] == 0x2D, base[23] == 0x2D
         else { return nil }
