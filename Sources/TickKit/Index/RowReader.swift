@@ -116,8 +116,7 @@ struct RowReader {
 
     /// A column's UUID parsed from SQLite's bytes (no String made for it).
     func uuid(_ i: Int32) -> UUID? {
-        guard !isNull(i), let p = sqlite3_column_text(statement, i) else { return nil }
-        return UUID(fastBytes: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, i))))
+        UUID(fastBytes: bytes(i))
     }
 
     func task() -> TaskItem? {

@@ -70,16 +70,13 @@ extension TaskIndex {
         var buckets = [[(position: Int, item: ListedTask)]](repeating: [], count: infos.count + 1)
         var lastPath = ""
         var lastKind: FileKind?
-        var known: [String: FileKind?] = [:]
+        var kinds = FileKindCache()
         let statement = try db.prepare("SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
         try statement.bind(arguments)
         try RowReader.forEach(statement) { task, path, shortID, position, blocked in
             if path != lastPath {
                 lastPath = path
-                if let seen = known[path] { lastKind = seen } else {
-                    lastKind = Self.kind(forRelativePath: path)
-                    known[path] = lastKind
-                }
+                lastKind = kinds.kind(forRelativePath: path)
             }
             guard let kind = lastKind else { return }
             let i = slot[path] ?? infos.count

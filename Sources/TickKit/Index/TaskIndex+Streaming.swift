@@ -14,21 +14,15 @@ extension TaskIndex {
     public func stream<Payload>(_ view: TaskView, filter: TaskFilter, matching parsed: ParsedFilter, query: TaskQuery,
                                 sort: TaskSort? = nil, limit: Int? = nil,
                                 render: (ListedTask) throws -> Payload) throws -> StreamedView<Payload> {
-        guard sort != nil || limit != nil else {
-            return try stream(view, filter: filter, matching: parsed, query: query, sortValues: nil, render: render)
-        }
         var values: [[TaskSort.Value?]] = []
-        var streamed: StreamedView<Payload>
-        if let sort {
-            var rank: [FileKind: Int] = [:]
+        var rank: [FileKind: Int] = [:]
+        if sort != nil {
             for (i, info) in try db.read({ try listRows(db) }).enumerated() where rank[info.kind] == nil { rank[info.kind] = i }
-            streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: { item in
-                values.append(sort.values(item, query: query, listRank: { rank[$0] }))
-            }, render: render)
-            streamed = streamed.reordered(sort.order(streamed.payloadIndexes.map { values[$0] }))
-        } else {
-            streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: nil, render: render)
         }
+        var streamed = try stream(view, filter: filter, matching: parsed, query: query, sortValues: sort.map { sort in
+            { item in values.append(sort.values(item, query: query, listRank: { rank[$0] })) }
+        }, render: render)
+        if let sort { streamed = streamed.reordered(sort.order(streamed.payloadIndexes.map { values[$0] })) }
         return limit.map { streamed.limited(to: $0) } ?? streamed
     }
 
@@ -89,20 +83,14 @@ extension TaskIndex {
             var lastPath = ""
             var lastKind: FileKind?
             var lastGroup = infos.count
-            // Rows read through a date index change file at almost every row.
-            var known: [String: (kind: FileKind?, group: Int)] = [:]
+            var kinds = FileKindCache()
             let statement = try db.prepare("SELECT \(RowReader.columns) FROM tasks t WHERE \(clause)")
             try statement.bind(arguments)
             try RowReader.forEach(statement) { task, path, shortID, position, blocked in
                 if path != lastPath {
                     lastPath = path
-                    if let seen = known[path] {
-                        (lastKind, lastGroup) = seen
-                    } else {
-                        lastKind = Self.kind(forRelativePath: path)
-                        lastGroup = slot[path] ?? infos.count
-                        known[path] = (lastKind, lastGroup)
-                    }
+                    lastKind = kinds.kind(forRelativePath: path)
+                    lastGroup = slot[path] ?? infos.count
                 }
                 guard let kind = lastKind else { return }
                 let name = lastGroup < infos.count ? infos[lastGroup].name : (kind.slug ?? "Inbox")
