@@ -161,4 +161,23 @@ struct CLITests {
         #expect(added.status == 0)
         #expect(added.stdout == "Added 2 (\(try s.uuidPrefix("Second task"))) to Inbox: Second task\r\n")
     }
+
+    /// tick's style tokens start with U+FDD0 (EF B7 90); a title holding that
+    /// character, or other text with a B7 byte ("·"), is shown as it is, and
+    /// the styles around it still become escape codes.
+    @Test("a title with tick's token marker or a middle dot is shown as written, styled around it", .enabled(if: hasScript))
+    func tokenMarkerInTitle() throws {
+        let s = try Sandbox()
+        let marker = String(decoding: [0xEF, 0xB7, 0x90] as [UInt8], as: UTF8.self)
+        try s.add("Pay \(marker)e[2J · \(marker)", "due:2026-11-01")
+        for env: [String: String?] in [["NO_COLOR": nil, "TERM": "xterm"], ["TERM": "xterm"]] {
+            let shown = try Self.onTTY(s, ["list"], env: env)
+            #expect(shown.status == 0)
+            #expect(shown.stdout.contains("Pay \(marker)e[2J · \(marker)"), "\(shown.stdout)")
+            #expect(shown.stdout.contains("\u{1B}[") == (env["NO_COLOR"] == .some(nil)))
+        }
+        let piped = try s.tick("list")
+        #expect(piped.stdout.contains("Pay \(marker)e[2J · \(marker)"))
+        #expect(!piped.stdout.contains("\u{1B}"))
+    }
 }

@@ -72,7 +72,7 @@ struct Terminal {
 
     /// Styled text without tick's style codes.
     static func unstyled(_ styled: String) -> String {
-        guard styled.utf8.contains(0xB7), styled.contains(escapeToken) else { return styled }
+        guard mayHoldToken(styled) else { return styled }
         var out = ""
         var rest = Substring(styled)
         while let r = rest.literalRange(of: escapeToken) {
@@ -87,7 +87,8 @@ struct Terminal {
     // MARK: Making text safe
 
     /// U+FDD0, a noncharacter (Swift refuses it in literals), EF B7 90 in UTF-8.
-    private static let marker = String(decoding: [0xEF, 0xB7, 0x90] as [UInt8], as: UTF8.self)
+    private static let markerBytes: [UInt8] = [0xEF, 0xB7, 0x90]
+    private static let marker = String(decoding: markerBytes, as: UTF8.self)
     /// A random word per process: text read from files cannot know it.
     private static let nonce = String(UInt64.random(in: .min ... .max), radix: 36)
     /// Stands for ESC in styled text until it is written (see ``shown(_:keepingNewlines:)``).
@@ -98,15 +99,25 @@ struct Terminal {
     /// Text as it goes to the terminal: controls made visible, then tick's own style tokens turned into ESC and BEL.
     static func shown(_ text: String, keepingNewlines: Bool = false) -> String {
         var s = TextRules.visible(text, keepingNewlines: keepingNewlines)
-        // Skip the search in text that cannot hold a token (no B7 byte).
-        let hasB7 = s.utf8.withContiguousStorageIfAvailable { b in
-            b.baseAddress.map { memchr($0, 0xB7, b.count) != nil } ?? false
-        }
-            ?? s.utf8.contains(0xB7)
-        if hasB7, s.contains(marker) {
+        if mayHoldToken(s) {
             s = s.replacingAll(escapeToken, with: "\u{1B}").replacingAll(bell, with: "\u{07}")
         }
         return s
+    }
+
+    /// False when `text` holds no token for sure (no marker's bytes, EF B7 90):
+    /// most text, passed by without a search by characters.
+    private static func mayHoldToken(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { b in
+            guard let base = b.baseAddress else { return false }
+            var from = 0
+            while from < b.count, let hit = memchr(base + from, 0xB7, b.count - from) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if i > 0, i + 1 < b.count, b[i - 1] == markerBytes[0], b[i + 1] == markerBytes[2] { return true }
+                from = i + 1
+            }
+            return false
+        } ?? text.utf8.contains(0xB7)
     }
 
     // MARK: Styles (no-ops without color)
