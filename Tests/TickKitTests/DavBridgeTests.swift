@@ -384,10 +384,10 @@ import Testing
         #expect(try f.tasks(.inbox).first?.changed["title"] == Self.at(5))
     }
 
-    @Test func deletedOnThePhoneIsDeletedEvenWhenChangedInTickBeforeTheSyncAndARestoredTaskIsSentAgain() throws {
-        // The delete counts as made when a pass first sees it (issue 34): an
-        // edit made here before is older and loses, so another machine's older
-        // edit never brings a deleted task back.
+    @Test func deletedOnThePhoneAndChangedInTickSinceIsKeptAndSentAgainAndARestoredTaskIsSentAgain() throws {
+        // Issue 44: tick cannot know when the phone deleted it; a change made
+        // here since the last pass may be later, so the task is kept and sent
+        // again (the other end weighs its LAST-MODIFIED against its delete).
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         try f.put(.list(slug: "shopping"), name: "Shopping", [])
@@ -396,22 +396,54 @@ import Testing
         try f.removeItem("shopping", "apple-1.ics")
         try f.edit(.list(slug: "shopping"), at: Self.at(2)) { $0.tasks[0].notes = "still needed" }
         let report = try f.bridge(at: Self.at(3)).reconcile()
-        #expect(report.deleted == 1 && report.sent == 0, "\(report)")
+        #expect(report.deleted == 0 && report.kept == [Self.appleID] && report.sent == 1, "\(report)")
+        #expect(try f.tasks(.list(slug: "shopping")).map(\.notes) == ["still needed"])
+        let kept = try #require(f.item("shopping", "apple-1.ics"))
+        #expect(kept.contains("DESCRIPTION:still needed") && kept.contains("X-APPLE-SORT-ORDER"), "the phone's own lines are sent again too: \(kept)")
+        #expect(try f.bridge(at: Self.at(4)).reconcile() == DavReport())
+
+        // Deleted again, with no change here since: deleted, with a tombstone.
+        try f.removeItem("shopping", "apple-1.ics")
+        let gone = try f.bridge(at: Self.at(5)).reconcile()
+        #expect(gone.deleted == 1 && gone.kept.isEmpty && gone.sent == 0, "\(gone)")
         #expect(try f.tasks(.list(slug: "shopping")).isEmpty)
         let file = try #require(try f.file(.list(slug: "shopping")))
-        #expect(file.deleted.map(\.id) == [Self.appleID] && file.deleted.first?.at == Self.at(3))
+        #expect(file.deleted.map(\.id) == [Self.appleID] && file.deleted.first?.at == Self.at(5))
         #expect(f.items("shopping").isEmpty)
         // Restored afterwards (as `tick undo` does): a later change, sent again as a new item.
-        try f.edit(.list(slug: "shopping"), at: Self.at(4)) { file in
+        try f.edit(.list(slug: "shopping"), at: Self.at(6)) { file in
             var task = Self.task("Oat milk")
             task.id = Self.appleID
             file.tasks.append(task)
             file.deleted.removeAll()
         }
-        let again = try f.bridge(at: Self.at(5)).reconcile()
+        let again = try f.bridge(at: Self.at(7)).reconcile()
         #expect(again.sent == 1 && again.deleted == 0, "\(again)")
         #expect(f.items("shopping").count == 1)
-        #expect(try f.bridge(at: Self.at(6)).reconcile() == DavReport())
+        #expect(try f.bridge(at: Self.at(8)).reconcile() == DavReport())
+    }
+
+    @Test func anItemDeletedHereBecauseItVanishedIsTakenBackWhenItReturnsLikeAMoveInFlight() throws {
+        // Issue 44: a task that left one calendar and has not arrived in the
+        // other yet (or that another machine kept) is deleted at first sight,
+        // with no real time; when it returns, with an older LAST-MODIFIED, it is taken.
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        try f.put(.list(slug: "shopping"), name: "Shopping", [])
+        try f.putItem("shopping", "apple-1.ics", Self.appleItem)
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        try f.removeItem("shopping", "apple-1.ics")
+        let first = try f.bridge(at: Self.at(3)).reconcile()
+        #expect(first.deleted == 1)
+        #expect(try f.tasks(.list(slug: "shopping")).isEmpty)
+        // It arrives in the inbox, its LAST-MODIFIED older than the delete's first sight.
+        try f.put(.inbox, name: nil, [])
+        try f.putItem("inbox", "apple-1.ics", Self.appleItem)
+        let back = try f.bridge(at: Self.at(4)).reconcile()
+        #expect(back.added == 1 && back.sent == 0, "\(back)")
+        #expect(try f.tasks(.inbox).map(\.id) == [Self.appleID])
+        #expect(try f.file(.list(slug: "shopping"))?.deleted.isEmpty == true, "no tombstone left to delete it again through a store merge")
+        #expect(f.items("inbox").count == 1)
     }
 
     @Test func deletedOnThePhoneRightAfterTickSentAChangeIsDeletedNotKept() throws {

@@ -291,9 +291,10 @@ import Testing
                     if later("list", t.list != a.list, p.list != a.list) { r.list = p.list }
                     next[id] = r
                 case let (t?, nil):
-                    // New in tick: sent. Deleted on the phone: deleted, even when changed in
-                    // tick since (the delete counts as made when the pass sees it, Docs/DAV.md).
-                    if a == nil { next[id] = t }
+                    // New in tick: sent. Deleted on the phone: deleted, unless changed in
+                    // tick since the last pass (the delete's time is unknown: the task is
+                    // kept and sent again, Docs/DAV.md).
+                    if a == nil || tickTimes[id] != nil { next[id] = t }
                 case let (nil, p?):
                     // New on the phone: added. Deleted in tick: the item goes, unless the
                     // phone changed it after the deletion (then it comes back as the phone has it).

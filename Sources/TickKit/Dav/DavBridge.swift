@@ -95,6 +95,12 @@ public struct DavBridge: Sendable {
         // Lists removed in tick (`tick lists rm`) whose collections are still in the vdir.
         let removedLists = removedCollections(snapshot)
         for c in removedLists { _ = try removalTime(c) }
+        // A list that is back (`tick undo` of its removal) has no removal any more.
+        for c in kinds.keys { try? FileManager.default.removeItem(atPath: basePath + "/" + c + "/" + Self.removedMarker) }
+        // Tasks deleted here because they vanished from the server (when is unknown).
+        var deletedElsewhere = readDeletedElsewhere()
+        // Of those, the ones that came back in this pass: their tombstones go.
+        var revived = Set<UUID>()
 
         try makeCollections(bridged)
 
@@ -174,14 +180,12 @@ public struct DavBridge: Sendable {
                 confirmed.insert(st.collection + "/" + st.name)
             }
             if let b, v == nil, unreadable.contains(b.collection + "/" + b.name) { continue }
-            if let v, removedLists.contains(v.collection) {
-                // The list was removed in tick: its items go with it. One that
-                // another end moved there goes back where the store has it.
-                if let s, b == nil || b?.collection != Self.collection(of: s.kind) || !DavMapping.same(s.task, v.task) || b?.collection != v.collection {
-                    let collection = Self.collection(of: s.kind)
-                    let bytes = DavMapping.patch(v.item, from: v.task, to: s.task, now: lastModified(s.task))
-                    try write(bytes, collection: collection, name: v.name)
-                }
+            if let v, removedLists.contains(v.collection), s == nil {
+                // The list was removed in tick (and no other end changed an
+                // item there since: that brings the list back, adoptCollections):
+                // its items go with it. A task the store holds elsewhere (one
+                // another end moved there) is merged below, field by field,
+                // and goes back where the store has it.
                 try delete(collection: v.collection, name: v.name)
                 report.sent += 1
                 continue
@@ -269,16 +273,25 @@ public struct DavBridge: Sendable {
                 }
             case let (s?, nil):
                 let collection = Self.collection(of: s.kind)
-                if b != nil {
+                if let b {
                     // Deleted on the other end (the phone or another machine).
-                    // tick cannot know when: the delete counts as made when this
-                    // pass first sees it, so every change made here before it is
-                    // older and loses (a delete is never undone by an older edit,
-                    // Docs/DAV.md); a task restored later is sent again as new.
+                    // tick cannot know when. A task changed here since the last
+                    // pass that saw it may have been changed after the delete:
+                    // it is kept and sent again (the other end weighs its
+                    // LAST-MODIFIED against its delete's real time), as
+                    // Syncthing keeps a conflicting version. One unchanged here goes.
                     report.received += 1
-                    tombstone[s.kind, default: []].insert(id)
-                    report.deleted += 1
-                    report.merged += 1
+                    if changedHere(s.task, kind: s.kind, since: b, lastPass: lastPass) {
+                        let bytes = DavMapping.patch(b.item, from: b.task, to: s.task, now: lastModified(s.task))
+                        try write(bytes, collection: collection, name: b.collection == collection ? b.name : Self.fileName(for: s.task))
+                        report.kept.append(id)
+                        report.sent += 1
+                    } else {
+                        tombstone[s.kind, default: []].insert(id)
+                        deletedElsewhere.insert(id)
+                        report.deleted += 1
+                        report.merged += 1
+                    }
                 } else if !unreadable.contains(collection + "/" + Self.fileName(for: s.task)) {
                     try write(DavMapping.newItem(for: s.task, now: lastModified(s.task)), collection: collection, name: Self.fileName(for: s.task))
                     report.sent += 1
@@ -296,14 +309,19 @@ public struct DavBridge: Sendable {
                     // In a file that is not bridged (or the archive): left alone.
                     continue
                 }
-                if let b, removedLists.contains(b.collection) {
-                    // Its list was removed in tick since the last pass (a move on
-                    // the other end counts as older: the removal is seen now).
+                if let b, removedLists.contains(b.collection), phoneTime <= (try removalTime(b.collection)) {
+                    // Its list was removed in tick after the other end moved it
+                    // out (a later move brings it into the list it went to).
                     try delete(collection: v.collection, name: v.name)
                     report.sent += 1
                     continue
                 }
-                if let at = tombstones[id], at >= phoneTime {
+                if deletedElsewhere.remove(id) != nil {
+                    // Deleted here because it vanished from the server (a
+                    // delete of unknown time), and now back: another end kept
+                    // it (changed after the delete) or it was a move in flight.
+                    revived.insert(id)
+                } else if let at = tombstones[id], at >= phoneTime {
                     try delete(collection: v.collection, name: v.name)
                     report.sent += 1
                     continue
@@ -343,11 +361,14 @@ public struct DavBridge: Sendable {
                 report.problems += next.problems
             }
         }
-        let secondPass = Set(remove.keys).union(tombstone.keys).sorted()
+        // A task taken back leaves no tombstone in any file (a store merge would delete it again).
+        let mourned = snapshot.files.filter { f in f.deleted.contains { revived.contains($0.id) } }.map(\.kind)
+        let secondPass = Set(remove.keys).union(tombstone.keys).union(mourned).sorted()
         for kind in secondPass {
             try writer.update(kind, create: createInbox(kind), stampChanges: false) { file in
                 let gone = (remove[kind] ?? []).union(tombstone[kind] ?? [])
                 file.tasks.removeAll { gone.contains($0.id) }
+                file.deleted.removeAll { revived.contains($0.id) }
                 let deleted = Array(tombstone[kind] ?? []).sorted { $0.uuidString < $1.uuidString }
                 if !deleted.isEmpty { file.recordDeletion(of: deleted, at: now) }
             }
@@ -367,6 +388,9 @@ public struct DavBridge: Sendable {
         report.removedLists = removedLists.sorted()
         report.emptied = removedFrom.filter { !hasItems(collection: $0) }.sorted()
         if report.sent > 0 { try recordPass() }
+        // Forgotten once the store holds no trace of them (a merge brought them back, or the tombstone expired).
+        let deletedNow = Set(tombstone.values.joined())
+        try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0] != nil || deletedNow.contains($0) })
         try writeLastPass()
         return report
     }

@@ -14,6 +14,9 @@ public struct DavReport: Sendable, Equatable {
     public var moved = 0
     /// Fields where a change on one side lost to a later change of the same field on the other.
     public var overridden: [FieldOverride] = []
+    /// Tasks deleted on the other end (at a time tick cannot know) and changed
+    /// here since the last pass that saw them: kept, and sent again.
+    public var kept: [UUID] = []
     /// Items or collections that were skipped, with why (paths, never titles).
     public var problems: [String] = []
     /// Lists made from calendars found in the vdir (made on the phone or by
@@ -26,6 +29,8 @@ public struct DavReport: Sendable, Equatable {
     /// Collections of lists removed in tick (`tick lists rm`): their items are
     /// deleted from the vdir, and the calendar may go from the server.
     public var removedLists: [String] = []
+    /// `tick dav restore`: names that are no bridged list's calendar (the others were restored).
+    public var refused: [String] = []
 
     public init() {}
 
@@ -38,6 +43,7 @@ public struct DavReport: Sendable, Equatable {
         deleted += other.deleted
         moved += other.moved
         overridden += other.overridden
+        for id in other.kept where !kept.contains(id) { kept.append(id) }
         for p in other.problems where !problems.contains(p) { problems.append(p) }
         for c in other.newLists where !newLists.contains(c) { newLists.append(c) }
         for c in other.emptied where !emptied.contains(c) { emptied.append(c) }

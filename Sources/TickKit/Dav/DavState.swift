@@ -50,11 +50,17 @@ public struct DavState: Codable, Sendable, Equatable {
         try AtomicFile.write([UInt8](data), to: Self.path(root: root), mode: 0o600, durable: false)
     }
 
-    /// Records that `tick lists rm` removed the list of `collection` (the
-    /// hook: no network; the next `tick dav sync` acts on it). Does nothing
+    /// Records that `tick lists rm` removed the list of `collection` at `at`
+    /// (the hook: no network; the next `tick dav sync` acts on it). The
+    /// removal is dated when it ran, not when a sync first sees it: an item
+    /// another end changed after `at` survives it (Docs/DAV.md). Does nothing
     /// when the bridge was never set up in `root`.
-    public static func noteRemoved(collection: String, root: String) throws {
+    public static func noteRemoved(collection: String, root: String, at: Date) throws {
         guard FileManager.default.fileExists(atPath: root + "/vdir/" + collection) else { return }
+        let base = root + "/base/" + collection
+        if PathStat.isDirectory(base) == true {
+            try AtomicFile.write(Array(Timestamp.format(at).utf8), to: base + "/" + DavBridge.removedMarker, mode: nil, durable: false)
+        }
         var state = load(root: root) ?? DavState()
         var removed = state.removed ?? []
         if !removed.contains(collection) { removed.append(collection) }

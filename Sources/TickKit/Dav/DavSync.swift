@@ -61,6 +61,12 @@ public struct DavSync: Sendable {
     /// synced before and had to be created again (they vanished from the server).
     @discardableResult
     public func discover(collections: [String]) throws(DavError) -> [String] {
+        try discoverFinding(collections: collections).recreated
+    }
+
+    /// ``discover(collections:)``, also naming every collection it had to
+    /// create on the server (`created`), new ones included.
+    func discoverFinding(collections: [String]) throws(DavError) -> (recreated: [String], created: [String]) {
         let v = vdirsyncer
         let synced = Set(collections.filter(v.hasStatus))
         let found = try v.runRetrying(["discover", "tick"])
@@ -73,7 +79,7 @@ public struct DavSync: Sendable {
             try? bridge.prepareCollections()
             try metasync()
         }
-        return created.filter { synced.contains($0) }
+        return (created.filter { synced.contains($0) }, created)
     }
 
     /// `vdirsyncer metasync` (display names, colours); a collection that
@@ -92,15 +98,27 @@ public struct DavSync: Sendable {
     /// one (a calendar made on the phone or by another machine is found
     /// then); `metasync` alone when tick renamed or recoloured a list. The
     /// collections that vanished from the server are set aside.
-    private func prepare(_ state: inout DavState, collections: [String], force: Bool) throws(DavError) {
+    private func prepare(_ state: inout DavState, collections: [String], force: Bool, accepted: Set<String>) throws(DavError) {
         let now = clock()
         let due = state.discovered.map { now.timeIntervalSince($0) >= bridge.settings.discover || now < $0 } ?? true
-        if force || due || state.collections != collections {
-            let recreated = try discover(collections: collections)
+        // While a calendar is gone from the server, every sync asks: another
+        // machine may have restored it (then this one joins it, no command needed).
+        let gone = Set(state.vanished ?? [])
+        if force || due || state.collections != collections || !gone.isEmpty {
+            let found = try discoverFinding(collections: collections)
+            let recreated = found.recreated
+            for c in gone.intersection(collections) where !found.created.contains(c) {
+                // It is on the server again: restored elsewhere. Joined as a
+                // restore joins it (nothing deleted; the later change of each field wins).
+                vdirsyncer.forget(c)
+                state.vanished = state.vanished?.filter { $0 != c }
+            }
+            if state.vanished?.isEmpty == true { state.vanished = nil }
             state.collections = collections
             state.discovered = now
             var vanished = Set(state.vanished ?? [])
-            vanished.formUnion(recreated)
+            // A calendar the user accepts as emptied is emptied here too, not set aside again.
+            vanished.formUnion(recreated.filter { !accepted.contains($0) })
             state.vanished = vanished.isEmpty ? nil : vanished.sorted()
         } else if metadataFingerprint() != state.metadata {
             try metasync()
@@ -131,9 +149,15 @@ public struct DavSync: Sendable {
         var wiped: [String] = []
     }
 
-    /// Syncs `collections`: all in one run, then each failed one on its own
-    /// (a failing collection can spoil the others' run), deciding what an
-    /// emptied side means.
+    /// Syncs `collections`: all in one run; when that run fails, every
+    /// collection of the round again on its own before anything is decided
+    /// (vdirsyncer can cut a collection's sync short, with no error of its
+    /// own, when another collection of the run fails), deciding what an
+    /// emptied side means. A collection emptied on either side is
+    /// force-deleted only once every other collection of the round has
+    /// synced without error: a task that left one calendar for another is a
+    /// move in flight until its new calendar is up, never a delete.
+    /// A server that cannot be reached fails the whole round, once.
     func syncRound(_ collections: [String], removed: Set<String>, accepted: Set<String> = []) throws(DavError) -> Round {
         var round = Round()
         guard !collections.isEmpty else { return round }
@@ -142,50 +166,47 @@ public struct DavSync: Sendable {
         round.uploaded += all.uploaded
         round.downloaded += all.downloaded
         if all.succeeded { return round }
-        var failures = all.failures
+        let failures = all.failures
         if failures.isEmpty {
             // A failure of the whole run (the connection, the configuration).
-            if Vdirsyncer.Failure(all.output) == .needsDiscover {
-                try discover(collections: collections)
-                failures = Dictionary(uniqueKeysWithValues: collections.map { ($0, "") })
-            } else {
+            guard Vdirsyncer.Failure(all.output) == .needsDiscover else {
                 throw DavError.vdirsyncerFailed(step: "sync", message: all.output)
             }
+            try discover(collections: collections)
+        } else if Vdirsyncer.dropped(all), Set(failures.keys).isSuperset(of: collections) {
+            // Every calendar lost the connection, after the retries: the server is down.
+            throw DavError.vdirsyncerFailed(step: "sync", message: all.output)
         }
         let bridged = try? bridge.store.snapshot()
-        // Each failed collection on its own first: in a run of several, one
-        // collection's failure can make the others fail too ("Server disconnected").
         var alone: [String: Vdirsyncer.Outcome] = [:]
-        for c in failures.keys { alone[c] = try v.runRetrying(["sync", "tick/" + c]) }
+        for c in collections { alone[c] = try v.runRetrying(["sync", "tick/" + c]) }
         let emptiedOnServer = alone.filter { !$0.value.succeeded && Vdirsyncer.Failure($0.value.failures[$0.key] ?? $0.value.output) == .emptiedOnServer }.map(\.key)
         // Several calendars emptied at once is no phone deleting its last
         // task: the server lost them (a wipe); nothing is deleted in tick.
         let wiped = emptiedOnServer.count > 1 ? Set(emptiedOnServer).subtracting(accepted) : []
-        for c in failures.keys.sorted() {
+        // Emptyings to apply with --force-delete once the others are through.
+        var emptyings: [String] = []
+        for c in collections {
             guard var outcome = alone[c] else { continue }
-            var forced = false
             var forgot = false
             while !outcome.succeeded {
                 let message = outcome.failures[c] ?? outcome.output
                 switch Vdirsyncer.Failure(message) {
-                case .emptiedOnServer where !wiped.contains(c) && !forced:
-                    // The phone deleted every item: the deletes come down
-                    // (an item tick changed since is sent again).
-                    forced = true
-                    outcome = try v.runRetrying(["sync", "--force-delete", "tick/" + c])
-                    continue
-                case .emptiedHere where !forced && !forgot:
+                case .emptiedOnServer where !wiped.contains(c):
+                    // The phone deleted every item: the deletes come down (an
+                    // item tick changed since is sent again), after the others.
+                    emptyings.append(c)
+                case .emptiedHere where !forgot:
                     if removed.contains(c) || !holdsTasks(c, bridged) {
                         // tick emptied it (its list removed, its last task deleted).
-                        forced = true
-                        outcome = try v.runRetrying(["sync", "--force-delete", "tick/" + c])
+                        emptyings.append(c)
                     } else {
                         // The vdir lost it while the store has tasks: fetch it again.
                         forgot = true
                         v.forget(c)
                         outcome = try v.runRetrying(["sync", "tick/" + c])
+                        continue
                     }
-                    continue
                 case .emptiedOnServer:
                     round.wiped.append(c)
                 case .vanished:
@@ -200,6 +221,17 @@ public struct DavSync: Sendable {
                 }
                 break
             }
+            round.uploaded += outcome.uploaded
+            round.downloaded += outcome.downloaded
+        }
+        let othersFailed = !round.problems.isEmpty
+        for c in emptyings {
+            guard !othersFailed else {
+                round.problems[c] = "its emptying waits until the other calendars have synced (another calendar failed; a task leaving this one may be on its way to another)"
+                continue
+            }
+            let outcome = try v.runRetrying(["sync", "--force-delete", "tick/" + c])
+            if !outcome.succeeded { round.problems[c] = DavError.reason(outcome.failures[c] ?? outcome.output) }
             round.uploaded += outcome.uploaded
             round.downloaded += outcome.downloaded
         }
@@ -251,12 +283,26 @@ public struct DavSync: Sendable {
             let removed = Set(state.removed ?? [])
             let current = try bridgedCollections()
             let collections = Set(current).union(removed.filter { FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + $0) }).sorted()
-            try prepare(&state, collections: collections, force: discovering)
+            try prepare(&state, collections: collections, force: discovering || !accepted.isEmpty, accepted: accepted)
             // With the calendars made elsewhere, which discover put in the vdir.
             let calendars = Set(collections).union(bridge.vdirCollections()).sorted()
+            var probed = Round()
+            for c in (state.emptied ?? []) where calendars.contains(c) {
+                // Set aside as wiped: once the server holds items there again
+                // (another machine restored it, the phone added one), it syncs.
+                let probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+                probed.uploaded += probe.uploaded
+                probed.downloaded += probe.downloaded
+                if probe.succeeded {
+                    state.emptied = state.emptied?.filter { $0 != c }
+                    if state.emptied?.isEmpty == true { state.emptied = nil }
+                }
+            }
             let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
             let live = calendars.filter { !aside.contains($0) }
             var down = try syncRound(live, removed: removed, accepted: accepted)
+            down.uploaded += probed.uploaded
+            down.downloaded += probed.downloaded
             let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
             var result = report
             // Calendars the pass made lists of came from the server: no change
@@ -278,11 +324,7 @@ public struct DavSync: Sendable {
             result.sent = down.uploaded
             // A removed list's calendar, emptied on the server: detached.
             for c in removed.sorted() where down.problems[c] == nil && !current.contains(c) {
-                try? FileManager.default.removeItem(atPath: bridge.vdirPath + "/" + c)
-                vdirsyncer.forget(c)
-                state.removed = state.removed?.filter { $0 != c }
-                state.vanished = state.vanished?.filter { $0 != c }
-                state.emptied = state.emptied?.filter { $0 != c }
+                detach(c, &state)
             }
             // A list made again under the removed one's calendar: bridged as usual.
             state.removed = state.removed?.filter { !(current.contains($0) && down.problems[$0] == nil) }
@@ -294,22 +336,36 @@ public struct DavSync: Sendable {
             emptied.formUnion(down.wiped.filter { !removed.contains($0) })
             state.emptied = emptied.isEmpty ? nil : emptied.sorted()
             let names = collectionNames()
+            for c in (state.vanished ?? []) + (state.emptied ?? []) where !current.contains(c) {
+                // No bridged list has this calendar (removed in tick, here or
+                // on another machine): nothing to restore, nothing to delete.
+                detach(c, &state)
+            }
             for c in (state.vanished ?? []) {
-                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) is gone from the server; "
-                    + "run `tick dav restore \(c)` to send tick's copy again, or `tick lists rm \(Self.quoted(names[c] ?? c))` to confirm the removal; the other lists sync as before")
+                // Each warning names commands that work for this calendar.
+                let confirm = c == DavBridge.inboxCollection
+                    ? "`tick dav sync --accept-empty \(c)` to delete its tasks in tick too"
+                    : "`tick lists rm \(Self.quoted(names[c] ?? c))` to confirm the removal"
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) is gone from the server; nothing was deleted in tick; "
+                    + "run `tick dav restore \(c)` to send tick's copy again, or \(confirm); the other lists sync as before")
             }
             for c in (state.emptied ?? []) {
                 result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) was emptied on the server together with others (a wiped server?); nothing was deleted in tick; "
                     + "run `tick dav restore \(c)` to send tick's copy again, or `tick dav sync --accept-empty \(c)` to delete its tasks in tick too; the other lists sync as before")
             }
+            let synced = stillLive.filter { down.problems[$0] == nil }
             for (c, why) in down.problems.sorted(by: { $0.key < $1.key }) {
-                result.problems.append("calendar (\(c)) did not sync: \(why); the other lists synced; run `tick dav sync` again")
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) did not sync: \(why); "
+                    + (synced.isEmpty ? "no calendar synced" : "synced: " + synced.joined(separator: ", ")) + "; run `tick dav sync` again")
             }
             let now = clock()
             if down.problems.isEmpty {
                 state.lastSuccess = now
                 state.lastError = nil
-            } else {
+            }
+            if !down.problems.isEmpty || !(state.vanished ?? []).isEmpty || !(state.emptied ?? []).isEmpty {
+                // A calendar that did not sync or is set aside (gone, wiped) is a failure:
+                // an error exit, and `tick status` says why until it is dealt with.
                 state.lastFailure = now
                 state.lastError = result.problems.first
             }
@@ -323,16 +379,34 @@ public struct DavSync: Sendable {
         }
     }
 
+    /// Stops bridging `collection`, whose list is gone from the store: its
+    /// vdir copy and vdirsyncer's record go (the calendar stays on the server).
+    private func detach(_ c: String, _ state: inout DavState) {
+        try? FileManager.default.removeItem(atPath: bridge.vdirPath + "/" + c)
+        vdirsyncer.forget(c)
+        state.removed = state.removed?.filter { $0 != c }
+        state.vanished = state.vanished?.filter { $0 != c }
+        state.emptied = state.emptied?.filter { $0 != c }
+        if state.removed?.isEmpty == true { state.removed = nil }
+        if state.vanished?.isEmpty == true { state.vanished = nil }
+        if state.emptied?.isEmpty == true { state.emptied = nil }
+    }
+
     /// Restores the calendars of `collections` on the server from tick's
     /// copy (after they vanished, or were wiped): vdirsyncer forgets them,
     /// discover creates them again, and the sync sends every item.
+    /// A name that is no bridged list's calendar is refused and named in the
+    /// report's problems; the others are restored (all refused: an error).
     public func restore(_ collections: [String], waiting: () -> Void = {}) throws -> DavReport {
+        var refused: [String] = []
         do {
             let lock = try DavLock(root: root, waiting: waiting)
             defer { lock.release() }
             var state = DavState.load(root: root) ?? DavState()
             let known = Set(try bridgedCollections())
-            for c in collections where !known.contains(c) { throw DavError.unknownCollection(c, known: known.sorted()) }
+            refused = collections.filter { !known.contains($0) }
+            let collections = collections.filter(known.contains)
+            if collections.isEmpty, let first = refused.first { throw DavError.unknownCollection(first, known: known.sorted()) }
             for c in collections { vdirsyncer.forget(c) }
             state.vanished = state.vanished?.filter { !collections.contains($0) }
             if state.vanished?.isEmpty == true { state.vanished = nil }
@@ -341,7 +415,13 @@ public struct DavSync: Sendable {
             state.collections = []
             try state.save(root: root)
         }
-        return try run(waiting: waiting)
+        var report = try run(waiting: waiting)
+        let known = (try? bridgedCollections()) ?? []
+        for c in refused {
+            report.problems.append(DavError.unknownCollection(c, known: known).errorDescription ?? c)
+        }
+        report.refused = refused
+        return report
     }
 
     /// A list name as a shell word.

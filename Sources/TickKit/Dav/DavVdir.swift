@@ -151,7 +151,7 @@ extension DavBridge {
     }
 
     /// After a sync whose upload succeeded (`state.json`'s last success is
-    /// after the last pass that sent items) and before vdirsyncer runs again:
+    /// after the last pass that sent items; calendars set aside excepted) and before vdirsyncer runs again:
     /// each item still as tick wrote it is on the server, so it is the new
     /// base (a later change on the phone is then merged against it, a reopen
     /// included). An item vdirsyncer replaced (the phone changed it during the
@@ -160,10 +160,14 @@ extension DavBridge {
         let fm = FileManager.default
         guard let data = fm.contents(atPath: passPath),
               let pass = Timestamp.parse(String(decoding: data, as: UTF8.self)) else { return }
-        guard let state = DavState.load(root: root), state.lastError == nil, let success = state.lastSuccess, success >= pass else { return }
+        guard let state = DavState.load(root: root), let success = state.lastSuccess, success >= pass else { return }
+        // A calendar set aside (gone from the server, or wiped) did not take
+        // what tick wrote into it: its base stays what both ends last agreed on.
+        let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
         for (key, bytes) in rawItems(sentPath).bytes {
             guard let slash = key.firstIndex(of: "/") else { continue }
             let collection = String(key[..<slash]), name = String(key[key.index(after: slash)...])
+            if aside.contains(collection) { continue }
             if let current = fm.contents(atPath: vdirPath + "/" + key), [UInt8](current) == bytes {
                 try write(bytes, to: basePath, collection: collection, name: name)
             }

@@ -9,11 +9,16 @@ extension Tick {
             commandName: "restore",
             abstract: "Send a list's calendar to the server again from tick's copy (after it vanished or was wiped there).",
             discussion: """
-            When a calendar is gone from the server (deleted there, or the \\
-            server lost its data), `tick dav sync` reports it and leaves it \\
-            alone; the other lists keep syncing. This creates it again and \\
-            sends every task of the list. To confirm the removal instead, \\
-            delete the list: `tick lists rm NAME`.
+            When a calendar is gone from the server (deleted there, or the \
+            server lost its data), `tick dav sync` reports it and leaves it \
+            alone; the other lists keep syncing. This creates it again and \
+            sends every task of the list; where the server holds items \
+            again (another machine restored it first), they are merged field \
+            by field, the later change winning. To confirm the removal \
+            instead, delete the list: `tick lists rm NAME` (the inbox: \
+            `tick dav sync --accept-empty inbox`). Of several names, those \
+            that are no bridged list's calendar are named and the others \
+            restored.
 
             EXAMPLE
               tick dav restore work
@@ -30,6 +35,8 @@ extension Tick {
             guard FileManager.default.fileExists(atPath: sync.configPath) else { throw DavError.notSetUp(configPath: sync.configPath) }
             let report = try sync.restore(collections, waiting: DavReportText.waiting(sync, context.terminal))
             try DavReportText.show(report, of: sync, on: context.terminal)
+            // A name that was refused (the others were restored) is a failure too.
+            if !report.refused.isEmpty { throw ExitCode(1) }
         }
     }
 }

@@ -75,6 +75,9 @@ enum DavReportText {
         for o in report.overridden {
             lines.append("  overridden: \(String(o.task.uuidString.lowercased().prefix(8))) \(o.field)")
         }
+        for id in report.kept {
+            lines.append("  kept \(String(id.lowercased.prefix(8))): changed here after it was deleted elsewhere; sent again")
+        }
         return lines
     }
 }
