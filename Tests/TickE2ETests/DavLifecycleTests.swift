@@ -100,8 +100,9 @@ struct DavLifecycleTests {
         try s.add("Still syncing")
         for minute in 1...2 {
             let r = try s.tick(["dav", "sync"], now: "2026-11-21T10:0\(minute):00Z")
-            #expect(r.status == 0, "\(r)")
-            #expect(r.stderr.contains("tick dav restore work"), "\(r)")
+            // A calendar gone from the server is an error exit until dealt with (issue 44).
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stderr.contains("tick dav restore work") && r.stderr.contains("tick lists rm Work"), "\(r)")
             #expect(!r.stderr.contains("vdirsyncer discover") && !r.stderr.contains("--force-delete"), "tick's words: \(r)")
         }
         #expect(server.item("inbox", containing: "Still syncing") != nil, "the inbox synced meanwhile")
@@ -130,12 +131,14 @@ struct DavLifecycleTests {
         }
         for minute in 1...2 {
             let r = try s.tick(["dav", "sync"], now: "2026-11-21T10:0\(minute):00Z")
-            #expect(r.status == 0, "\(r)")
+            // A wiped server is an error exit (issue 44).
+            #expect(r.status == 1, "\(r)")
             #expect(r.stderr.contains("tick dav restore work") && r.stderr.contains("--accept-empty inbox"), "\(r)")
             #expect(try DavTests.titles(s).count == 2, "nothing deleted in tick")
         }
         let accepted = try s.tick(["dav", "sync", "--accept-empty", "work"], now: "2026-11-21T10:05:00Z")
-        #expect(accepted.status == 0 && accepted.stdout.contains("1 deleted"), "\(accepted)")
+        // The inbox is still set aside: still an error exit.
+        #expect(accepted.status == 1 && accepted.stdout.contains("1 deleted") && !accepted.stderr.contains("(work)"), "\(accepted)")
         #expect(try DavTests.titles(s)["Report"] == nil && (try DavTests.titles(s))["Inbox task"] != nil)
         let restored = try s.tick(["dav", "restore", "inbox"], now: "2026-11-21T10:06:00Z")
         #expect(restored.status == 0 && !restored.stderr.contains("--accept-empty"), "\(restored)")

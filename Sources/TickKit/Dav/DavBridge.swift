@@ -76,7 +76,8 @@ public struct DavBridge: Sendable {
             throw DavError.io(path: store.displayPath(kind), reason: "this store file cannot be read; fix it (tick shows why) before the bridge runs")
         }
         // Calendars found in the vdir that are no list yet become lists.
-        if try adoptCollections(snapshot, writer: writer, report: &report) { snapshot = try store.snapshot() }
+        var revivedLists: [String: Date] = [:]
+        if try adoptCollections(snapshot, writer: writer, report: &report, revived: &revivedLists) { snapshot = try store.snapshot() }
         let bridged = bridgedFiles(snapshot)
         var kinds: [String: FileKind] = [:]
         var storeTasks: [UUID: (kind: FileKind, task: TaskItem)] = [:]
@@ -239,9 +240,12 @@ public struct DavBridge: Sendable {
                 var targetKind = s.kind
                 var target = storeCollection
                 if v.collection != storeCollection {
+                    // A move into a list removed here afterwards (and back because
+                    // of a later change there) was undone by the removal.
+                    let movedBeforeRemoval = revivedLists[v.collection].map { phoneTime <= $0 } ?? false
                     let phoneMoved = b.map { $0.collection != v.collection } ?? true
                     let storeMoved = b.map { $0.collection != storeCollection } ?? true
-                    let phoneWins = phoneMoved && !storeMoved || phoneMoved == storeMoved && phoneTime > s.task.listTime
+                    let phoneWins = !movedBeforeRemoval && (phoneMoved && !storeMoved || phoneMoved == storeMoved && phoneTime > s.task.listTime)
                     if phoneWins, let kind = kinds[v.collection] {
                         targetKind = kind
                         target = v.collection

@@ -77,12 +77,16 @@ extension DavBridge {
     /// collection whose list was removed in tick, a path that cannot be a
     /// slug, a name `[dav] lists` leaves out.
     /// Returns true when it made a file.
-    func adoptCollections(_ snapshot: StoreSnapshot, writer: StoreWriter, report: inout DavReport) throws -> Bool {
+    /// `revived`: lists that come back (another end changed an item there
+    /// after `tick lists rm`), with when they were removed: what the other end
+    /// did there before that stays removed.
+    func adoptCollections(_ snapshot: StoreSnapshot, writer: StoreWriter, report: inout DavReport, revived: inout [String: Date]) throws -> Bool {
         let fm = FileManager.default
         let existing = Set(snapshot.files.map { Self.collection(of: $0.kind) })
         var removed = removedCollections(snapshot)
         for collection in removed.sorted() where changedSinceRemoval(collection) {
             // Another end put an item there after the list was removed here: the list comes back.
+            revived[collection] = try removalTime(collection)
             removed.remove(collection)
             try? fm.removeItem(atPath: basePath + "/" + collection + "/" + Self.removedMarker)
         }

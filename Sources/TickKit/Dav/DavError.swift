@@ -52,8 +52,9 @@ extension DavError {
         if lines.contains(where: { $0.contains("vdirsyncer discover") }) {
             return "vdirsyncer's record of the calendars is out of date; run `tick dav sync` again (it rediscovers them), or `tick dav setup` again"
         }
-        if lines.contains(where: { $0.contains("Cannot connect") || $0.contains("Connection refused") }) {
-            return "the server cannot be reached (connection refused; tried again, with a pause); no calendar synced"
+        if let line = lines.first(where: { $0.contains("Cannot connect") || $0.contains("Connection refused") }) {
+            let what = line.literalRange(of: "Cannot connect").map { String(String(line[$0.lowerBound...]).prefix { $0 != "[" }).trimmingWhitespace() } ?? "connection refused"
+            return "the server cannot be reached (\(what); tried again, with a pause); no calendar synced"
         }
         if lines.contains(where: { $0.contains("Server disconnected") || $0.contains("Session is closed") || $0.contains("Connection reset") }) {
             return "the server dropped the connection (tried again, with a pause, and it dropped again); run `tick dav sync` again later"

@@ -61,12 +61,6 @@ public struct DavSync: Sendable {
     /// synced before and had to be created again (they vanished from the server).
     @discardableResult
     public func discover(collections: [String]) throws(DavError) -> [String] {
-        try discoverFinding(collections: collections).recreated
-    }
-
-    /// ``discover(collections:)``, also naming every collection it had to
-    /// create on the server (`created`), new ones included.
-    func discoverFinding(collections: [String]) throws(DavError) -> (recreated: [String], created: [String]) {
         let v = vdirsyncer
         let synced = Set(collections.filter(v.hasStatus))
         let found = try v.runRetrying(["discover", "tick"])
@@ -79,7 +73,7 @@ public struct DavSync: Sendable {
             try? bridge.prepareCollections()
             try metasync()
         }
-        return (created.filter { synced.contains($0) }, created)
+        return created.filter { synced.contains($0) }
     }
 
     /// `vdirsyncer metasync` (display names, colours); a collection that
@@ -101,19 +95,8 @@ public struct DavSync: Sendable {
     private func prepare(_ state: inout DavState, collections: [String], force: Bool, accepted: Set<String>) throws(DavError) {
         let now = clock()
         let due = state.discovered.map { now.timeIntervalSince($0) >= bridge.settings.discover || now < $0 } ?? true
-        // While a calendar is gone from the server, every sync asks: another
-        // machine may have restored it (then this one joins it, no command needed).
-        let gone = Set(state.vanished ?? [])
-        if force || due || state.collections != collections || !gone.isEmpty {
-            let found = try discoverFinding(collections: collections)
-            let recreated = found.recreated
-            for c in gone.intersection(collections) where !found.created.contains(c) {
-                // It is on the server again: restored elsewhere. Joined as a
-                // restore joins it (nothing deleted; the later change of each field wins).
-                vdirsyncer.forget(c)
-                state.vanished = state.vanished?.filter { $0 != c }
-            }
-            if state.vanished?.isEmpty == true { state.vanished = nil }
+        if force || due || state.collections != collections {
+            let recreated = try discover(collections: collections)
             state.collections = collections
             state.discovered = now
             var vanished = Set(state.vanished ?? [])
@@ -287,14 +270,18 @@ public struct DavSync: Sendable {
             // With the calendars made elsewhere, which discover put in the vdir.
             let calendars = Set(collections).union(bridge.vdirCollections()).sorted()
             var probed = Round()
-            for c in (state.emptied ?? []) where calendars.contains(c) {
-                // Set aside as wiped: once the server holds items there again
-                // (another machine restored it, the phone added one), it syncs.
+            for c in Set(state.vanished ?? []).union(state.emptied ?? []).sorted() where calendars.contains(c) {
+                // Set aside (gone from the server, or wiped): once the server
+                // holds items there again (another machine restored it, the
+                // phone added one), it syncs, with no command here. While it
+                // is still empty vdirsyncer refuses, and it stays aside.
                 let probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
                 probed.uploaded += probe.uploaded
                 probed.downloaded += probe.downloaded
                 if probe.succeeded {
+                    state.vanished = state.vanished?.filter { $0 != c }
                     state.emptied = state.emptied?.filter { $0 != c }
+                    if state.vanished?.isEmpty == true { state.vanished = nil }
                     if state.emptied?.isEmpty == true { state.emptied = nil }
                 }
             }
