@@ -77,6 +77,38 @@ public struct WrittenCopies: Sendable {
         return Copy(bytes: bytes, file: file, savedAt: stamp.modificationDate)
     }
 
+    /// True when `version`, a Syncthing conflict copy of its file, is this
+    /// machine's own replaced version: it descends from what tick last wrote
+    /// here, by hand only. Every change tick makes stamps it, and a hand edit
+    /// changes values but no stamp, so such a version carries exactly the
+    /// written copy's stamps: the file's `modifiedAt` and tombstones, and the
+    /// `createdAt`, `modifiedAt` and `changed` of every task both hold (tasks
+    /// added or removed by hand do not count). A copy from another machine
+    /// carries that machine's stamps (Docs/MERGE.md §18); it is merged by
+    /// them alone, never stamped here.
+    func isOwnVersion(_ version: TaskFile, copy: Copy?) -> Bool {
+        guard let copy else { return false }
+        let written = copy.file
+        guard MergeClock.seconds(version.modifiedAt) == MergeClock.seconds(written.modifiedAt),
+              Self.seconds(version.deleted) == Self.seconds(written.deleted) else { return false }
+        var previous: [UUID: TaskItem] = [:]
+        for task in written.tasks where previous[task.id] == nil { previous[task.id] = task }
+        for task in version.tasks {
+            guard let before = previous[task.id] else { continue }
+            guard MergeClock.seconds(task.createdAt) == MergeClock.seconds(before.createdAt),
+                  MergeClock.seconds(task.modifiedAt) == MergeClock.seconds(before.modifiedAt),
+                  task.changed.mapValues(MergeClock.seconds) == before.changed.mapValues(MergeClock.seconds)
+            else { return false }
+        }
+        return true
+    }
+
+    private static func seconds(_ tombstones: [Tombstone]) -> [UUID: Int64] {
+        var out: [UUID: Int64] = [:]
+        for t in tombstones { out[t.id] = max(out[t.id] ?? .min, MergeClock.seconds(t.at)) }
+        return out
+    }
+
     /// ``stampHandEdits(in:bytes:at:)`` with the copy already read (a writer
     /// that stamps several versions in a row decodes it once). Returns how
     /// many tasks were stamped.
