@@ -163,14 +163,17 @@ public struct ConflictResolver {
         // A copy from another machine is merged by its stamps alone, so every
         // machine that resolves the same versions writes the same bytes
         // (Docs/MERGE.md §18).
+        // The written copies: the last, and the earlier ones kept, since the
+        // version that replaced the copy may have been seen first.
+        let writtenCopies = store.written.copies(of: kind)
         let written = store.written.copy(of: kind)
         for copy in copies {
             let path = store.location.path(copy.relativePath)
             guard let (bytes, stamp) = try AtomicFile.read(path: path) else { continue }
             do {
                 var file = try TaskFileDecoder(bytes: bytes, path: store.shownPath(path), kind: kind, fallbackDate: stamp.modificationDate).decode()
-                if store.written.isOwnVersion(file, copy: written) {
-                    store.written.stampHandEdits(in: &file, bytes: bytes, at: stamp.modificationDate, copy: written)
+                if let origin = store.written.ownOrigin(of: file, at: stamp.modificationDate, among: writtenCopies) {
+                    store.written.stampHandEdits(in: &file, bytes: bytes, at: stamp.modificationDate, copy: origin)
                 }
                 files.append((copy, file))
             } catch {

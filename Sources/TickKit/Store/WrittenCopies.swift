@@ -40,19 +40,36 @@ public struct WrittenCopies: Sendable {
         (try? AtomicFile.read(path: path(of: kind)))??.bytes
     }
 
+    /// How many earlier copies of a file are kept besides the last one
+    /// (`<path>~1`, `<path>~2`, each with its own time): a Syncthing conflict
+    /// copy is this machine's own replaced version when it descends from one of
+    /// them, even after the version that replaced it was seen (Docs/MERGE.md §18).
+    static let earlier = 2
+
+    /// Where the `n`th copy of `kind` is kept (0: the last one).
+    func path(of kind: FileKind, earlier n: Int) -> String {
+        n == 0 ? path(of: kind) : path(of: kind) + "~\(n)"
+    }
+
     /// Records what tick just wrote (or saw, with nothing to stamp), at the
-    /// clock's time. A cache: failures are ignored (the next hand edit is then
-    /// not stamped, and merges by its task's times).
+    /// clock's time; the copy it replaces becomes the first earlier one. A
+    /// cache: failures are ignored (the next hand edit is then not stamped,
+    /// and merges by its task's times).
     public func save(_ bytes: [UInt8], for kind: FileKind) {
         let target = path(of: kind)
         try? PrivateFiles.createDirectory(PathString.deletingLastComponent(target))
+        if let old = self.bytes(of: kind), old != bytes {
+            for n in stride(from: Self.earlier, to: 0, by: -1) {
+                rename(path(of: kind, earlier: n - 1), path(of: kind, earlier: n))
+            }
+        }
         guard (try? AtomicFile.write(bytes, to: target, mode: UInt32(PrivateFiles.fileMode), durable: false)) != nil else { return }
         try? FileManager.default.setAttributes([.modificationDate: clock()], ofItemAtPath: target)
     }
 
-    /// Forgets the copy (the file was removed).
+    /// Forgets the copies (the file was removed).
     public func remove(_ kind: FileKind) {
-        unlink(path(of: kind))
+        for n in 0...Self.earlier { unlink(path(of: kind, earlier: n)) }
     }
 
     /// Gives change times to the fields of `file`'s tasks that differ from the
@@ -70,7 +87,16 @@ public struct WrittenCopies: Sendable {
 
     /// The copy and its decoded file, nil when missing or unreadable.
     func copy(of kind: FileKind) -> Copy? {
-        let target = path(of: kind)
+        copy(of: kind, earlier: 0)
+    }
+
+    /// The last copy, then the earlier ones kept (those that can be read).
+    func copies(of kind: FileKind) -> [Copy] {
+        (0...Self.earlier).compactMap { copy(of: kind, earlier: $0) }
+    }
+
+    private func copy(of kind: FileKind, earlier n: Int) -> Copy? {
+        let target = path(of: kind, earlier: n)
         guard let (bytes, stamp) = try? AtomicFile.read(path: target),
               let file = try? TaskFileDecoder(bytes: bytes, path: target, kind: kind, fallbackDate: Date(timeIntervalSince1970: 0)).decode()
         else { return nil }
@@ -86,6 +112,14 @@ public struct WrittenCopies: Sendable {
     /// added or removed by hand do not count). A copy from another machine
     /// carries that machine's stamps (Docs/MERGE.md §18); it is merged by
     /// them alone, never stamped here.
+    /// The written copy (the last one or an earlier one kept) that `version`,
+    /// a Syncthing conflict copy, descends from by hand only
+    /// (``isOwnVersion(_:copy:)``) and was saved after: nil for a copy from
+    /// another machine.
+    func ownOrigin(of version: TaskFile, at: Date, among copies: [Copy]) -> Copy? {
+        copies.first { at > $0.savedAt && isOwnVersion(version, copy: $0) }
+    }
+
     func isOwnVersion(_ version: TaskFile, copy: Copy?) -> Bool {
         guard let copy else { return false }
         let written = copy.file
