@@ -21,6 +21,8 @@ final class SimMachine {
     /// Syncthing's view of each file: its version vector (device → counter)
     /// and the bytes that version has (nil: deleted).
     var versions: [String: (vector: [Int: Int], bytes: [UInt8]?)] = [:]
+    /// A hand edit here that the watcher has not seen yet (Syncthing may copy it away first).
+    var unseen = false
 
     /// Syncthing's scan: a file whose bytes differ from its version's was
     /// changed here, and gets a new version of this device.
@@ -114,6 +116,49 @@ final class SimMachine {
     func startWatching(at now: Date) throws {
         let store = Store(location: try writer(now).base.store.location, clock: { now })
         try store.withLock { writer in writer.markAllSeen() }
+    }
+
+    /// A store file's modification time.
+    func mtime(_ relative: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: sandbox.store + "/" + relative))?[.modificationDate] as? Date
+    }
+
+    /// tick's written copy of a store file here (what it last wrote or saw).
+    func written(_ relative: String, at now: Date) -> [UInt8]? {
+        guard let location = try? writer(now).base.store.location,
+              let data = FileManager.default.contents(atPath: location.stateDirectory + "/written/" + relative) else { return nil }
+        return [UInt8](data)
+    }
+
+    /// `tick resolve` of one file and one conflict copy in a scratch store
+    /// that has this machine's written copies of the file (and their times): what
+    /// this machine would write for that pair. Returns the file's bytes.
+    func resolveInScratch(path: String, winner: [UInt8], wonAt: Date, copy: String, loser: [UInt8], lostAt: Date, now: Date) throws -> [UInt8]? {
+        let real = try writer(now).base.store.location
+        let dir = sandbox.root + "/scratch-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let location = StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")
+        let fm = FileManager.default
+        for sub in ["store/lists", "store/archive", "state/written/lists", "state/written/archive", "cache"] {
+            try fm.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
+        }
+        for suffix in ["", "~1", "~2"] {
+            let source = real.stateDirectory + "/written/" + path + suffix
+            guard let data = fm.contents(atPath: source) else { continue }
+            let target = location.stateDirectory + "/written/" + path + suffix
+            try data.write(to: URL(fileURLWithPath: target))
+            if let at = (try? fm.attributesOfItem(atPath: source))?[.modificationDate] as? Date {
+                try fm.setAttributes([.modificationDate: at], ofItemAtPath: target)
+            }
+        }
+        for (relative, bytes, at) in [(path, winner, wonAt), (copy, loser, lostAt)] {
+            let target = location.root + "/" + relative
+            try Data(bytes).write(to: URL(fileURLWithPath: target))
+            try fm.setAttributes([.modificationDate: at], ofItemAtPath: target)
+        }
+        var resolver = ConflictResolver(store: Store(location: location, clock: { now }), dryRun: false)
+        _ = try resolver.run()
+        return fm.contents(atPath: location.root + "/" + path).map { [UInt8]($0) }
     }
 
     /// `tick resolve` (as the watcher and git's post-merge hook run it).

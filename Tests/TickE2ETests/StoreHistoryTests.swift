@@ -49,6 +49,40 @@ struct StoreHistoryTests {
     }
 }
 
+/// Syncthing's fan-out (issue 44): a conflict copy made on one machine
+/// reaches the other two (each resolves it), hand edits are made in every
+/// file kind (the inbox, lists, the archive) and some are copied away before
+/// the machine's watcher saw them (so a machine's own replaced version holds
+/// an edit no tick stamped). Each conflict's pair (the version that won, the
+/// copy) is also resolved on every machine's written copies: the machines the
+/// copy came to from elsewhere write the same bytes, and so does the machine
+/// it was made on when its copy holds nothing unstamped. Then the StoreHistory
+/// checks (every machine the same bytes, the latest change of each field).
+///
+/// `TICK_FANOUT_HISTORIES` sets how many histories run (default 40);
+/// `TICK_FANOUT_SEED=N` (or `N-M`) replays one.
+@Suite(.serialized,
+       .enabled(if: ProcessInfo.processInfo.environment["TICK_BIN"] == nil,
+                "in process (no binary involved): it runs once, in the debug suite"))
+struct SyncthingFanOutHistoryTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let total = Int(environment["TICK_FANOUT_HISTORIES"] ?? "") ?? 40
+
+    @Test("three machines, Syncthing's fan-out, hand edits in every file: any pair resolves to the same bytes on every machine")
+    func fanOutHistories() throws {
+        var seeds = Array(0..<UInt64(Self.total))
+        if let replay = Self.environment["TICK_FANOUT_SEED"] {
+            let bounds = replay.split(separator: "-").compactMap { UInt64($0) }
+            if let low = bounds.first { seeds = Array(low...(bounds.last ?? low)) }
+        }
+        for seed in seeds {
+            var history = try StoreHistory(seed: seed &+ 5_000_000, mode: .syncthing)
+            history.fanOut = true
+            try history.check()
+        }
+    }
+}
+
 /// One generated history and its checks.
 struct StoreHistory {
     enum Mode: String, CustomStringConvertible, Sendable {
@@ -66,6 +100,11 @@ struct StoreHistory {
     var remote: [String: [UInt8]] = [:]
     var log: [String] = []
     var counter = 0
+    /// Syncthing's fan-out (``SyncthingFanOutHistoryTests``): conflict copies
+    /// reach the third machine, hand edits touch archived tasks and are
+    /// sometimes copied away unstamped, and each conflict's pair is resolved
+    /// on every machine's written copies.
+    var fanOut = false
 
     init(seed: UInt64, mode: Mode) throws {
         self.seed = seed
@@ -164,6 +203,19 @@ struct StoreHistory {
             try add(on: m, now: now, before: before)
             return
         }
+        if fanOut, rng.chance(10) {
+            let archived = ledger.sequence.filter { before.tasks[$0]?.place == "archive" }
+            if !archived.isEmpty {
+                counter += 1
+                let n = counter, id = rng.pick(archived)
+                let what = "hand title (archived) \(name(id)) h\(n)"
+                try handEdit(m, id: id, at: now) { task in task["title"] = "h\(n)" }
+                log.append("\(Timestamp.format(now)) m\(m.number) \(what)")
+                trace()
+                ledger.record(before: before, after: SimView(m.files()), at: now, what: what, recreates: false)
+                return
+            }
+        }
         let id = rng.pick(open)
         guard let uuid = UUID(uuidString: id) else { return }
         var what = ""
@@ -261,7 +313,7 @@ struct StoreHistory {
     }
 
     /// Changes one task's JSON in its file as an editor does, the file's mtime `at`.
-    func handEdit(_ m: SimMachine, id: String, at: Date, _ change: (inout [String: Any]) -> Void) throws {
+    mutating func handEdit(_ m: SimMachine, id: String, at: Date, _ change: (inout [String: Any]) -> Void) throws {
         for (path, bytes) in m.files() where !path.contains(".sync-conflict-") {
             guard var object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
                   var tasks = object["tasks"] as? [[String: Any]],
@@ -271,7 +323,13 @@ struct StoreHistory {
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             try m.put(path, [UInt8](data), mtime: at)
             // `tick watch` stamps it at once (Docs/MERGE.md §17); without it, the next tick that writes the file does.
-            if m.watches { try m.stampHandEdits(at: at) }
+            // With the fan-out, Syncthing sometimes copies the file away first: the watcher sees it at the next sync.
+            if fanOut, rng.chance(40) {
+                m.unseen = true
+                log.append("    (m\(m.number)'s watcher has not seen it yet)")
+            } else if m.watches {
+                try m.stampHandEdits(at: at)
+            }
             return
         }
     }
@@ -300,6 +358,7 @@ struct StoreHistory {
         a.scan()
         b.scan()
         let fa = a.files(), fb = b.files()
+        var arrived = Set<Int>()
         func includes(_ v: [Int: Int], _ w: [Int: Int]) -> Bool { w.allSatisfy { v[$0.key, default: 0] >= $0.value } }
         for path in Set(a.versions.keys).union(b.versions.keys).sorted() {
             let va = a.versions[path], vb = b.versions[path]
@@ -333,8 +392,20 @@ struct StoreHistory {
                     try? Data(winner ?? []).write(to: URL(fileURLWithPath: base + ".winner"))
                     try? Data(loser ?? []).write(to: URL(fileURLWithPath: base + ".loser"))
                 }
-                try a.put(copy, loser, mtime: now)
-                try b.put(copy, loser, mtime: now)
+                if fanOut {
+                    // Syncthing keeps mtimes: the copy has the losing version's, the winner its own.
+                    let (w, l) = aWins ? (a, b) : (b, a)
+                    let lostAt = l.mtime(path) ?? now, wonAt = w.mtime(path) ?? now
+                    try checkPair(path: path, winner: winner, wonAt: wonAt, copy: copy, loser: loser, lostAt: lostAt,
+                                  owner: l, holder: w, now: now)
+                    let third = machines.first { $0 !== a && $0 !== b }
+                    for m in [a, b] + (third.map { [$0] } ?? []) { try m.put(copy, loser, mtime: lostAt) }
+                    arrived.insert(l.number)
+                    if let third { arrived.insert(third.number) }
+                } else {
+                    try a.put(copy, loser, mtime: now)
+                    try b.put(copy, loser, mtime: now)
+                }
             }
             if fa[path] != result { try a.put(path, result, mtime: now) }
             if fb[path] != result { try b.put(path, result, mtime: now) }
@@ -342,10 +413,54 @@ struct StoreHistory {
             b.versions[path] = (vector, result)
         }
         // What arrived is merged as the watcher merges it (a machine that got nothing has nothing to do).
-        for (m, before) in [(a, fa), (b, fb)] where m.files() != before {
+        for (m, before) in [(a, fa), (b, fb)] where m.files() != before || m.unseen || arrived.contains(m.number) {
+            m.unseen = false
             try m.stampHandEdits(at: now)   // the watcher sees the files change
             try m.resolve(at: now)
         }
+        // The fan-out: a copy also reached the third machine, whose watcher merges it too.
+        for m in machines where m !== a && m !== b && arrived.contains(m.number) {
+            try m.stampHandEdits(at: now)
+            try m.resolve(at: now)
+        }
+    }
+
+    /// Resolves one conflict's pair (the version that won, the copy) on each
+    /// machine's written copy of the file, in a scratch store, and compares:
+    /// every machine the copy came to from elsewhere writes the same bytes,
+    /// and the machine it was made on too when its copy holds nothing tick
+    /// did not write there (MERGE.md §18). Only when the winner holds nothing
+    /// its own machine had not seen (else each machine that receives it may
+    /// stamp it against its own copy: MERGE.md §17's window).
+    mutating func checkPair(path: String, winner: [UInt8]?, wonAt: Date, copy: String, loser: [UInt8]?, lostAt: Date,
+                            owner: SimMachine, holder: SimMachine, now: Date) throws {
+        guard let winner, let loser else { return }
+        guard holder.written(path, at: now) == winner else { return }
+        var results: [Int: [UInt8]] = [:]
+        for m in machines {
+            results[m.number] = try m.resolveInScratch(path: path, winner: winner, wonAt: wonAt, copy: copy, loser: loser, lostAt: lostAt, now: now)
+        }
+        // A machine whose own earlier version the copy carries the stamps of
+        // takes it for its own and stamps its hand edits at the copy's mtime
+        // (MERGE.md §18: the stamps alone cannot tell); the others merge by stamps alone.
+        let lost = Timestamp.format(lostAt)
+        let inputs = Self.changeTimes(winner).union(Self.changeTimes(loser))
+        let others = machines.filter { $0 !== owner }.map(\.number).filter { n in
+            !(Self.changeTimes(results[n] ?? nil).subtracting(inputs).contains(lost))
+        }
+        if let first = others.first, others.contains(where: { results[$0] != results[first] }) {
+            fail("resolving \(path) and \(copy) (made on m\(owner.number)) gave different bytes on m\(others.map(String.init))")
+        }
+        if owner.written(path, at: now) == loser, let first = others.first, results[owner.number] != results[first] {
+            fail("resolving \(path) and \(copy) gave different bytes on m\(owner.number), whose copy held nothing unstamped")
+        }
+    }
+
+    /// Every change time in a file's tasks.
+    static func changeTimes(_ bytes: [UInt8]?) -> Set<String> {
+        guard let bytes, let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let tasks = object["tasks"] as? [[String: Any]] else { return [] }
+        return Set(tasks.flatMap { (($0["changed"] as? [String: String]) ?? [:]).values })
     }
 
     /// `tick sync` against the shared remote: what changed on one side only
@@ -407,7 +522,8 @@ struct StoreHistory {
 
     func fail(_ message: String) {
         let history = log.joined(separator: "\n")
-        Issue.record("\(mode) seed \(seed) (replay: TICK_STORE_SEED=\(seed)): \(message)\n\(history)")
+        let replay = fanOut ? "TICK_FANOUT_SEED=\(seed &- 5_000_000)" : "TICK_STORE_SEED=\(seed)"
+        Issue.record("\(mode)\(fanOut ? " fan-out" : "") seed \(seed) (replay: \(replay)): \(message)\n\(history)")
     }
 
     func verify() throws {

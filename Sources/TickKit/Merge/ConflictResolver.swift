@@ -87,7 +87,8 @@ public struct ConflictResolver {
                 archive.keep(TaskFileEncoder.encode(file), as: file.kind.relativePath)
             }
         } else {
-            var files = try store.snapshot().files + store.archiveSnapshot().files
+            // Each file's hand edits stamped in memory first, as the writer's join stamps them.
+            var files = try store.snapshotForWriting(store.kinds() + store.archiveKinds()).files
             for (kind, file) in wouldWrite {
                 if let i = files.firstIndex(where: { $0.kind == kind }) { files[i] = file }
             }
@@ -156,16 +157,24 @@ public struct ConflictResolver {
         guard !blocked.contains(kind) else { return [.copiesWaiting(kind, count: copies.count)] }
         var steps: [ResolveStep] = []
         var files: [(ConflictCopy, TaskFile)] = []
-        // A conflict copy is often the version that was in place here before
-        // Syncthing renamed it: a hand edit in it is a change made after tick's
-        // last write of the file, stamped at the copy's mtime (Docs/MERGE.md §18).
+        // A conflict copy travels to every device. Only this machine's own
+        // replaced version (it carries exactly the stamps tick last wrote here)
+        // may hold a hand edit no tick saw: that is stamped at the copy's mtime.
+        // A copy from another machine is merged by its stamps alone, so every
+        // machine that resolves the same versions writes the same bytes
+        // (Docs/MERGE.md §18).
+        // The written copies: the last, and the earlier ones kept, since the
+        // version that replaced the copy may have been seen first.
+        let writtenCopies = store.written.copies(of: kind)
         let written = store.written.copy(of: kind)
         for copy in copies {
             let path = store.location.path(copy.relativePath)
             guard let (bytes, stamp) = try AtomicFile.read(path: path) else { continue }
             do {
                 var file = try TaskFileDecoder(bytes: bytes, path: store.shownPath(path), kind: kind, fallbackDate: stamp.modificationDate).decode()
-                store.written.stampHandEdits(in: &file, bytes: bytes, at: stamp.modificationDate, copy: written)
+                if let origin = store.written.ownOrigin(of: file, at: stamp.modificationDate, among: writtenCopies) {
+                    store.written.stampHandEdits(in: &file, bytes: bytes, at: stamp.modificationDate, copy: origin)
+                }
                 files.append((copy, file))
             } catch {
                 steps.append(.unreadable(error))

@@ -193,8 +193,10 @@ public enum StoreReconciler {
         return (out, report)
     }
 
-    /// Reconciles the store's files under the lock. Files that cannot be read
-    /// are left out (their tasks are not touched). The files that receive a
+    /// Reconciles the store's files under the lock. Each file's hand edits are
+    /// stamped first (``StoreWriter/stampHandEdits(_:)``), so the plan sees
+    /// them with their change times. Files that cannot be read are left out
+    /// (their tasks are not touched). The files that receive a
     /// merged task are written before those that lose a copy, so an
     /// interruption never loses a change. Merged values are written as they
     /// are (they are not changes made now).
@@ -205,12 +207,19 @@ public enum StoreReconciler {
     public static func run(writer: StoreWriter, only: [FileKind]? = nil, keep: (TaskFile) -> Void = { _ in }) throws -> ReconcileReport {
         // Joining copies of one task is a merge: the user's hooks do not see it.
         let writer = StoreWriter(store: writer.store.withoutHooks())
+        // Archive files too: an archived task is the same task as a copy a
+        // merge left in a list (Docs/MERGE.md section 14).
+        let reading = try only ?? (writer.store.kinds() + writer.store.archiveKinds())
+        // Each file's hand edits are stamped first, as a step of their own (the
+        // plan below consults no written copy): planned from unstamped files,
+        // an edit made here would lose to an older copy by value order, and
+        // the write below, which stamps it, would replace it by that plan.
+        // Files that cannot be parsed are left out below.
+        for kind in reading { _ = try? writer.stampHandEdits(kind) }
         let files: [TaskFile]
         if let only {
             files = try only.compactMap { kind in try writer.store.read(kind)?.file }
         } else {
-            // Archive files too: an archived task is the same task as a copy a
-            // merge left in a list (Docs/MERGE.md section 14).
             files = try writer.store.snapshot().files + writer.store.archiveSnapshot().files
         }
         let (plans, report) = plan(files)

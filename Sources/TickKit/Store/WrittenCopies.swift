@@ -40,19 +40,36 @@ public struct WrittenCopies: Sendable {
         (try? AtomicFile.read(path: path(of: kind)))??.bytes
     }
 
+    /// How many earlier copies of a file are kept besides the last one
+    /// (`<path>~1`, `<path>~2`, each with its own time): a Syncthing conflict
+    /// copy is this machine's own replaced version when it descends from one of
+    /// them, even after the version that replaced it was seen (Docs/MERGE.md §18).
+    static let earlier = 2
+
+    /// Where the `n`th copy of `kind` is kept (0: the last one).
+    func path(of kind: FileKind, earlier n: Int) -> String {
+        n == 0 ? path(of: kind) : path(of: kind) + "~\(n)"
+    }
+
     /// Records what tick just wrote (or saw, with nothing to stamp), at the
-    /// clock's time. A cache: failures are ignored (the next hand edit is then
-    /// not stamped, and merges by its task's times).
+    /// clock's time; the copy it replaces becomes the first earlier one. A
+    /// cache: failures are ignored (the next hand edit is then not stamped,
+    /// and merges by its task's times).
     public func save(_ bytes: [UInt8], for kind: FileKind) {
         let target = path(of: kind)
         try? PrivateFiles.createDirectory(PathString.deletingLastComponent(target))
+        if let old = self.bytes(of: kind), old != bytes {
+            for n in stride(from: Self.earlier, to: 0, by: -1) {
+                rename(path(of: kind, earlier: n - 1), path(of: kind, earlier: n))
+            }
+        }
         guard (try? AtomicFile.write(bytes, to: target, mode: UInt32(PrivateFiles.fileMode), durable: false)) != nil else { return }
         try? FileManager.default.setAttributes([.modificationDate: clock()], ofItemAtPath: target)
     }
 
-    /// Forgets the copy (the file was removed).
+    /// Forgets the copies (the file was removed).
     public func remove(_ kind: FileKind) {
-        unlink(path(of: kind))
+        for n in 0...Self.earlier { unlink(path(of: kind, earlier: n)) }
     }
 
     /// Gives change times to the fields of `file`'s tasks that differ from the
@@ -70,11 +87,60 @@ public struct WrittenCopies: Sendable {
 
     /// The copy and its decoded file, nil when missing or unreadable.
     func copy(of kind: FileKind) -> Copy? {
-        let target = path(of: kind)
+        copy(of: kind, earlier: 0)
+    }
+
+    /// The last copy, then the earlier ones kept (those that can be read).
+    func copies(of kind: FileKind) -> [Copy] {
+        (0...Self.earlier).compactMap { copy(of: kind, earlier: $0) }
+    }
+
+    private func copy(of kind: FileKind, earlier n: Int) -> Copy? {
+        let target = path(of: kind, earlier: n)
         guard let (bytes, stamp) = try? AtomicFile.read(path: target),
               let file = try? TaskFileDecoder(bytes: bytes, path: target, kind: kind, fallbackDate: Date(timeIntervalSince1970: 0)).decode()
         else { return nil }
         return Copy(bytes: bytes, file: file, savedAt: stamp.modificationDate)
+    }
+
+    /// True when `version`, a Syncthing conflict copy of its file, is this
+    /// machine's own replaced version: it descends from what tick last wrote
+    /// here, by hand only. Every change tick makes stamps it, and a hand edit
+    /// changes values but no stamp, so such a version carries exactly the
+    /// written copy's stamps: the file's `modifiedAt` and tombstones, and the
+    /// `createdAt`, `modifiedAt` and `changed` of every task both hold (tasks
+    /// added or removed by hand do not count). A copy from another machine
+    /// carries that machine's stamps (Docs/MERGE.md §18); it is merged by
+    /// them alone, never stamped here.
+    /// The written copy (the last one or an earlier one kept) that `version`,
+    /// a Syncthing conflict copy, descends from by hand only
+    /// (``isOwnVersion(_:copy:)``) and was saved after: nil for a copy from
+    /// another machine.
+    func ownOrigin(of version: TaskFile, at: Date, among copies: [Copy]) -> Copy? {
+        copies.first { at > $0.savedAt && isOwnVersion(version, copy: $0) }
+    }
+
+    func isOwnVersion(_ version: TaskFile, copy: Copy?) -> Bool {
+        guard let copy else { return false }
+        let written = copy.file
+        guard MergeClock.seconds(version.modifiedAt) == MergeClock.seconds(written.modifiedAt),
+              Self.seconds(version.deleted) == Self.seconds(written.deleted) else { return false }
+        var previous: [UUID: TaskItem] = [:]
+        for task in written.tasks where previous[task.id] == nil { previous[task.id] = task }
+        for task in version.tasks {
+            guard let before = previous[task.id] else { continue }
+            guard MergeClock.seconds(task.createdAt) == MergeClock.seconds(before.createdAt),
+                  MergeClock.seconds(task.modifiedAt) == MergeClock.seconds(before.modifiedAt),
+                  task.changed.mapValues(MergeClock.seconds) == before.changed.mapValues(MergeClock.seconds)
+            else { return false }
+        }
+        return true
+    }
+
+    private static func seconds(_ tombstones: [Tombstone]) -> [UUID: Int64] {
+        var out: [UUID: Int64] = [:]
+        for t in tombstones { out[t.id] = max(out[t.id] ?? .min, MergeClock.seconds(t.at)) }
+        return out
     }
 
     /// ``stampHandEdits(in:bytes:at:)`` with the copy already read (a writer
