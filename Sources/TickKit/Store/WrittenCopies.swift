@@ -103,6 +103,14 @@ public struct WrittenCopies: Sendable {
         return Copy(bytes: bytes, file: file, savedAt: stamp.modificationDate)
     }
 
+    /// The written copy (the last one or an earlier one kept) that `version`,
+    /// a Syncthing conflict copy, descends from by hand only
+    /// (``isOwnVersion(_:copy:)``) and was saved after: nil for a copy from
+    /// another machine.
+    func ownOrigin(of version: TaskFile, at: Date, among copies: [Copy]) -> Copy? {
+        copies.first { at > $0.savedAt && isOwnVersion(version, copy: $0) }
+    }
+
     /// True when `version`, a Syncthing conflict copy of its file, is this
     /// machine's own replaced version: it descends from what tick last wrote
     /// here, by hand only. Every change tick makes stamps it, and a hand edit
@@ -112,14 +120,6 @@ public struct WrittenCopies: Sendable {
     /// added or removed by hand do not count). A copy from another machine
     /// carries that machine's stamps (Docs/MERGE.md §18); it is merged by
     /// them alone, never stamped here.
-    /// The written copy (the last one or an earlier one kept) that `version`,
-    /// a Syncthing conflict copy, descends from by hand only
-    /// (``isOwnVersion(_:copy:)``) and was saved after: nil for a copy from
-    /// another machine.
-    func ownOrigin(of version: TaskFile, at: Date, among copies: [Copy]) -> Copy? {
-        copies.first { at > $0.savedAt && isOwnVersion(version, copy: $0) }
-    }
-
     func isOwnVersion(_ version: TaskFile, copy: Copy?) -> Bool {
         guard let copy else { return false }
         let written = copy.file
