@@ -180,6 +180,35 @@ struct DavBoundaryTests {
         }
     }
 
+    @Test("a list renamed on one machine is renamed on the other and on the server, and stays so; then the other way round")
+    func renamesConverge() throws {
+        let (a, server) = try DavTests.setUp()
+        try a.ok("lists", "add", "Errands", now: "2026-11-21T09:00:00Z")
+        try a.add("Stamps", "list:Errands", now: "2026-11-21T09:00:00Z")
+        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
+        let b = try DavConvergeTests.secondMachine(server)
+        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
+        #expect(try DavConvergeTests.lists(b)["errands"] == "Errands")
+        let renames: [(Sandbox, Sandbox, String, Int)] = [(a, b, "Chores", 10), (b, a, "Jobs", 30)]
+        for (renamer, other, name, minute) in renames {
+            try renamer.ok("lists", "rename", try DavConvergeTests.lists(renamer)["errands"] ?? "", name, now: "2026-11-21T09:\(minute):00Z")
+            _ = try Self.sync(renamer, "2026-11-21T09:\(minute + 1):00Z")
+            #expect(DavConvergeTests.displayName(server, "errands") == name)
+            // The other machine finds it at its next discovery (every 5 minutes).
+            let out = try Self.sync(other, "2026-11-21T09:\(minute + 7):00Z")
+            #expect(out.contains("renamed on another end"), "\(out)")
+            for (i, machine) in [renamer, other, renamer, other].enumerated() {
+                _ = try machine.tick(["dav", "sync", "--discover"], now: "2026-11-21T09:\(minute + 8 + i):00Z")
+            }
+            for (label, machine) in [("renamer", renamer), ("other", other)] {
+                let lists = try DavConvergeTests.lists(machine)
+                #expect(lists["errands"] == name, "\(label): \(lists)")
+                #expect(try Self.tasks(machine)["Stamps"] == name, "\(label)")
+            }
+            #expect(DavConvergeTests.displayName(server, "errands") == name)
+        }
+    }
+
     @Test("tick dav restore of several calendars restores those it can and names the one it cannot (exit 1); its help has no stray backslashes")
     func restoreDoesWhatItCan() throws {
         let (s, server) = try DavTests.setUp()

@@ -59,6 +59,6 @@ struct DavErrorTests {
             error: Unknown error occurred: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]
             error: Use `-vdebug` to see the full traceback.
             """)
-        #expect(down.report == "CalDAV sync failed: Cannot connect to host 127.0.0.1:5239 ssl:default [Connect call failed ('127.0.0.1', 5239)]; the store is unchanged by the server's side and tick works as before; `tick dav sync` tries again")
+        #expect(down.report == "CalDAV sync failed: the server cannot be reached (Cannot connect to host 127.0.0.1:5239 ssl:default; tried again, with a pause); no calendar synced; the store is unchanged by the server's side and tick works as before; `tick dav sync` tries again")
     }
 }

@@ -21,7 +21,8 @@ import Testing
 /// there; a task whose last change is a reopen in tick, of a completion both
 /// machines had synced, is open everywhere.
 ///
-/// `TICK_DAV_HISTORIES` sets the number of histories (default 60).
+/// `TICK_DAV_HISTORIES` sets the number of histories (default 1,000, the
+/// number issue 44 asks of every CI run; `scripts/dav-histories.sh` runs more).
 @Suite struct DavTwoMachineHistoryTests {
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
     static let utc = Zone(named: "UTC")!
@@ -122,7 +123,13 @@ import Testing
                 // metasync: the side that changed the name since the last sync, else the server's.
                 let l = localName(m, c), r = names[c]
                 if l != r {
-                    if let l, l != m.statusNames[c] { names[c] = l } else if let r { try Data(r.utf8).write(to: URL(fileURLWithPath: vdir + "/" + c + "/displayname")) }
+                    if let l, l != m.statusNames[c] {
+                        names[c] = l
+                    } else if let r {
+                        try Data(r.utf8).write(to: URL(fileURLWithPath: vdir + "/" + c + "/displayname"))
+                        // A name brought down over one synced before: a rename on the server side (DavSync.metasync).
+                        if m.statusNames[c] != nil { try m.fixture.bridge(at: now).noteServerRename(c, to: r) }
+                    }
                 }
                 m.statusNames[c] = names[c]
                 let dir = vdir + "/" + c
@@ -415,6 +422,12 @@ import Testing
         }
 
         func check() throws {
+            // Names converge: a list both machines have is named as its calendar on the server.
+            let la = Dictionary(try store(a).snapshot().files.compactMap { f in f.kind.slug.map { ($0, f.displayName) } }, uniquingKeysWith: { x, _ in x })
+            let lb = Dictionary(try store(b).snapshot().files.compactMap { f in f.kind.slug.map { ($0, f.displayName) } }, uniquingKeysWith: { x, _ in x })
+            for slug in Set(la.keys).intersection(lb.keys).sorted() {
+                #expect(la[slug] == lb[slug] && la[slug] == names[slug], "list \(slug): A \(la[slug] ?? "-"), B \(lb[slug] ?? "-"), server \(names[slug] ?? "-"); \(context)")
+            }
             let fa = try storeFields(a), fb = try storeFields(b), fs = serverFields()
             for id in Set(fa.keys).union(fb.keys).union(fs.keys).sorted(by: { $0.uuidString < $1.uuidString }) {
                 let p = id.lowercased.prefix(8)
@@ -492,7 +505,7 @@ import Testing
     }
 
     static var histories: Int {
-        Int(ProcessInfo.processInfo.environment["TICK_DAV_HISTORIES"] ?? "") ?? 60
+        Int(ProcessInfo.processInfo.environment["TICK_DAV_HISTORIES"] ?? "") ?? 1000
     }
 
     @Test func twoMachinesAndAPhoneConvergeAfterAnyHistory() throws {

@@ -78,6 +78,9 @@ public struct DavBridge: Sendable {
         // Calendars found in the vdir that are no list yet become lists.
         var revivedLists: [String: Date] = [:]
         if try adoptCollections(snapshot, writer: writer, report: &report, revived: &revivedLists) { snapshot = try store.snapshot() }
+        // Lists renamed on the other end (another machine, the phone) take the name.
+        report.renamedLists = try adoptRenames(snapshot, writer: writer, report: &report)
+        if !report.renamedLists.isEmpty { snapshot = try store.snapshot() }
         let bridged = bridgedFiles(snapshot)
         var kinds: [String: FileKind] = [:]
         var storeTasks: [UUID: (kind: FileKind, task: TaskItem)] = [:]

@@ -13,13 +13,15 @@ extension DavBridge {
         try makeCollections(bridgedFiles(try store.snapshot()))
     }
 
-    /// Collections: a directory per bridged file, with its display name.
+    /// Collections: a directory per bridged file, with its display name
+    /// (left as it is while a rename made on the server side waits for the
+    /// pass to take it: ``renamedOnServer(_:)``).
     func makeCollections(_ bridged: [TaskFile]) throws {
         for file in bridged {
             let dir = vdirPath + "/" + Self.collection(of: file.kind)
             try makeDirectory(dir)
             let name = file.kind == .inbox ? settings.inboxName : file.displayName
-            try writeIfChanged(Array(name.utf8), to: dir + "/displayname")
+            if renamedOnServer(file) == nil { try writeIfChanged(Array(name.utf8), to: dir + "/displayname") }
             if let color = file.color { try writeIfChanged(Array(color.utf8), to: dir + "/color") }
         }
     }
@@ -127,6 +129,74 @@ extension DavBridge {
             if (try? resolver.slugForNewList(named: candidate)) != nil { return candidate }
         }
         return nil
+    }
+
+    /// Where a sync records the display names `vdirsyncer metasync` brought
+    /// down from the server (``DavSync``), by collection, until the pass takes them.
+    var serverRenamesPath: String { root + "/server-renames" }
+
+    /// The names the server side gave calendars (another machine's `tick
+    /// lists rename`, or the phone's) that the store has not taken yet.
+    func serverRenames() -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: serverRenamesPath),
+              let names = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
+        return names
+    }
+
+    func writeServerRenames(_ names: [String: String]) throws {
+        if names.isEmpty {
+            if FileManager.default.fileExists(atPath: serverRenamesPath) { try AtomicFile.remove(path: serverRenamesPath) }
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(names) else { return }
+        try makeDirectory(root)
+        try writeIfChanged([UInt8](data), to: serverRenamesPath)
+    }
+
+    /// Records that `vdirsyncer metasync` brought `name` down for
+    /// `collection`, whose metadata had synced before: a rename made on the
+    /// server side, for the next pass to take.
+    func noteServerRename(_ collection: String, to name: String) throws {
+        guard collection != Self.inboxCollection, !name.isEmpty else { return }
+        var renames = serverRenames()
+        renames[collection] = name
+        try writeServerRenames(renames)
+    }
+
+    /// The name the server side gave a list's calendar, not taken yet.
+    func renamedOnServer(_ file: TaskFile) -> String? {
+        guard file.kind != .inbox else { return nil }
+        return serverRenames()[Self.collection(of: file.kind)]
+    }
+
+    /// Takes the names the server side gave the bridged lists' calendars, as
+    /// `tick lists rename` would. A name another list has is reported and not
+    /// taken (the store's name goes up again). Returns the collections renamed.
+    func adoptRenames(_ snapshot: StoreSnapshot, writer: StoreWriter, report: inout DavReport) throws -> [String] {
+        let pending = serverRenames()
+        guard !pending.isEmpty else { return [] }
+        var renamed: [String] = []
+        let slugs = Set(snapshot.files.compactMap(\.kind.slug))
+        for file in bridgedFiles(snapshot) where file.kind != .inbox {
+            let c = Self.collection(of: file.kind)
+            guard let name = pending[c], name != file.displayName else { continue }
+            let others = snapshot.listInfos.filter { $0.kind != file.kind }
+            let resolver = ListResolver(lists: others, existingSlugs: slugs, problems: [])
+            guard name.lowercased() == file.displayName.lowercased() || (try? resolver.slugForNewList(named: name)) != nil else {
+                report.problems.append("\(vdirPath)/\(c): renamed on the server to a name another list has; kept as it is here (rename one of them)")
+                continue
+            }
+            let now = self.now
+            try writer.update(file.kind) { f in
+                f.name = name
+                f.modifiedAt = now
+            }
+            renamed.append(c)
+        }
+        try writeServerRenames([:])
+        return renamed
     }
 
     /// True when the vdir's collection holds an item.

@@ -29,6 +29,9 @@ public struct DavReport: Sendable, Equatable {
     /// Collections of lists removed in tick (`tick lists rm`): their items are
     /// deleted from the vdir, and the calendar may go from the server.
     public var removedLists: [String] = []
+    /// Lists renamed on the other end (another machine or the phone), by
+    /// collection: the store took the calendar's new name.
+    public var renamedLists: [String] = []
     /// `tick dav restore`: names that are no bridged list's calendar (the others were restored).
     public var refused: [String] = []
 
@@ -48,5 +51,6 @@ public struct DavReport: Sendable, Equatable {
         for c in other.newLists where !newLists.contains(c) { newLists.append(c) }
         for c in other.emptied where !emptied.contains(c) { emptied.append(c) }
         for c in other.removedLists where !removedLists.contains(c) { removedLists.append(c) }
+        for c in other.renamedLists where !renamedLists.contains(c) { renamedLists.append(c) }
     }
 }

@@ -68,20 +68,35 @@ public struct DavSync: Sendable {
         let created = found.createdOnServer
         // A new calendar: metasync with no record takes the server's default
         // name ("b wins"); tick's name is written back and sent at once.
-        try metasync()
+        try metasync(created: Set(created))
         if !created.isEmpty {
             try? bridge.prepareCollections()
-            try metasync()
+            try metasync(created: Set(created))
         }
         return created.filter { synced.contains($0) }
     }
 
     /// `vdirsyncer metasync` (display names, colours); a collection that
     /// fails here fails its sync too, where it is reported.
-    func metasync() throws(DavError) {
-        let outcome = try vdirsyncer.runRetrying(["metasync", "tick"])
+    ///
+    /// A display name it brings down for a calendar that had metadata synced
+    /// before is a rename made on the server side (another machine's `tick
+    /// lists rename`, or the phone's): recorded for the pass, which renames
+    /// the list (a rename travels; vdirsyncer's rule for a conflict, the
+    /// server wins, decides between two renames, and every machine takes its
+    /// result). A calendar with no metadata record yet takes the server's
+    /// default name here, which is no rename (tick writes its own back); so
+    /// does one discover just `created` on the server again.
+    func metasync(created: Set<String> = []) throws(DavError) {
+        let v = vdirsyncer
+        let before = collectionNames()
+        let known = Set(before.keys.filter { !created.contains($0) && FileManager.default.fileExists(atPath: v.statusDirectory + "/" + $0 + ".metadata") })
+        let outcome = try v.runRetrying(["metasync", "tick"])
         if !outcome.succeeded, outcome.failures.isEmpty {
             throw DavError.vdirsyncerFailed(step: "metasync", message: outcome.output)
+        }
+        for (c, name) in collectionNames() where known.contains(c) && before[c] != name {
+            try? bridge.noteServerRename(c, to: name)
         }
     }
 

@@ -75,6 +75,9 @@ enum DavReportText {
         for o in report.overridden {
             lines.append("  overridden: \(String(o.task.uuidString.lowercased().prefix(8))) \(o.field)")
         }
+        for c in report.renamedLists {
+            lines.append("  renamed on another end: the list of calendar \(c)")
+        }
         for id in report.kept {
             lines.append("  kept \(String(id.lowercased.prefix(8))): changed here after it was deleted elsewhere; sent again")
         }
