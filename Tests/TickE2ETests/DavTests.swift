@@ -539,6 +539,45 @@ struct DavTests {
         #expect(!w.log.contains("Made while watching"), "no titles in the log")
     }
 
+    @Test("a phone delete applied by tick watch is in tick undo --list as a dav sync entry; tick undo brings the task back and the watcher sends it again")
+    func watchDeleteUndone() throws {
+        let (s, server) = try Self.setUp()
+        try s.add("Call the bank")
+        try s.add("Keep me")
+        let config = s.home + "/.config/tick/config.toml"
+        // A short interval: the phone's delete is fetched by the interval's sync, not by a store change.
+        try "[dav]\ndebounce = \"1s\"\ninterval = \"2s\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let before = try s.tick("undo", "--list")
+        let w = try s.startWatcher(["--no-reminders"])
+        defer { _ = w.stop() }
+        #expect(w.waitForMessage(timeout: 60, where: { $0.hasPrefix("CalDAV: 2 sent") }) != nil, "\(w.log)")
+        let bank = try #require(server.item("inbox", containing: "SUMMARY:Call the bank"))
+        // The watcher's first sync uploaded and changed nothing in the store: no entry.
+        #expect(try s.tick("undo", "--list").stdout == before.stdout)
+
+        let mark = w.mark
+        try server.delete("inbox", bank.name)
+        #expect(w.waitForMessage(after: mark, timeout: 60, where: { $0.hasPrefix("CalDAV: ") && $0.contains("1 deleted") }) != nil, "\(w.log)")
+        #expect(try Self.titles(s)["Call the bank"] == nil)
+        let list = try s.tick("undo", "--list")
+        #expect(list.status == 0, "\(list)")
+        #expect(list.lines.first?.contains("  dav sync: 1 task deleted from Inbox: ") == true, "\(list.stdout)")
+        #expect(list.lines.count == before.lines.count + 1, "one entry, however many syncs ran since: \(list)\n\(w.log)")
+        #expect(!list.stdout.contains("Call the bank"), "no titles in the list")
+
+        // Undone later than the watcher saw the delete (its clock runs from the pinned start).
+        let mark2 = w.mark
+        let undo = try s.tick(["undo"], now: "2026-11-21T10:00:00Z")
+        #expect(undo.status == 0 && undo.stdout.hasPrefix("Undid dav sync: 1 task deleted from Inbox"), "\(undo)")
+        #expect(try Self.titles(s)["Call the bank"] != nil)
+        // The undo is a store change: the watcher's next sync sends the task again.
+        #expect(w.waitForMessage(after: mark2, timeout: 60, where: { $0.hasPrefix("CalDAV: 1 sent") }) != nil, "\(w.log)")
+        #expect(server.item("inbox", containing: "SUMMARY:Call the bank") != nil)
+        #expect(try Self.titles(s)["Call the bank"] != nil && Self.titles(s)["Keep me"] != nil)
+        #expect(!w.log.contains("Call the bank"), "no titles in the log")
+        #expect(!w.log.contains("warning"), "\(w.log)")
+    }
+
     @Test("server down: a clear error, tick works, tick status says why; an http URL that is not loopback is refused")
     func serverDown() throws {
         let (s, server) = try Self.setUp()

@@ -262,7 +262,30 @@ public struct DavSync: Sendable {
     /// `accepting`: calendars tick reported as emptied on the server together
     /// with others, whose emptying the user confirms (`tick dav sync
     /// --accept-empty`): their tasks are deleted in tick too.
+    ///
+    /// Undo: what the run changes in the store (the phone's deletes,
+    /// completions, edits, moves and adds, the lists its calendars make) is
+    /// one entry of the store's undo journal (``Store/journal``: `tick dav
+    /// sync`'s, `tick watch`'s), started when the run starts (``entry(at:)``),
+    /// so each sync of a long-lived watcher is an entry of its own and `tick
+    /// undo` reverts it as it reverts `tick dav sync`'s. A run that changed
+    /// nothing in the store adds no entry.
     public func run(accepting accepted: Set<String> = [], discovering: Bool = false, waiting: () -> Void = {}) throws -> DavReport {
+        try entry(at: clock()).synced(accepting: accepted, discovering: discovering, waiting: waiting)
+    }
+
+    /// This sync, writing the store through a journal session of its own
+    /// started at `now` (``JournalSession/restarted(at:)`` of the store's;
+    /// none when the store records no journal).
+    func entry(at now: Date) -> DavSync {
+        guard let session = bridge.store.journal else { return self }
+        let store = bridge.store.with(journal: session.restarted(at: now))
+        let journaled = DavBridge(store: store, settings: bridge.settings, root: bridge.root, now: bridge.now, timeZone: bridge.timeZone)
+        return DavSync(bridge: journaled, configPath: configPath, environment: environment, clock: clock, backoff: backoff)
+    }
+
+    /// ``run(accepting:discovering:waiting:)`` in the store (and journal session) this sync has.
+    private func synced(accepting accepted: Set<String>, discovering: Bool, waiting: () -> Void) throws -> DavReport {
         guard FileManager.default.fileExists(atPath: configPath) else { throw DavError.notSetUp(configPath: configPath) }
         let lock = try DavLock(root: root, waiting: waiting)
         defer { lock.release() }

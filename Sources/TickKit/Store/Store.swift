@@ -38,6 +38,13 @@ public struct Store: Sendable {
         return store
     }
 
+    /// The same store, recording its writes in `journal` (nil: in no journal).
+    public func with(journal: JournalSession?) -> Store {
+        var store = Store(location: location, currentDirectory: currentDirectory, journal: journal, hooks: hooks, clock: clock)
+        store.beforeSwap = beforeSwap
+        return store
+    }
+
     /// The same store, writing without hooks (joining copies of a task is a merge, not a change).
     public func withoutHooks() -> Store {
         var store = Store(location: location, currentDirectory: currentDirectory, journal: journal, hooks: nil, clock: clock)

@@ -37,6 +37,13 @@ public final class JournalSession: @unchecked Sendable {
         self.id = UUID().lowercased
     }
 
+    /// A new session of the same journal and command, for the next entry of
+    /// a writer that runs again and again (each CalDAV sync of `tick watch`):
+    /// its own id and time, nothing recorded yet.
+    public func restarted(at now: Date) -> JournalSession {
+        JournalSession(journal: journal, command: command, now: now, maxEntryBytes: maxEntryBytes, warn: warn)
+    }
+
     /// Records one write (see ``FileStep/diff(kind:before:after:beforeBytes:beforeMode:)``).
     public func record(kind: FileKind, before: TaskFile?, after: TaskFile?, beforeBytes: [UInt8]? = nil, beforeMode: UInt32? = nil) {
         guard let step = FileStep.diff(kind: kind, before: before, after: after, beforeBytes: beforeBytes, beforeMode: beforeMode) else { return }

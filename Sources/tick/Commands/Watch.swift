@@ -37,7 +37,9 @@ extension Tick {
             `tick dav sync`'s work at start, after store changes (once quiet for
             [dav] debounce, default 2s) and every [dav] interval (default 45s);
             [dav] watch = false turns it off. One line per sync (counts, overridden
-            fields by task id) or failure. See Docs/DAV.md.
+            fields by task id) or failure. What a sync changes in the store (a task
+            deleted on the phone) is in `tick undo --list` as a `dav sync` entry,
+            as after `tick dav sync`, and `tick undo` reverts it. See Docs/DAV.md.
 
             Logs one line per reindex to stderr (file, task count, milliseconds; never
             a title). Only one watcher runs per store. SIGINT and SIGTERM stop it
@@ -86,8 +88,15 @@ extension Tick {
                 let root = config.dav.resolvedPath(environment: context.environment)
                 let settings = config.dav
                 let environment = context.environment
+                // What a sync changes in the store goes into the undo journal as
+                // `tick dav sync`'s changes do, under its name: DavSync makes each
+                // sync that changed the store an entry of its own.
+                let journal = JournalSession(
+                    journal: UndoJournal(location: store.location), command: CommandPath.of(["tick", "dav", "sync"]), now: clock(),
+                    warn: { warning in t.errLine("\(Timestamp.format(Date())) CalDAV: warning: \(warning.description)") })
+                let davStore = store.with(journal: journal)
                 davScheduler = DavScheduler(interval: settings.interval, debounce: settings.debounce) {
-                    let bridge = DavBridge(store: store, settings: settings, root: root, now: clock(), timeZone: zone)
+                    let bridge = DavBridge(store: davStore, settings: settings, root: root, now: clock(), timeZone: zone)
                     let sync = DavSync(bridge: bridge, configPath: davConfig, environment: environment, clock: clock)
                     let stamp = Timestamp.format(Date())
                     do {
