@@ -94,6 +94,9 @@ public struct DavBridge: Sendable {
             for task in file.tasks { everywhere.insert(task.id) }
             for t in file.deleted { tombstones[t.id] = max(tombstones[t.id] ?? .distantPast, t.at) }
         }
+        // Tasks deleted with their list (`tick lists rm` keeps no tombstone) count as deleted then.
+        let removedTasks = Self.readRemovedTasks(root: root).filter { !everywhere.contains($0.key) }
+        for (id, at) in removedTasks { tombstones[id] = max(tombstones[id] ?? .distantPast, at) }
         // When the last pass ran: a field the store changed after it was changed here.
         let lastPass = readLastPass()
         // Lists removed in tick (`tick lists rm`) whose collections are still in the vdir.
@@ -396,6 +399,11 @@ public struct DavBridge: Sendable {
         report.emptied = removedFrom.filter { !hasItems(collection: $0) }.sorted()
         if report.sent > 0 { try recordPass() }
         // Forgotten once the store holds no trace of them (a merge brought them back, or the tombstone expired).
+        // A list's task is forgotten once no item of it is left (its delete went up).
+        // Kept while an item of it may still arrive (a move in flight, a copy
+        // another machine kept and sent again): 30 days.
+        try Self.writeRemovedTasks(removedTasks.filter { now.timeIntervalSince($0.value) < Self.removalMemory }, root: root)
+        try Self.writeRemovedLists(Self.readRemovedLists(root: root).filter { c, at in kinds[c] == nil && now.timeIntervalSince(at) < Self.removalMemory }, root: root)
         let deletedNow = Set(tombstone.values.joined())
         try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0] != nil || deletedNow.contains($0) })
         try writeLastPass()

@@ -38,11 +38,14 @@ extension DavBridge {
     /// Collections of lists removed in tick: bridged once (their base copy is
     /// still there), no list file has their slug now, and they are still in
     /// the vdir. Their items are deleted; they are never taken for new calendars.
+    /// So is a calendar of a list removed here recently (``readRemovedLists(root:)``)
+    /// that came back to the vdir after it was detached.
     func removedCollections(_ snapshot: StoreSnapshot) -> Set<String> {
         let fm = FileManager.default
         let known = Set(snapshot.files.map { Self.collection(of: $0.kind) })
         let based = Set(((try? fm.contentsOfDirectory(atPath: basePath)) ?? []).filter { !$0.hasPrefix(".") })
-        return Set(vdirCollections().filter { based.contains($0) && !known.contains($0) && $0 != Self.inboxCollection })
+        let recorded = Self.readRemovedLists(root: root)
+        return Set(vdirCollections().filter { (based.contains($0) || recorded[$0] != nil) && !known.contains($0) && $0 != Self.inboxCollection })
     }
 
     /// The file in `base/<collection>/` that says when the bridge first saw its list removed.
@@ -52,15 +55,18 @@ extension DavBridge {
     func removalTime(_ collection: String) throws -> Date {
         let path = basePath + "/" + collection + "/" + Self.removedMarker
         if let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) { return at }
-        try AtomicFile.write(Array(Timestamp.format(now).utf8), to: path, mode: nil, durable: false)
-        return now
+        let at = Self.readRemovedLists(root: root)[collection] ?? now
+        try makeDirectory(basePath + "/" + collection)
+        try AtomicFile.write(Array(Timestamp.format(at).utf8), to: path, mode: nil, durable: false)
+        return at
     }
 
     /// True when an item of a removed list's collection was added or changed
     /// by another end after the removal was seen (its LAST-MODIFIED is later).
     func changedSinceRemoval(_ collection: String) -> Bool {
         let path = basePath + "/" + collection + "/" + Self.removedMarker
-        guard let data = FileManager.default.contents(atPath: path), let at = Timestamp.parse(String(decoding: data, as: UTF8.self)) else { return false }
+        guard let at = FileManager.default.contents(atPath: path).flatMap({ Timestamp.parse(String(decoding: $0, as: UTF8.self)) })
+                ?? Self.readRemovedLists(root: root)[collection] else { return false }
         let fm = FileManager.default
         for name in (try? fm.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? [] where Self.isItemName(name) {
             guard let bytes = fm.contents(atPath: vdirPath + "/" + collection + "/" + name).map({ [UInt8]($0) }) else { continue }

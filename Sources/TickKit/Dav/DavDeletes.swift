@@ -40,4 +40,69 @@ extension DavBridge {
         try makeDirectory(root)
         try writeIfChanged(Array(text.utf8), to: deletedElsewherePath)
     }
+
+    /// Tasks deleted with a list (`tick lists rm`), with the removal's time
+    /// (`<dav>/removed-tasks`): the bridge counts them as tombstones, so an
+    /// item of theirs in another calendar (moved there on the other end
+    /// before the removal) is deleted, and one changed after it comes back.
+    static func removedTasksPath(root: String) -> String { root + "/removed-tasks" }
+
+    static func readRemovedTasks(root: String) -> [UUID: Date] {
+        guard let data = FileManager.default.contents(atPath: removedTasksPath(root: root)),
+              let raw = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
+        var out: [UUID: Date] = [:]
+        for (id, at) in raw {
+            if let id = UUID(fastString: id), let at = Timestamp.parse(at) { out[id] = at }
+        }
+        return out
+    }
+
+    static func writeRemovedTasks(_ tasks: [UUID: Date], root: String) throws {
+        let path = removedTasksPath(root: root)
+        if tasks.isEmpty {
+            if FileManager.default.fileExists(atPath: path) { try AtomicFile.remove(path: path) }
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(Dictionary(uniqueKeysWithValues: tasks.map { ($0.key.lowercased, Timestamp.format($0.value)) })) else { return }
+        try AtomicFile.write([UInt8](data), to: path, mode: nil, durable: false)
+    }
+
+    /// Records `tasks` as deleted with a list at `at` (``DavState/noteRemoved(collection:root:at:tasks:)``).
+    static func noteRemovedTasks(_ tasks: [UUID], at: Date, root: String) throws {
+        guard !tasks.isEmpty else { return }
+        var all = readRemovedTasks(root: root)
+        for id in tasks { all[id] = max(all[id] ?? at, at) }
+        try writeRemovedTasks(all, root: root)
+    }
+
+    /// How long the bridge remembers a removal made here (a list's tasks, the
+    /// list's calendar): items another end sent before it may arrive later.
+    static let removalMemory: TimeInterval = 30 * 86_400
+
+    /// Lists removed here (`tick lists rm`), by collection, with the time
+    /// (`<dav>/removed-lists`): a calendar detached after its removal that
+    /// holds items again (another machine kept a task it changed) is a removed
+    /// list again, not a new one: what changed after the removal brings the
+    /// list back, the rest is deleted.
+    static func removedListsPath(root: String) -> String { root + "/removed-lists" }
+
+    static func readRemovedLists(root: String) -> [String: Date] {
+        guard let data = FileManager.default.contents(atPath: removedListsPath(root: root)),
+              let raw = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
+        return raw.compactMapValues(Timestamp.parse)
+    }
+
+    static func writeRemovedLists(_ lists: [String: Date], root: String) throws {
+        let path = removedListsPath(root: root)
+        if lists.isEmpty {
+            if FileManager.default.fileExists(atPath: path) { try AtomicFile.remove(path: path) }
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(lists.mapValues(Timestamp.format)) else { return }
+        try AtomicFile.write([UInt8](data), to: path, mode: nil, durable: false)
+    }
 }

@@ -55,8 +55,15 @@ public struct DavState: Codable, Sendable, Equatable {
     /// removal is dated when it ran, not when a sync first sees it: an item
     /// another end changed after `at` survives it (Docs/DAV.md). Does nothing
     /// when the bridge was never set up in `root`.
-    public static func noteRemoved(collection: String, root: String, at: Date) throws {
+    /// `tasks`, the ids of the list's tasks, are deleted with it at `at`
+    /// wherever their items are (another end may have moved one out of the
+    /// calendar before this machine's sync): ``DavBridge/removedTasks()``.
+    public static func noteRemoved(collection: String, root: String, at: Date, tasks: [UUID] = []) throws {
         guard FileManager.default.fileExists(atPath: root + "/vdir/" + collection) else { return }
+        try DavBridge.noteRemovedTasks(tasks, at: at, root: root)
+        var lists = DavBridge.readRemovedLists(root: root)
+        lists[collection] = at
+        try DavBridge.writeRemovedLists(lists, root: root)
         let base = root + "/base/" + collection
         if PathStat.isDirectory(base) == true {
             try AtomicFile.write(Array(Timestamp.format(at).utf8), to: base + "/" + DavBridge.removedMarker, mode: nil, durable: false)

@@ -170,6 +170,12 @@ extension DavBridge {
             if aside.contains(collection) { continue }
             if let current = fm.contents(atPath: vdirPath + "/" + key), [UInt8](current) == bytes {
                 try write(bytes, to: basePath, collection: collection, name: name)
+                // A move tick sent: the base copy it left in the old collection is stale.
+                for other in (try? fm.contentsOfDirectory(atPath: basePath)) ?? [] where other != collection && !other.hasPrefix(".") {
+                    if fm.fileExists(atPath: basePath + "/" + other + "/" + name), !fm.fileExists(atPath: vdirPath + "/" + other + "/" + name) {
+                        try? fm.removeItem(atPath: basePath + "/" + other + "/" + name)
+                    }
+                }
             }
             try? fm.removeItem(atPath: sentPath + "/" + key)
         }

@@ -66,6 +66,8 @@ public struct ListEditing {
         /// Its tasks, and those not done.
         public var count: Int
         public var pending: Int
+        /// The ids of its tasks (the CalDAV bridge deletes their items wherever they are).
+        public var taskIDs: [UUID] = []
     }
 
     /// Looks up the list named `ref` for ``remove(_:)``: not the inbox, and
@@ -79,7 +81,7 @@ public struct ListEditing {
             throw LookupError.listNotFound(ref, known: loaded.listInfos.filter { $0.kind != .inbox }.map(\.name))
         }
         return Removal(kind: kind, displayName: file.displayName, count: file.tasks.count,
-                       pending: file.tasks.filter { $0.state.isPending }.count)
+                       pending: file.tasks.filter { $0.state.isPending }.count, taskIDs: file.tasks.map(\.id))
     }
 
     /// Removes the list file looked up by ``removal(of:)``; refuses (writing

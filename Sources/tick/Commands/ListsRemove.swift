@@ -48,7 +48,8 @@ extension Tick {
             _ = try context.resyncIDs()
             // The CalDAV bridge: the next `tick dav sync` empties the list's calendar and detaches it.
             if let dav = try? context.config().dav {
-                try? DavState.noteRemoved(collection: DavBridge.collection(of: list.kind), root: dav.resolvedPath(environment: context.environment), at: context.now)
+                try? DavState.noteRemoved(collection: DavBridge.collection(of: list.kind), root: dav.resolvedPath(environment: context.environment),
+                                              at: context.now, tasks: list.taskIDs)
             }
             t.out("Deleted list \(list.displayName) (\(list.kind.relativePath)) and its \(count) task\(count == 1 ? "" : "s")")
         }
