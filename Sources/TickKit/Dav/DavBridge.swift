@@ -371,14 +371,16 @@ public struct DavBridge: Sendable {
                 report.problems += next.problems
             }
         }
-        // A task taken back leaves no tombstone in any file (a store merge would delete it again).
-        let mourned = snapshot.files.filter { f in f.deleted.contains { revived.contains($0.id) } }.map(\.kind)
+        // A task taken back (or added back by a later change on the other end)
+        // leaves no tombstone in any file: a store merge would delete it again.
+        let back = revived.union(append.values.joined().map(\.id))
+        let mourned = snapshot.files.filter { f in f.deleted.contains { back.contains($0.id) } }.map(\.kind)
         let secondPass = Set(remove.keys).union(tombstone.keys).union(mourned).sorted()
         for kind in secondPass {
             try writer.update(kind, create: createInbox(kind), stampChanges: false) { file in
                 let gone = (remove[kind] ?? []).union(tombstone[kind] ?? [])
                 file.tasks.removeAll { gone.contains($0.id) }
-                file.deleted.removeAll { revived.contains($0.id) }
+                file.deleted.removeAll { back.contains($0.id) }
                 let deleted = Array(tombstone[kind] ?? []).sorted { $0.uuidString < $1.uuidString }
                 if !deleted.isEmpty { file.recordDeletion(of: deleted, at: now) }
             }
