@@ -143,23 +143,9 @@ extension DavBridge {
 
     /// The names the server side gave calendars (another machine's `tick
     /// lists rename`, or the phone's) that the store has not taken yet.
-    func serverRenames() -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: serverRenamesPath),
-              let names = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
-        return names
-    }
+    func serverRenames() -> [String: String] { Self.readRecord(serverRenamesPath) }
 
-    func writeServerRenames(_ names: [String: String]) throws {
-        if names.isEmpty {
-            if FileManager.default.fileExists(atPath: serverRenamesPath) { try AtomicFile.remove(path: serverRenamesPath) }
-            return
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(names) else { return }
-        try makeDirectory(root)
-        try writeIfChanged([UInt8](data), to: serverRenamesPath)
-    }
+    func writeServerRenames(_ names: [String: String]) throws { try Self.writeRecord(names, to: serverRenamesPath) }
 
     /// Records that `vdirsyncer metasync` brought `name` down for
     /// `collection`, whose metadata had synced before: a rename made on the

@@ -48,24 +48,35 @@ extension DavBridge {
     static func removedTasksPath(root: String) -> String { root + "/removed-tasks" }
 
     static func readRemovedTasks(root: String) -> [UUID: Date] {
-        guard let data = FileManager.default.contents(atPath: removedTasksPath(root: root)),
-              let raw = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
         var out: [UUID: Date] = [:]
-        for (id, at) in raw {
+        for (id, at) in readRecord(removedTasksPath(root: root)) {
             if let id = UUID(fastString: id), let at = Timestamp.parse(at) { out[id] = at }
         }
         return out
     }
 
     static func writeRemovedTasks(_ tasks: [UUID: Date], root: String) throws {
-        let path = removedTasksPath(root: root)
-        if tasks.isEmpty {
+        try writeRecord(Dictionary(uniqueKeysWithValues: tasks.map { ($0.key.lowercased, Timestamp.format($0.value)) }), to: removedTasksPath(root: root))
+    }
+
+    /// One of the bridge's machine-local records: a JSON object of strings
+    /// (empty when the file is missing or unreadable).
+    static func readRecord(_ path: String) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: path),
+              let record = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
+        return record
+    }
+
+    /// Writes a record (``readRecord(_:)``), sorted; an empty one removes the file.
+    static func writeRecord(_ record: [String: String], to path: String) throws {
+        if record.isEmpty {
             if FileManager.default.fileExists(atPath: path) { try AtomicFile.remove(path: path) }
             return
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(Dictionary(uniqueKeysWithValues: tasks.map { ($0.key.lowercased, Timestamp.format($0.value)) })) else { return }
+        guard let data = try? encoder.encode(record) else { return }
+        try FileManager.default.createDirectory(atPath: PathString.deletingLastComponent(path), withIntermediateDirectories: true)
         try AtomicFile.write([UInt8](data), to: path, mode: nil, durable: false)
     }
 
@@ -89,20 +100,10 @@ extension DavBridge {
     static func removedListsPath(root: String) -> String { root + "/removed-lists" }
 
     static func readRemovedLists(root: String) -> [String: Date] {
-        guard let data = FileManager.default.contents(atPath: removedListsPath(root: root)),
-              let raw = try? JSONDecoder().decode([String: String].self, from: data) else { return [:] }
-        return raw.compactMapValues(Timestamp.parse)
+        readRecord(removedListsPath(root: root)).compactMapValues(Timestamp.parse)
     }
 
     static func writeRemovedLists(_ lists: [String: Date], root: String) throws {
-        let path = removedListsPath(root: root)
-        if lists.isEmpty {
-            if FileManager.default.fileExists(atPath: path) { try AtomicFile.remove(path: path) }
-            return
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(lists.mapValues(Timestamp.format)) else { return }
-        try AtomicFile.write([UInt8](data), to: path, mode: nil, durable: false)
+        try writeRecord(lists.mapValues(Timestamp.format), to: removedListsPath(root: root))
     }
 }
