@@ -407,8 +407,13 @@ struct StoreHistory {
                     try b.put(copy, loser, mtime: now)
                 }
             }
-            if fa[path] != result { try a.put(path, result, mtime: now) }
-            if fb[path] != result { try b.put(path, result, mtime: now) }
+            // Syncthing keeps mtimes: what arrives has the mtime of the version it
+            // came from, which MERGE.md §17 stamps a delivered, unstamped hand
+            // edit at (delivered at the sync's time, it was taken for an edit
+            // made then, and beat a later edit made elsewhere: fan-out seed 71).
+            // The older histories keep the sync's time, as their seeds replay.
+            if fa[path] != result { try a.put(path, result, mtime: fanOut ? b.mtime(path) ?? now : now) }
+            if fb[path] != result { try b.put(path, result, mtime: fanOut ? a.mtime(path) ?? now : now) }
             a.versions[path] = (vector, result)
             b.versions[path] = (vector, result)
         }
