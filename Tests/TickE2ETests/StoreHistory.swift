@@ -277,6 +277,13 @@ struct SimLedger {
             let old = before.tasks[id]
             if old == nil, recreates, known.contains(id) {
                 // A completion creating an occurrence that existed once: not a user's new value.
+                // But when the occurrence was withdrawn since (a start, a reopen or an undo of
+                // the completion elsewhere), completing the series again makes it afresh
+                // (MERGE.md §17a, RECURRENCE.md): it exists again, its fields as they were
+                // (fan-out seeds 342, 666: the oracle took it for a task that came back).
+                if let last = latest(id, "exists"), last.value == nil, last.at < at {
+                    add(id, "exists", "yes", at, what)
+                }
                 continue
             }
             if old == nil { add(id, "exists", "yes", at, what) }

@@ -565,7 +565,7 @@ struct StoreHistory {
             // start anywhere after the completion): RECURRENCE.md, "Repeating tasks under sync".
             if shouldExist, view.tasks[id] == nil, let series = ledger.occurrences[id],
                let seriesTask = view.tasks[series], seriesTask.keys["state"]?.hasPrefix("\"done\"") != true,
-               keys.allSatisfy({ $0.value.allSatisfy { $0.at == keys["exists"]?.first?.at } }) {
+               keys.filter({ $0.key != "exists" }).allSatisfy({ $0.value.allSatisfy { $0.at == keys["exists"]?.first?.at } }) {
                 shouldExist = false
             }
             guard let task = view.tasks[id] else {
