@@ -53,16 +53,16 @@ final class SimMachine {
     /// a random history (a list that is not empty, a task changed meanwhile).
     @discardableResult
     func run(_ command: String, at now: Date, _ body: (Context) throws -> Void) throws -> UIWriteResult {
-        let before = files()
-        defer { touch(since: before, at: now) }
+        let before = files(), times = mtimes()
+        defer { touch(since: before, times: times, at: now) }
         return try writer(now).write(command) { context, _ in try body(context) }
     }
 
     /// Performs a `tick ui` effect at `now`.
     @discardableResult
     func perform(_ effect: UIEffect, at now: Date) throws -> UIWriteResult? {
-        let before = files()
-        defer { touch(since: before, at: now) }
+        let before = files(), times = mtimes()
+        defer { touch(since: before, times: times, at: now) }
         return try writer(now).perform(effect, suspend: {}, resume: {})
     }
 
@@ -80,10 +80,20 @@ final class SimMachine {
         return out
     }
 
+    /// Every store file's modification time, by relative path.
+    func mtimes() -> [String: Date] {
+        var out: [String: Date] = [:]
+        for path in files().keys { out[path] = mtime(path) }
+        return out
+    }
+
     /// Gives the files that changed since `before` the modification time
     /// `now`: tick wrote them at the history's time, not the wall clock's.
-    func touch(since before: [String: [UInt8]], at now: Date) {
-        for (path, bytes) in files() where before[path] != bytes {
+    /// A file tick rewrote with the same bytes (its mtime moved) too: with
+    /// the wall clock's mtime, Syncthing would carry that time to the other
+    /// machines (the fan-out keeps mtimes), later than any of the history's.
+    func touch(since before: [String: [UInt8]], times: [String: Date], at now: Date) {
+        for (path, bytes) in files() where before[path] != bytes || times[path] != mtime(path) {
             try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: sandbox.store + "/" + path)
         }
     }
@@ -105,8 +115,8 @@ final class SimMachine {
     /// What a running `tick watch` does the moment a file changes under it
     /// (and `tick sync` before it commits): hand edits get their change times.
     func stampHandEdits(at now: Date) throws {
-        let before = files()
-        defer { touch(since: before, at: now) }
+        let before = files(), times = mtimes()
+        defer { touch(since: before, times: times, at: now) }
         let store = Store(location: try writer(now).base.store.location, clock: { now })
         _ = try store.withLock { writer in writer.stampAllHandEdits() }
     }
@@ -164,8 +174,8 @@ final class SimMachine {
     /// `tick resolve` (as the watcher and git's post-merge hook run it).
     func resolve(at now: Date) throws {
         // Not journaled (a merge is not undoable), as `tick resolve` and the watcher run it.
-        let before = files()
-        defer { touch(since: before, at: now) }
+        let before = files(), times = mtimes()
+        defer { touch(since: before, times: times, at: now) }
         var resolver = ConflictResolver(store: Store(location: try writer(now).base.store.location, clock: { now }), dryRun: false)
         do {
             _ = try resolver.run()
@@ -267,6 +277,13 @@ struct SimLedger {
             let old = before.tasks[id]
             if old == nil, recreates, known.contains(id) {
                 // A completion creating an occurrence that existed once: not a user's new value.
+                // But when the occurrence was withdrawn since (a start, a reopen or an undo of
+                // the completion elsewhere), completing the series again makes it afresh
+                // (MERGE.md §17a, RECURRENCE.md): it exists again, its fields as they were
+                // (fan-out seeds 342, 666: the oracle took it for a task that came back).
+                if let last = latest(id, "exists"), last.value == nil, last.at < at {
+                    add(id, "exists", "yes", at, what)
+                }
                 continue
             }
             if old == nil { add(id, "exists", "yes", at, what) }

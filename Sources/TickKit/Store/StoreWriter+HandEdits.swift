@@ -8,8 +8,11 @@ extension StoreWriter {
     /// back stamped, before it can travel. `tick watch` calls it on every
     /// change, `tick sync` before it commits, `tick resolve` before it merges.
     ///
-    /// - A file that is missing, equal to its copy, or without a copy (tick
-    ///   never wrote it here: nothing to compare with) is left alone.
+    /// - A file that is missing or equal to its copy is left alone.
+    /// - A file without a copy (tick never wrote or saw it here: a list or an
+    ///   archive year Syncthing brought) has nothing to compare with: it is
+    ///   not stamped, but recorded as seen as it is, so that a hand edit made
+    ///   here later is compared with it and stamped (Docs/MERGE.md §17).
     /// - A file that cannot be parsed is never rewritten (``StoreError/invalidFile(_:)``).
     /// - With nothing to stamp (a version a sync tool delivered, a change of
     ///   layout) the file is not rewritten; its copy becomes what is there, so
@@ -23,7 +26,12 @@ extension StoreWriter {
     /// - Returns: how many tasks were stamped (0 when the file was not written).
     @discardableResult
     public func stampHandEdits(_ kind: FileKind) throws -> Int {
-        guard let copy = store.written.copy(of: kind) else { return 0 }
+        guard let copy = store.written.copy(of: kind) else {
+            // Recorded only when it parses (a broken file is never taken as seen).
+            // A file that cannot be read here is left to the callers that report it.
+            if let loaded = (try? store.read(kind)) ?? nil { store.written.save(loaded.bytes, for: kind) }
+            return 0
+        }
         let storePath = store.location.path(of: kind)
         guard let current = try AtomicFile.read(path: storePath), current.bytes != copy.bytes else { return 0 }
         guard let loaded = try store.read(kind) else { return 0 }
