@@ -384,16 +384,21 @@ import Testing
         #expect(try f.tasks(.inbox).first?.changed["title"] == Self.at(5))
     }
 
+    /// The phone's apple item in Shopping, synced at minute 1, then deleted on the phone.
+    static func appleSyncedThenDeletedOnThePhone(_ f: Fixture) throws {
+        try f.put(.list(slug: "shopping"), name: "Shopping", [])
+        try f.putItem("shopping", "apple-1.ics", Self.appleItem)
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        try f.removeItem("shopping", "apple-1.ics")
+    }
+
     @Test func deletedOnThePhoneAndChangedInTickSinceIsKeptAndSentAgainAndARestoredTaskIsSentAgain() throws {
         // Issue 44: tick cannot know when the phone deleted it; a change made
         // here since the last pass may be later, so the task is kept and sent
         // again (the other end weighs its LAST-MODIFIED against its delete).
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
-        try f.put(.list(slug: "shopping"), name: "Shopping", [])
-        try f.putItem("shopping", "apple-1.ics", Self.appleItem)
-        _ = try f.bridge(at: Self.at(1)).reconcile()
-        try f.removeItem("shopping", "apple-1.ics")
+        try Self.appleSyncedThenDeletedOnThePhone(f)
         try f.edit(.list(slug: "shopping"), at: Self.at(2)) { $0.tasks[0].notes = "still needed" }
         let report = try f.bridge(at: Self.at(3)).reconcile()
         #expect(report.deleted == 0 && report.kept == [Self.appleID] && report.sent == 1, "\(report)")
@@ -429,10 +434,7 @@ import Testing
         // with no real time; when it returns, with an older LAST-MODIFIED, it is taken.
         let f = try Fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
-        try f.put(.list(slug: "shopping"), name: "Shopping", [])
-        try f.putItem("shopping", "apple-1.ics", Self.appleItem)
-        _ = try f.bridge(at: Self.at(1)).reconcile()
-        try f.removeItem("shopping", "apple-1.ics")
+        try Self.appleSyncedThenDeletedOnThePhone(f)
         let first = try f.bridge(at: Self.at(3)).reconcile()
         #expect(first.deleted == 1)
         #expect(try f.tasks(.list(slug: "shopping")).isEmpty)
