@@ -14,14 +14,16 @@ extension DavBridge {
     }
 
     /// Collections: a directory per bridged file, with its display name
-    /// (left as it is while a rename made on the server side waits for the
-    /// pass to take it: ``renamedOnServer(_:)``).
+    /// (a list's is left as it is while a rename made on the server side
+    /// waits for the pass to take it: ``serverRenames()``).
     func makeCollections(_ bridged: [TaskFile]) throws {
+        let pending = serverRenames()
         for file in bridged {
-            let dir = vdirPath + "/" + Self.collection(of: file.kind)
+            let c = Self.collection(of: file.kind)
+            let dir = vdirPath + "/" + c
             try makeDirectory(dir)
             let name = file.kind == .inbox ? settings.inboxName : file.displayName
-            if renamedOnServer(file) == nil { try writeIfChanged(Array(name.utf8), to: dir + "/displayname") }
+            if file.kind == .inbox || pending[c] == nil { try writeIfChanged(Array(name.utf8), to: dir + "/displayname") }
             if let color = file.color { try writeIfChanged(Array(color.utf8), to: dir + "/color") }
         }
     }
@@ -155,12 +157,6 @@ extension DavBridge {
         var renames = serverRenames()
         renames[collection] = name
         try writeServerRenames(renames)
-    }
-
-    /// The name the server side gave a list's calendar, not taken yet.
-    func renamedOnServer(_ file: TaskFile) -> String? {
-        guard file.kind != .inbox else { return nil }
-        return serverRenames()[Self.collection(of: file.kind)]
     }
 
     /// Takes the names the server side gave the bridged lists' calendars, as

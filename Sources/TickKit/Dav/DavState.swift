@@ -32,6 +32,14 @@ public struct DavState: Codable, Sendable, Equatable {
 
     public init() {}
 
+    /// `collection` is no longer set aside (restored, back on the server, or detached).
+    mutating func unsetAside(_ collection: String) {
+        vanished = vanished?.filter { $0 != collection }
+        emptied = emptied?.filter { $0 != collection }
+        if vanished?.isEmpty == true { vanished = nil }
+        if emptied?.isEmpty == true { emptied = nil }
+    }
+
     static func path(root: String) -> String { root + "/state.json" }
 
     public static func load(root: String) -> DavState? {
@@ -57,7 +65,7 @@ public struct DavState: Codable, Sendable, Equatable {
     /// when the bridge was never set up in `root`.
     /// `tasks`, the ids of the list's tasks, are deleted with it at `at`
     /// wherever their items are (another end may have moved one out of the
-    /// calendar before this machine's sync): ``DavBridge/removedTasks()``.
+    /// calendar before this machine's sync): ``DavBridge/readRemovedTasks(root:)``.
     public static func noteRemoved(collection: String, root: String, at: Date, tasks: [UUID] = []) throws {
         guard FileManager.default.fileExists(atPath: root + "/vdir/" + collection) else { return }
         try DavBridge.noteRemovedTasks(tasks, at: at, root: root)
@@ -72,8 +80,7 @@ public struct DavState: Codable, Sendable, Equatable {
         var removed = state.removed ?? []
         if !removed.contains(collection) { removed.append(collection) }
         state.removed = removed
-        state.vanished = state.vanished?.filter { $0 != collection }
-        state.emptied = state.emptied?.filter { $0 != collection }
+        state.unsetAside(collection)
         try state.save(root: root)
     }
 }

@@ -316,12 +316,7 @@ public struct DavSync: Sendable {
                 let probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
                 probed.uploaded += probe.uploaded
                 probed.downloaded += probe.downloaded
-                if probe.succeeded {
-                    state.vanished = state.vanished?.filter { $0 != c }
-                    state.emptied = state.emptied?.filter { $0 != c }
-                    if state.vanished?.isEmpty == true { state.vanished = nil }
-                    if state.emptied?.isEmpty == true { state.emptied = nil }
-                }
+                if probe.succeeded { state.unsetAside(c) }
             }
             let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
             let live = calendars.filter { !aside.contains($0) }
@@ -410,11 +405,8 @@ public struct DavSync: Sendable {
         try? FileManager.default.removeItem(atPath: bridge.vdirPath + "/" + c)
         vdirsyncer.forget(c)
         state.removed = state.removed?.filter { $0 != c }
-        state.vanished = state.vanished?.filter { $0 != c }
-        state.emptied = state.emptied?.filter { $0 != c }
         if state.removed?.isEmpty == true { state.removed = nil }
-        if state.vanished?.isEmpty == true { state.vanished = nil }
-        if state.emptied?.isEmpty == true { state.emptied = nil }
+        state.unsetAside(c)
     }
 
     /// Restores the calendars of `collections` on the server from tick's
@@ -432,11 +424,10 @@ public struct DavSync: Sendable {
             refused = collections.filter { !known.contains($0) }
             let collections = collections.filter(known.contains)
             if collections.isEmpty, let first = refused.first { throw DavError.unknownCollection(first, known: known.sorted()) }
-            for c in collections { vdirsyncer.forget(c) }
-            state.vanished = state.vanished?.filter { !collections.contains($0) }
-            if state.vanished?.isEmpty == true { state.vanished = nil }
-            state.emptied = state.emptied?.filter { !collections.contains($0) }
-            if state.emptied?.isEmpty == true { state.emptied = nil }
+            for c in collections {
+                vdirsyncer.forget(c)
+                state.unsetAside(c)
+            }
             state.collections = []
             try state.save(root: root)
         }

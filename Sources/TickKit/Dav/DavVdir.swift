@@ -151,7 +151,8 @@ extension DavBridge {
     }
 
     /// After a sync whose upload succeeded (`state.json`'s last success is
-    /// after the last pass that sent items; calendars set aside excepted) and before vdirsyncer runs again:
+    /// after the last pass that sent items; calendars set aside excepted) and
+    /// before vdirsyncer runs again:
     /// each item still as tick wrote it is on the server, so it is the new
     /// base (a later change on the phone is then merged against it, a reopen
     /// included). An item vdirsyncer replaced (the phone changed it during the
@@ -164,6 +165,7 @@ extension DavBridge {
         // A calendar set aside (gone from the server, or wiped) did not take
         // what tick wrote into it: its base stays what both ends last agreed on.
         let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
+        let baseCollections = ((try? fm.contentsOfDirectory(atPath: basePath)) ?? []).filter { !$0.hasPrefix(".") }
         for (key, bytes) in rawItems(sentPath).bytes {
             guard let slash = key.firstIndex(of: "/") else { continue }
             let collection = String(key[..<slash]), name = String(key[key.index(after: slash)...])
@@ -171,7 +173,7 @@ extension DavBridge {
             if let current = fm.contents(atPath: vdirPath + "/" + key), [UInt8](current) == bytes {
                 try write(bytes, to: basePath, collection: collection, name: name)
                 // A move tick sent: the base copy it left in the old collection is stale.
-                for other in (try? fm.contentsOfDirectory(atPath: basePath)) ?? [] where other != collection && !other.hasPrefix(".") {
+                for other in baseCollections where other != collection {
                     if fm.fileExists(atPath: basePath + "/" + other + "/" + name), !fm.fileExists(atPath: vdirPath + "/" + other + "/" + name) {
                         try? fm.removeItem(atPath: basePath + "/" + other + "/" + name)
                     }
