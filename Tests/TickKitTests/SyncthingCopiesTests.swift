@@ -116,27 +116,34 @@ import Testing
         #expect(try x.bytes() == Self.merged(winner, copy))
     }
 
-    @Test("the join stamps an archived task's hand edit before it plans: an older list file holding the task does not undo it")
-    func joinStampsArchivedHandEditFirst() throws {
-        let m = try Machine(clock: Self.wrote)
-        defer { m.remove() }
-        let x = UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!
+    static let archivedID = UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!
+
+    /// Task X, done in a list, archived; its title then edited by hand in the
+    /// archive file after tick's last write ("Draft report"), and an older
+    /// `lists/work.json` still holding X arrives. Returns how many tasks the archive run moved.
+    static func archivedHandEditAndAStaleList(_ m: Machine) throws -> Int {
         var list = Self.list("Other")
-        var done = TaskItem(id: x, title: "Write report", createdAt: Self.t0, modifiedAt: Self.t0)
+        var done = TaskItem(id: archivedID, title: "Write report", createdAt: Self.t0, modifiedAt: Self.t0)
         done.state = .done
         done.completedAt = Self.t0
         list.tasks.append(done)
         try m.store.withLock { writer in try writer.create(list) }
         let archived = try ArchiveRun(store: m.store, before: Self.wrote, timeZone: Zone(named: "UTC") ?? .utc, now: Self.wrote).run()
-        #expect(archived.moves.count == 1)
-        let archiveKind = FileKind.archive(year: 2026)
-        // X's title edited by hand in the archive file, after tick's last write.
-        var archive = try #require(try m.store.read(archiveKind)).file
-        let i = try #require(archive.index(of: x))
+        var archive = try #require(try m.store.read(.archive(year: 2026))).file
+        let i = try #require(archive.index(of: archivedID))
         archive.tasks[i].title = "Draft report"
         try m.put(archive, at: Self.edited)
-        // An older lists/work.json, still holding X, arrives (saved before tick's last write here).
         try m.put(list, at: Self.stale)
+        return archived.moves.count
+    }
+
+    @Test("the join stamps an archived task's hand edit before it plans: an older list file holding the task does not undo it")
+    func joinStampsArchivedHandEditFirst() throws {
+        let m = try Machine(clock: Self.wrote)
+        defer { m.remove() }
+        let x = Self.archivedID
+        #expect(try Self.archivedHandEditAndAStaleList(m) == 1)
+        let archiveKind = FileKind.archive(year: 2026)
 
         let steps = try m.resolve()
         let joined = steps.contains { if case .reconciled(let r) = $0 { return r.merged == [x] } else { return false } }
@@ -151,18 +158,8 @@ import Testing
     func dryRunJoinStampsFirst() throws {
         let m = try Machine(clock: Self.wrote)
         defer { m.remove() }
-        let x = UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!
-        var list = Self.list("Other")
-        var done = TaskItem(id: x, title: "Write report", createdAt: Self.t0, modifiedAt: Self.t0)
-        done.state = .done
-        done.completedAt = Self.t0
-        list.tasks.append(done)
-        try m.store.withLock { writer in try writer.create(list) }
-        _ = try ArchiveRun(store: m.store, before: Self.wrote, timeZone: Zone(named: "UTC") ?? .utc, now: Self.wrote).run()
-        var archive = try #require(try m.store.read(.archive(year: 2026))).file
-        archive.tasks[0].title = "Draft report"
-        try m.put(archive, at: Self.edited)
-        try m.put(list, at: Self.stale)
+        let x = Self.archivedID
+        _ = try Self.archivedHandEditAndAStaleList(m)
         let before = try m.bytes()
         var resolver = ConflictResolver(store: m.store, dryRun: true)
         let steps = try resolver.run()
