@@ -180,6 +180,76 @@ struct DavBoundaryTests {
         }
     }
 
+    @Test("another machine's `tick lists rm` and its last inbox delete, synced together, are no wiped server: applied at once, nothing set aside, the inbox syncs on")
+    func removalIsNoWipe() throws {
+        let (a, server) = try DavTests.setUp()
+        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
+        try a.add("Only inbox task", now: "2026-11-21T09:00:00Z")
+        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
+        let b = try DavConvergeTests.secondMachine(server)
+        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
+        try b.ok("lists", "rm", "Work", "--yes", now: "2026-11-21T09:05:00Z")
+        try b.ok("rm", try b.uuidPrefix("Only inbox task"), "--yes", now: "2026-11-21T09:06:00Z")
+        _ = try Self.sync(b, "2026-11-21T09:07:00Z")
+        #expect(Self.server(server, ["inbox", "work"]) == ["inbox": [], "work": []])
+        // The phone sees why the calendar is empty; A reads the same mark.
+        #expect(DavConvergeTests.displayName(server, "work") == "Work (removed in tick)")
+        for minute in 10...11 {
+            let r = try a.tick(["dav", "sync"], now: "2026-11-21T09:\(minute):00Z")
+            #expect(r.status == 0 && !r.stderr.contains("wiped") && !r.stderr.contains("did not sync"), "\(r)")
+            if minute == 10 { #expect(r.stdout.contains("removed on another end: the list of calendar work"), "\(r)") }
+        }
+        #expect(try Self.tasks(a) == [:], "B's deletes applied on A")
+        let lists = try DavConvergeTests.lists(a)
+        #expect(lists["work"] == nil, "the removal travelled: \(lists)")
+        let status = try a.ok("status", now: "2026-11-21T09:11:30Z")
+        #expect(!status.contains("wiped") && !status.contains("last failure"), "\(status)")
+        // B's next inbox task reaches A, and nothing warns.
+        try b.add("Later", now: "2026-11-21T09:12:00Z")
+        _ = try Self.sync(b, "2026-11-21T09:13:00Z")
+        let r = try a.tick(["dav", "sync"], now: "2026-11-21T09:14:00Z")
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r)")
+        #expect(try Self.tasks(a) == ["Later": "Inbox"])
+        // A list made again under that calendar names it again; a real wipe
+        // of both calendars after that is still a wipe.
+        try a.ok("lists", "add", "Work", now: "2026-11-21T09:15:00Z")
+        try a.add("Report again", "list:Work", now: "2026-11-21T09:15:00Z")
+        _ = try Self.sync(a, "2026-11-21T09:16:00Z")
+        #expect(DavConvergeTests.displayName(server, "work") == "Work")
+        for c in ["work", "inbox"] {
+            for name in server.items(c).keys { try server.delete(c, name) }
+        }
+        let wiped = try a.tick(["dav", "sync"], now: "2026-11-21T09:17:00Z")
+        #expect(wiped.status == 1 && wiped.stderr.contains("wiped"), "\(wiped)")
+        #expect(try Self.tasks(a) == ["Later": "Inbox", "Report again": "Work"], "nothing deleted at a wipe")
+    }
+
+    @Test("a list removed on one machine whose task the other changed after the removal lives on: kept, its calendar named again, and back on the first machine")
+    func removalRacingAnEdit() throws {
+        let (a, server) = try DavTests.setUp()
+        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
+        try a.add("Plan", "list:Work", now: "2026-11-21T09:00:00Z")
+        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
+        let b = try DavConvergeTests.secondMachine(server)
+        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
+        try b.ok("lists", "rm", "Work", "--yes", now: "2026-11-21T09:05:00Z")
+        _ = try Self.sync(b, "2026-11-21T09:06:00Z")
+        #expect(DavConvergeTests.displayName(server, "work") == "Work (removed in tick)")
+        // A retitled Report after the removal, before it synced.
+        try a.ok("edit", try a.uuidPrefix("Report"), "--title", "Report (a)", now: "2026-11-21T09:10:00Z")
+        let r = try a.tick(["dav", "sync"], now: "2026-11-21T09:11:00Z")
+        #expect(r.status == 0 && r.stdout.contains("kept ") && !r.stdout.contains("removed on another end"), "\(r)")
+        #expect(try Self.tasks(a) == ["Report (a)": "Work"])
+        #expect(DavConvergeTests.displayName(server, "work") == "Work", "the list lives on: its name goes back")
+        for (i, machine) in [b, a, b].enumerated() {
+            _ = try Self.sync(machine, "2026-11-21T09:1\(2 + i):00Z")
+        }
+        for (name, machine) in [("A", a), ("B", b)] {
+            #expect(try Self.tasks(machine) == ["Report (a)": "Work"], "\(name)")
+        }
+        #expect(Self.server(server, ["work"]) == ["work": ["Report (a)"]])
+    }
+
     @Test("a list renamed on one machine is renamed on the other and on the server, and stays so; then the other way round")
     func renamesConverge() throws {
         let (a, server) = try DavTests.setUp()

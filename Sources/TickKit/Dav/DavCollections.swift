@@ -53,6 +53,20 @@ extension DavBridge {
     /// The file in `base/<collection>/` that says when the bridge first saw its list removed.
     static let removedMarker = ".removed"
 
+    /// What a removed list's calendar is called once `tick lists rm` emptied
+    /// it on the server ("Work (removed in tick)"): the phone shows why it is
+    /// empty, and another tick machine that finds it emptied together with
+    /// other calendars knows a removal, not a wipe, emptied it.
+    static let removalMark = " (removed in tick)"
+
+    /// True when `name` is a removed list's calendar's (``removalMark``).
+    static func isRemovalMarked(_ name: String) -> Bool { name.hasSuffix(removalMark) }
+
+    /// `name` without ``removalMark``.
+    static func unmarked(_ name: String) -> String {
+        isRemovalMarked(name) ? String(name.dropLast(removalMark.count)) : name
+    }
+
     /// When the bridge first saw the list of `collection` removed (recorded then).
     func removalTime(_ collection: String) throws -> Date {
         let path = basePath + "/" + collection + "/" + Self.removedMarker
@@ -113,8 +127,9 @@ extension DavBridge {
             // A calendar becomes a list once it holds a task: the empty
             // calendar `tick lists rm` leaves on the server is never taken back.
             guard Slug.isSafe(collection), !slugs.contains(collection), hasItems(collection: collection) else { continue }
+            // A removed list's calendar the phone filled again is named as the list was.
             let shown = FileManager.default.contents(atPath: vdirPath + "/" + collection + "/displayname")
-                .map { String(decoding: $0, as: UTF8.self).trimmingWhitespaceAndNewlines() } ?? ""
+                .map { Self.unmarked(String(decoding: $0, as: UTF8.self).trimmingWhitespaceAndNewlines()) } ?? ""
             guard let name = Self.listName(shown.isEmpty ? collection : shown, collection: collection, lists: lists, slugs: slugs) else {
                 report.problems.append("\(vdirPath)/\(collection): its name cannot be a list's name; its items are not synced (rename the calendar on the server)")
                 continue
@@ -151,9 +166,10 @@ extension DavBridge {
 
     /// Records that `vdirsyncer metasync` brought `name` down for
     /// `collection`, whose metadata had synced before: a rename made on the
-    /// server side, for the next pass to take.
+    /// server side, for the next pass to take. The name another machine's
+    /// `tick lists rm` gave the calendar (``removalMark``) is no rename.
     func noteServerRename(_ collection: String, to name: String) throws {
-        guard collection != Self.inboxCollection, !name.isEmpty else { return }
+        guard collection != Self.inboxCollection, !name.isEmpty, !Self.isRemovalMarked(name) else { return }
         var renames = serverRenames()
         renames[collection] = name
         try writeServerRenames(renames)

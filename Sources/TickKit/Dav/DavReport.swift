@@ -32,6 +32,9 @@ public struct DavReport: Sendable, Equatable {
     /// Lists renamed on the other end (another machine or the phone), by
     /// collection: the store took the calendar's new name.
     public var renamedLists: [String] = []
+    /// Lists removed here because another tick machine's `tick lists rm`
+    /// emptied their calendars (and nothing here kept them), by collection.
+    public var removedElsewhere: [String] = []
     /// `tick dav restore`: names that are no bridged list's calendar (the others were restored).
     public var refused: [String] = []
 
@@ -52,5 +55,6 @@ public struct DavReport: Sendable, Equatable {
         for c in other.emptied where !emptied.contains(c) { emptied.append(c) }
         for c in other.removedLists where !removedLists.contains(c) { removedLists.append(c) }
         for c in other.renamedLists where !renamedLists.contains(c) { renamedLists.append(c) }
+        for c in other.removedElsewhere where !removedElsewhere.contains(c) { removedElsewhere.append(c) }
     }
 }

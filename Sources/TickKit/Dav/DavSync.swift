@@ -145,6 +145,9 @@ public struct DavSync: Sendable {
         var vanished: [String] = []
         /// Collections emptied on the server together with others (a wipe, likely).
         var wiped: [String] = []
+        /// Collections emptied on the server by another tick machine's `tick
+        /// lists rm` (``DavBridge/removalMark``).
+        var removedElsewhere: [String] = []
     }
 
     /// Syncs `collections`: all in one run; when that run fails, every
@@ -178,9 +181,16 @@ public struct DavSync: Sendable {
         let bridged = try? bridge.store.snapshot()
         var alone: [String: Vdirsyncer.Outcome] = [:]
         for c in collections { alone[c] = try v.runRetrying(["sync", "tick/" + c]) }
-        let emptiedOnServer = alone.filter { !$0.value.succeeded && Vdirsyncer.Failure($0.value.failures[$0.key] ?? $0.value.output) == .emptiedOnServer }.map(\.key)
-        // Several calendars emptied at once is no phone deleting its last
-        // task: the server lost them (a wipe); nothing is deleted in tick.
+        var emptiedOnServer = alone.filter { !$0.value.succeeded && Vdirsyncer.Failure($0.value.failures[$0.key] ?? $0.value.output) == .emptiedOnServer }.map(\.key).sorted()
+        if !emptiedOnServer.isEmpty {
+            // A calendar another tick machine's `tick lists rm` emptied says so in its name.
+            let removedElsewhere = try removalMarked(emptiedOnServer)
+            emptiedOnServer.removeAll(where: removedElsewhere.contains)
+            round.removedElsewhere = removedElsewhere.sorted()
+        }
+        // Several calendars emptied at once, and no removal to explain them,
+        // is no phone deleting its last task: the server lost them (a wipe);
+        // nothing is deleted in tick.
         let wiped = emptiedOnServer.count > 1 ? Set(emptiedOnServer).subtracting(accepted) : []
         // Emptyings to apply with --force-delete once the others are through.
         var emptyings: [String] = []
@@ -234,6 +244,55 @@ public struct DavSync: Sendable {
             round.downloaded += outcome.downloaded
         }
         return round
+    }
+
+    /// Of `collections` (emptied on the server), those whose display name on
+    /// the server carries ``DavBridge/removalMark``: another tick machine's
+    /// `tick lists rm` emptied them (``markRemoved(_:)``), no wipe. Their
+    /// names come down with one `vdirsyncer metasync` (no rename: the pass
+    /// writes the list's name back while the list is here).
+    private func removalMarked(_ collections: [String]) throws(DavError) -> Set<String> {
+        _ = try vdirsyncer.runRetrying(["metasync"] + collections.map { "tick/" + $0 })
+        let names = collectionNames()
+        return Set(collections.filter { names[$0].map(DavBridge.isRemovalMarked) ?? false })
+    }
+
+    /// Lists whose calendars another tick machine's `tick lists rm` emptied
+    /// (``Round/removedElsewhere``), once the pass applied its deletes: a
+    /// list left empty is removed here too (the removal travels; undone with
+    /// the sync's undo) and its calendar detached; a list still holding tasks
+    /// (changed here after the removal, kept and sent again) lives on, and its
+    /// name goes back to the server.
+    private func followRemovals(_ collections: [String], report: inout DavReport, state: inout DavState) throws {
+        guard !collections.isEmpty else { return }
+        let snapshot = try bridge.store.snapshot()
+        for c in collections {
+            guard let file = bridge.bridgedFiles(snapshot).first(where: { DavBridge.collection(of: $0.kind) == c }), file.kind != .inbox else { continue }
+            if file.tasks.isEmpty {
+                let removed = try bridge.store.withLock { writer -> Bool in
+                    guard let current = try bridge.store.read(file.kind)?.file, current.tasks.isEmpty else { return false }
+                    try writer.remove(file.kind)
+                    return true
+                }
+                guard removed else { continue }
+                report.removedElsewhere.append(c)
+                detach(c, &state)
+            } else {
+                let path = bridge.vdirPath + "/" + c + "/displayname"
+                try AtomicFile.write(Array(file.displayName.utf8), to: path, mode: nil, durable: false)
+                _ = try? vdirsyncer.runRetrying(["metasync", "tick/" + c])
+            }
+        }
+    }
+
+    /// Renames the calendar of a list removed here, now emptied on the
+    /// server, to its name with ``DavBridge/removalMark`` (a failure leaves
+    /// the name: another machine then takes an emptying with others for a wipe).
+    private func markRemoved(_ c: String) {
+        let path = bridge.vdirPath + "/" + c + "/displayname"
+        let name = collectionNames()[c] ?? c
+        guard !DavBridge.isRemovalMarked(name), (try? AtomicFile.write(Array((name + DavBridge.removalMark).utf8), to: path, mode: nil, durable: false)) != nil else { return }
+        _ = try? vdirsyncer.runRetrying(["metasync", "tick/" + c])
     }
 
     /// A fresh store has no inbox file until its first task: the bridged
@@ -331,6 +390,7 @@ public struct DavSync: Sendable {
             if Set(adopted).isSubset(of: calendars), !Set(adopted).isSubset(of: current) {
                 state.collections = Set(state.collections).union(adopted).sorted()
             }
+            try followRemovals(down.removedElsewhere.filter { down.problems[$0] == nil }, report: &result, state: &state)
             let stillLive = live.filter { !down.vanished.contains($0) && !down.wiped.contains($0) && down.problems[$0] == nil }
             if report.sent > 0 || !removed.isEmpty {
                 let up = try syncRound(stillLive, removed: removed, accepted: accepted)
@@ -344,6 +404,7 @@ public struct DavSync: Sendable {
             result.sent = down.uploaded
             // A removed list's calendar, emptied on the server: detached.
             for c in removed.sorted() where down.problems[c] == nil && !current.contains(c) {
+                if !adopted.contains(c), !bridge.hasItems(collection: c) { markRemoved(c) }
                 detach(c, &state)
             }
             // A list made again under the removed one's calendar: bridged as usual.

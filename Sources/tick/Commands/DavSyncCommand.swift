@@ -78,6 +78,9 @@ enum DavReportText {
         for c in report.renamedLists {
             lines.append("  renamed on another end: the list of calendar \(c)")
         }
+        for c in report.removedElsewhere {
+            lines.append("  removed on another end: the list of calendar \(c) (it was empty here)")
+        }
         for id in report.kept {
             lines.append("  kept \(String(id.lowercased.prefix(8))): changed here after it was deleted elsewhere; sent again")
         }
