@@ -136,7 +136,7 @@ struct ArgumentRewriteTests {
 
     @Test("Taskwarrior's commands name tick's in the unknown-command error")
     func taskwarriorCommands() throws {
-        for (verb, command) in ["modify": "edit", "info": "show", "stop": "reopen", "projects": "lists", "annotate": "edit", "log": "add"] {
+        for (verb, command) in ["modify": "edit", "info": "show", "stop": "reopen", "projects": "lists", "denotate": "edit", "log": "add"] {
             let error = Invocation.unknownCommand([verb], among: Tick.self)
             #expect(error.message.contains("see `tick help \(command)`"), "\(verb): \(error.message)")
             #expect(error.message.hasPrefix("unknown command \"\(verb)\" (Taskwarrior's); in tick: tick \(command)"), "\(verb)")

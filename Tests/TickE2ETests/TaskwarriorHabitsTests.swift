@@ -109,7 +109,7 @@ import Testing
         let s = try Sandbox()
         let expected: [String: String] = [
             "modify": "tick edit ID", "info": "tick show ID", "next": "tick today", "stop": "tick reopen ID",
-            "annotate": "tick edit ID --note TEXT", "tags": "tick list +TAG", "projects": "tick lists", "log": "tick add TITLE, then tick done ID",
+            "denotate": "tick edit ID", "tags": "tick list +TAG", "projects": "tick lists", "log": "tick add TITLE, then tick done ID",
         ]
         for (verb, form) in expected {
             let r = try s.tick(verb, "1")

@@ -37,7 +37,10 @@ struct TaskwarriorTourTests {
         #expect(try s.showJSON(bank).string("state") == "active")
         try refused(s, [bank, "stop"], naming: "tick reopen")
         try refused(s, [bank, "modify", "due:mon"], naming: "tick edit")
-        try refused(s, [bank, "annotate", "ask", "for", "Sam"], naming: "tick edit ID --note")
+        // annotate appends a dated line; a second one keeps the first.
+        try s.ok(bank, "annotate", "ask", "for", "Sam", now: "2026-11-24T10:00:00Z")
+        try s.ok("annotate", bank, "then", "call", "back", now: "2026-11-24T11:30:00Z")
+        #expect(try s.showJSON(bank).string("notes") == "2026-11-24 11:00 ask for Sam\n2026-11-24 12:30 then call back")
         try refused(s, [bank, "info"], naming: "tick show")
         try s.ok(milk, "done")
         #expect(try s.showJSON(milk).string("state") == "done")

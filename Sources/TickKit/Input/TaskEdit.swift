@@ -18,6 +18,9 @@ public struct TaskEdit: Sendable, Equatable {
     /// The slot's length (`for:45m`).
     public var slotMinutes: Int?
     public var notes: FieldChange<String> = .keep
+    /// Lines appended to the notes, after ``notes`` (`tick annotate`:
+    /// ``Annotation/line(in:)``), against the notes the task has when written.
+    public var appendNotes: [String] = []
     public var addTags: [String] = []
     public var removeTags: [String] = []
     /// The list named by `list:NAME`, for `add`.
@@ -42,7 +45,11 @@ public struct TaskEdit: Sendable, Equatable {
     /// Why the new title or notes break ``TextRules`` (control characters, length), or nil.
     public var textProblem: String? {
         if let title, let problem = TextRules.titleProblem(title) { return problem }
-        if case .set(let text) = notes { return TextRules.notesProblem(text) }
+        if case .set(let text) = notes, let problem = TextRules.notesProblem(text) { return problem }
+        for line in appendNotes {
+            if line.contains(where: \.isNewline) { return "an annotation is one line; it cannot hold a line break" }
+            if let problem = TextRules.notesProblem(line) { return problem }
+        }
         return nil
     }
 
@@ -76,6 +83,10 @@ public struct TaskEdit: Sendable, Equatable {
             }
         }
         changed = notes.apply(to: &task.notes) || changed
+        if !appendNotes.isEmpty {
+            task.notes = Annotation.appending(appendNotes, to: task.notes)
+            changed = true
+        }
         let tagsBefore = task.tags
         for tag in addTags where !task.tags.contains(tag) {
             task.tags.append(tag)
@@ -151,6 +162,7 @@ public struct TaskEdit: Sendable, Equatable {
         if other.slot != .keep { slot = other.slot }
         if let m = other.slotMinutes { slotMinutes = m }
         if other.notes != .keep { notes = other.notes }
+        appendNotes += other.appendNotes
         addTags += other.addTags.filter { !addTags.contains($0) }
         removeTags += other.removeTags.filter { !removeTags.contains($0) }
         if let l = other.list { list = l }
