@@ -151,7 +151,7 @@ import Testing
 
         let undoSession = JournalSession(journal: f.journal, command: "undo", now: Self.at(4), warn: { _ in })
         let outcome = try UndoRun(store: Store(location: f.location, journal: undoSession, clock: { Self.at(4) }), force: false)
-            .undo(count: 1) { _ in }
+            .undo(count: 1)
         #expect(outcome.failure == nil, "\(String(describing: outcome.failure))")
         #expect(outcome.undone.map(\.command) == ["dav sync"])
         #expect(try f.tasks().map(\.id) == [Self.bank.id, Self.milk.id, Self.plants.id])

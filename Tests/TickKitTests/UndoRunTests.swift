@@ -19,7 +19,6 @@ import Testing
         UndoJournal.undoable(try UndoJournal(location: store.location).read().entries)
     }
 
-    final class Lines { var lines: [TickWarning] = [] }
 
     @Test func undoesTheNewestEntriesNewestFirstAndTheyAreNotUndoableAgain() throws {
         let (store, dir) = try setup.makeStore(command: "done")
@@ -31,11 +30,10 @@ import Testing
         let before = try pending(store).map(\.id)
         #expect(before.count == 3)
 
-        let warnings = Lines()
-        let outcome = try UndoRun(store: command("undo", store), force: false).undo(count: 2) { warnings.lines.append($0) }
+        let outcome = try UndoRun(store: command("undo", store), force: false).undo(count: 2)
         #expect(outcome.failure == nil)
         #expect(outcome.undone.map(\.id) == Array(before.prefix(2)), "the newest two, newest first")
-        #expect(warnings.lines.isEmpty)
+        #expect(outcome.warnings.isEmpty)
         let states = try setup.read(store).tasks.map(\.state)
         #expect(states == [.done, .open, .open])
         #expect(try pending(store).map(\.id) == [before[2]], "what was undone is off the stack")
@@ -46,9 +44,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try setup.write(setup.listFile(["a"]), in: store)
         _ = try setup.complete("a", in: store)
-        #expect(throws: UndoError.nothingToUndo(available: 1)) {
-            _ = try UndoRun(store: command("undo", store), force: false).undo(count: 2) { _ in }
-        }
+        let outcome = try UndoRun(store: command("undo", store), force: false).undo(count: 2)
+        #expect(outcome.failure as? UndoError == .nothingToUndo(available: 1) && outcome.undone.isEmpty)
         #expect(try setup.read(store).tasks.map(\.state) == [.done])
         #expect(try pending(store).count == 1)
     }
@@ -64,7 +61,7 @@ import Testing
         try edited.updateTask(UUID(name: "a")) { $0.title = "a, edited by hand" }
         try setup.write(edited, in: store)
 
-        let outcome = try UndoRun(store: command("undo", store), force: false).undo(count: 2) { _ in }
+        let outcome = try UndoRun(store: command("undo", store), force: false).undo(count: 2)
         #expect(outcome.undone.map(\.command) == ["done"], "b's change was undone before a's stopped the run")
         let failure = try #require(outcome.failure as? UndoError)
         #expect(failure == .conflicts(command: "done", [
@@ -74,7 +71,7 @@ import Testing
         #expect(file.tasks.map(\.title) == ["a, edited by hand", "b"])
         #expect(file.tasks.map(\.state) == [.done, .open])
 
-        let forced = try UndoRun(store: command("undo", store), force: true).undo(count: 1) { _ in }
+        let forced = try UndoRun(store: command("undo", store), force: true).undo(count: 1)
         #expect(forced.failure == nil && forced.undone.count == 1)
         file = try setup.read(store)
         #expect(file.tasks.map(\.title) == ["a", "b"])
@@ -95,11 +92,10 @@ import Testing
         handle.write(Data("not json\n".utf8))
         handle.closeFile()
 
-        let warnings = Lines()
-        let outcome = try UndoRun(store: command("undo", store), force: true).undo(count: 1) { warnings.lines.append($0) }
+        let outcome = try UndoRun(store: command("undo", store), force: true).undo(count: 1)
         #expect(outcome.undone.isEmpty)
         #expect(outcome.failure as? UndoError == .tooLarge(command: "import"))
-        #expect(warnings.lines.count == 1)
+        #expect(outcome.warnings.count == 1)
         #expect(try setup.read(store).tasks.count == 20, "nothing was written")
     }
 }

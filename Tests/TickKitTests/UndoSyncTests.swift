@@ -47,7 +47,7 @@ import Testing
 
         /// `tick undo` at `now`; it must undo one entry.
         func undo(at now: Date) throws {
-            let outcome = try UndoRun(store: store("undo", at: now), force: false).undo(count: 1) { _ in }
+            let outcome = try UndoRun(store: store("undo", at: now), force: false).undo(count: 1)
             #expect(outcome.failure == nil, "\(String(describing: outcome.failure))")
             #expect(outcome.undone.count == 1)
         }
@@ -368,7 +368,7 @@ import Testing
         edit.title = "Renamed"
         _ = try a.mutation("edit", at: t1).edit(Self.x.lowercased, with: edit)
         _ = try a.mutation("done", at: t1).apply([Self.x.lowercased]) { task, now in task.setState(.done, at: now) }
-        let outcome = try UndoRun(store: a.store("undo", at: t2), force: false).undo(count: 2) { _ in }
+        let outcome = try UndoRun(store: a.store("undo", at: t2), force: false).undo(count: 2)
         #expect(outcome.failure == nil, "the first undo's stamps are not a change since the edit")
         let x = try #require(try a.read(Self.work)?.tasks.first)
         #expect(x.title == "X" && x.state == .open)

@@ -26,27 +26,35 @@ public struct UndoRun {
     public struct Outcome {
         /// The entries undone, newest first.
         public var undone: [JournalEntry]
-        /// Why the run stopped before undoing all it was asked to (nil when it did not).
+        /// Why the run stopped before undoing all it was asked to (nil when it
+        /// did not): ``UndoError/nothingToUndo(available:)`` with nothing
+        /// undone when fewer entries are left than asked for.
         public var failure: (any Error)?
+        /// Journal lines that could not be read (skipped).
+        public var warnings: [TickWarning] = []
 
-        public init(undone: [JournalEntry], failure: (any Error)?) {
+        public init(undone: [JournalEntry], failure: (any Error)?, warnings: [TickWarning] = []) {
             self.undone = undone
             self.failure = failure
+            self.warnings = warnings
         }
     }
 
-    /// Undoes the newest `count` undoable entries. Throws
-    /// ``UndoError/nothingToUndo(available:)`` (nothing undone) when fewer are
-    /// left. Journal lines that cannot be read are passed to `warn` and skipped.
-    public func undo(count: Int, warn: (TickWarning) -> Void) throws -> Outcome {
+    /// Undoes the newest `count` undoable entries; when fewer are left,
+    /// undoes nothing (the outcome's failure says how many are). Journal
+    /// lines that cannot be read are skipped and returned as warnings.
+    public func undo(count: Int) throws -> Outcome {
         let journal = UndoJournal(location: store.location)
         var outcome = Outcome(undone: [], failure: nil)
         try store.withLock { writer in
             // Read under the lock: another tick may have just recorded a change.
             let contents = try journal.read()
-            contents.warnings.forEach(warn)
+            outcome.warnings = contents.warnings
             let pending = UndoJournal.undoable(contents.entries)
-            guard count <= pending.count else { throw UndoError.nothingToUndo(available: pending.count) }
+            guard count <= pending.count else {
+                outcome.failure = UndoError.nothingToUndo(available: pending.count)
+                return
+            }
             for entry in pending.prefix(count) {
                 do {
                     try revert(entry, writer: writer)

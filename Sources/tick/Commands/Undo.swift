@@ -61,23 +61,17 @@ extension Tick {
                 return
             }
             let n = count ?? 1
-            let outcome = try UndoRun(store: context.store, force: force).undo(count: n, warn: context.terminal.warn)
-            let (undone, failure) = (outcome.undone, outcome.failure)
+            let outcome = try UndoRun(store: context.store, force: force).undo(count: n)
+            outcome.warnings.forEach(context.terminal.warn)
+            let undone = outcome.undone
             let after = try? context.resyncIDs()
             if output.json {
                 context.terminal.outRaw(JSONOutput.string(.array(undone.enumerated().map { node(for: $1, number: $0 + 1, ids: after) })))
             } else {
-                for entry in undone {
-                    context.terminal.out("Undid \(context.terminal.bold(entry.command)): \(entry.summary)\(taskList(entry, ids: after))")
-                }
+                UndoText.lines(undone, terminal: context.terminal, ids: after).forEach(context.terminal.out)
             }
-            if let failure {
-                let prefix = undone.isEmpty ? "" : "undid \(undone.count) of \(n) change(s); then "
-                if case UndoError.conflicts(let command, let conflicts) = failure {
-                    throw CLIError(prefix + describe(command: command, conflicts, ids: ids))
-                }
-                if let e = failure as? UndoError { throw CLIError(prefix + (e.errorDescription ?? "\(e)")) }
-                throw failure
+            if let failure = outcome.failure {
+                throw UndoText.error(failure, undone: undone.count, requested: n, ids: ids)
             }
         }
 
@@ -86,29 +80,6 @@ extension Tick {
             let contents = try journal.read()
             contents.warnings.forEach(context.terminal.warn)
             return contents
-        }
-
-        /// `: 3, 7, 6f1c2a3b` — the tasks, by short id where they have one.
-        func taskList(_ entry: JournalEntry, ids: TaskIndex?) -> String {
-            let tasks = entry.taskIDs
-            guard !tasks.isEmpty else { return "" }
-            let shown = tasks.prefix(6).map { label($0, ids: ids) }
-            return ": " + shown.joined(separator: ", ") + (tasks.count > 6 ? ", …" : "")
-        }
-
-        func label(_ id: UUID, ids: TaskIndex?) -> String {
-            let prefix = String(id.lowercased.prefix(8))
-            return ids?.shortID(of: id).map { "\($0) (\(prefix))" } ?? prefix
-        }
-
-        func describe(command: String, _ conflicts: [UndoConflict], ids: TaskIndex?) -> String {
-            let lines = conflicts.map { "  " + $0.describe { label($0, ids: ids) } }
-            let forceable = conflicts.allSatisfy(\.overridable)
-            return "cannot undo `\(command)`: changed since by another route (a hand edit, git, Syncthing, another machine):\n"
-                + lines.joined(separator: "\n") + "\n  "
-                + (forceable
-                    ? "nothing was undone; look with `tick show ID`, or pass --force to put back the state before `\(command)` anyway"
-                    : "nothing was undone")
         }
 
         func show(_ entries: [JournalEntry], context: Context, ids: TaskIndex?) {
@@ -124,7 +95,7 @@ extension Tick {
             var lines: [String] = []
             for (i, entry) in entries.enumerated() {
                 let when = entry.date.map { ClockTime.dayAndTime($0, in: context.timeZone) } ?? entry.at
-                lines.append("\(String(i + 1).leftPad(3))  \(t.dim(when))  \(t.bold(entry.command)): \(entry.summary)\(taskList(entry, ids: ids))")
+                lines.append("\(String(i + 1).leftPad(3))  \(t.dim(when))  \(t.bold(entry.command)): \(entry.summary)\(UndoText.taskList(entry, ids: ids))")
             }
             t.outLines(lines)
         }

@@ -179,20 +179,12 @@ struct UIWriter {
     /// `tick undo`: the last change, in the same journal as the CLI's.
     func undo(context: Context, said: inout Said) throws {
         let ids = try? context.load().index
-        var warnings: [TickWarning] = []
-        let outcome = try UndoRun(store: context.store, force: false).undo(count: 1) { warnings.append($0) }
-        said.warnings += warnings
+        let outcome = try UndoRun(store: context.store, force: false).undo(count: 1)
+        said.warnings += outcome.warnings
         let after = try? context.resyncIDs()
-        let command = try Tick.Undo.parse([])
-        for entry in outcome.undone {
-            said.lines.append("Undid \(context.terminal.bold(entry.command)): \(entry.summary)\(command.taskList(entry, ids: after))")
-        }
+        said.lines += UndoText.lines(outcome.undone, terminal: context.terminal, ids: after)
         if let failure = outcome.failure {
-            if case UndoError.conflicts(let name, let conflicts) = failure {
-                throw CLIError(command.describe(command: name, conflicts, ids: ids))
-            }
-            if let e = failure as? UndoError { throw CLIError(e.errorDescription ?? "\(e)") }
-            throw failure
+            throw UndoText.error(failure, undone: outcome.undone.count, requested: 1, ids: ids)
         }
     }
 }
