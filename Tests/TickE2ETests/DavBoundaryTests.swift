@@ -53,6 +53,28 @@ struct DavBoundaryTests {
         }
     }
 
+    @Test("the phone moving a calendar's last task to the inbox loses it nowhere: both machines and the server keep it, in the inbox")
+    func phoneMovesACalendarsLastTask() throws {
+        let (a, server) = try DavTests.setUp()
+        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
+        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
+        let b = try DavConvergeTests.secondMachine(server)
+        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
+        // The phone moves it: the item leaves work and arrives in the inbox, same UID.
+        let item = try #require(server.item("work", containing: "SUMMARY:Report"))
+        try server.delete("work", item.name)
+        try server.put("inbox", item.name, icsLines(item.text).map { line in
+            line.hasPrefix("LAST-MODIFIED:") ? "LAST-MODIFIED:20261121T091000Z" : line
+        }.joined(separator: "\r\n") + "\r\n")
+        for (i, machine) in [b, a, b, a, b].enumerated() {
+            _ = try Self.sync(machine, "2026-11-21T09:1\(1 + i):00Z")
+        }
+        for (name, machine) in [("A", a), ("B", b)] {
+            #expect(try Self.tasks(machine) == ["Report": "Inbox"], "\(name)")
+        }
+        #expect(Self.server(server, ["inbox", "work"]) == ["inbox": ["Report"], "work": []])
+    }
+
     @Test("tick lists rm keeps what the phone changed after it: the list comes back with that task, the unchanged ones go; a task the store holds elsewhere is merged field by field")
     func listRemovalKeepsLaterPhoneEdits() throws {
         let (s, server) = try DavTests.setUp()
