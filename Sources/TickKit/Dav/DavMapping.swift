@@ -37,8 +37,20 @@ public struct DavField: Sendable {
     }
 }
 
+/// The VTODO codec's field table: every task field a VTODO carries, in the
+/// order an item writes them. One table for both writers of VTODOs: the
+/// CalDAV bridge (``newItem(for:now:)``, ``patch(_:from:to:now:)``) and the
+/// iCalendar export (``ICalendarCodec/encode(_:context:)``).
 public enum DavMapping {
     private static func text(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The string an unknown key of `task` holds.
+    static func stringExtra(_ task: TaskItem, _ key: String) -> String? {
+        for m in task.extra where m.key == key {
+            if case .string(let s) = m.value.kind { return s }
+        }
+        return nil
+    }
 
     /// Every mapped field, in the order a new item writes them.
     public static let fields: [DavField] = [
@@ -63,11 +75,20 @@ public enum DavMapping {
                      switch t.state {
                      case .open: return ["STATUS:NEEDS-ACTION"]
                      case .active: return ["STATUS:IN-PROCESS"]
-                     case .done: return ["STATUS:COMPLETED", "COMPLETED:" + ICalendarCodec.stamp(t.completedAt ?? t.modifiedAt)]
+                     case .done:
+                         // A task that came CANCELLED (from a file or the phone) goes back so.
+                         let status = stringExtra(t, ICalendarCodec.statusKey) == "CANCELLED" ? "CANCELLED" : "COMPLETED"
+                         return ["STATUS:" + status, "COMPLETED:" + ICalendarCodec.stamp(t.completedAt ?? t.modifiedAt)]
                      }
                  }),
         DavField(key: "priority", properties: ["PRIORITY"], equal: { $0.priority == $1.priority }, copy: { $0.priority = $1.priority },
-                 lines: { t in t.priority.map { ["PRIORITY:\($0 == .must ? 1 : 5)"] } ?? [] }),
+                 lines: { t in
+                     guard let p = t.priority else { return [] }
+                     // The number it came with (1–9), while it still says the same priority.
+                     var n = p == .must ? 1 : 5
+                     if let stored = stringExtra(t, ICalendarCodec.priorityKey).flatMap(Int.init), (stored <= 4) == (p == .must), (1...9).contains(stored) { n = stored }
+                     return ["PRIORITY:\(n)"]
+                 }),
         DavField(key: "tags", properties: ["CATEGORIES"], equal: { Set($0.tags) == Set($1.tags) }, copy: { $0.tags = $1.tags },
                  lines: { t in t.tags.isEmpty ? [] : ["CATEGORIES:" + t.tags.map(ICalendarCodec.escape).joined(separator: ",")] }),
         DavField(key: "repeat", properties: ["RRULE", "X-TICK-REPEAT"], equal: { RRuleMapping.sameRule($0.repeatRule, $1.repeatRule) },

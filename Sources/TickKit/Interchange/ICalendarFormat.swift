@@ -443,64 +443,21 @@ public enum ICalendarCodec: InterchangeCodec {
         for file in files {
             for task in file.tasks {
                 add("BEGIN:VTODO")
-                add("UID:" + (stringExtra(task, uidKey).flatMap { uid in
-                    (UUID(fastString: uid) == task.id || UUID(name: "ical:" + uid) == task.id) ? uid : nil
-                } ?? task.id.lowercased))
+                add("UID:" + DavMapping.uid(of: task))
                 add("DTSTAMP:" + stamp(context.now))
                 add("CREATED:" + stamp(task.createdAt))
                 add("LAST-MODIFIED:" + stamp(task.modifiedAt))
-                add("SUMMARY:" + escape(task.title))
-                if let notes = task.notes { add("DESCRIPTION:" + escape(notes)) }
-                if let s = task.scheduled { add("DTSTART;VALUE=DATE:" + basic(s)) }
-                if let due = task.due {
-                    switch due {
-                    case .day(let d): add("DUE;VALUE=DATE:" + basic(d))
-                    case .time(let t): add("DUE:" + stamp(t))
-                    }
-                }
-                let status: String
-                switch task.state {
-                case .open: status = "NEEDS-ACTION"
-                case .active: status = "IN-PROCESS"
-                case .done: status = stringExtra(task, statusKey) == "CANCELLED" ? "CANCELLED" : "COMPLETED"
-                }
-                add("STATUS:" + status)
-                if task.state == .done { add("COMPLETED:" + stamp(task.completedAt ?? task.modifiedAt)) }
-                if let p = task.priority {
-                    var n = p == .must ? 1 : 5
-                    if let stored = stringExtra(task, priorityKey).flatMap(Int.init), (stored <= 4) == (p == .must), (1...9).contains(stored) { n = stored }
-                    add("PRIORITY:\(n)")
-                }
-                if !task.tags.isEmpty { add("CATEGORIES:" + task.tags.map(escape).joined(separator: ",")) }
-                if let rule = task.repeatRule { RRuleMapping.lines(for: rule).forEach(add) }
                 if let name = file.name { add("X-TICK-LIST:" + escape(name)) }
-                if let e = task.energy { add("X-TICK-ENERGY:" + e.rawValue) }
-                if let e = task.estimate { add("X-TICK-ESTIMATE:\(e)") }
-                if let slot = task.slot { add("X-TICK-SLOT:\(slot.startString)/\(slot.minutes)") }
-                if let wait = task.wait { add("X-TICK-WAIT:" + wait.fileString) }
-                for dep in task.depends { add("RELATED-TO;RELTYPE=DEPENDS-ON:" + dep.lowercased) }
                 let keep = task.extra.filter { !$0.key.hasPrefix("x-ical-") }
                 if !keep.isEmpty {
                     add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(keep)), as: UTF8.self)))
                 }
-                if let r = task.remind {
-                    add("BEGIN:VALARM")
-                    add("ACTION:DISPLAY")
-                    add("DESCRIPTION:" + escape(task.title))
-                    add("TRIGGER;VALUE=DATE-TIME:" + stamp(r))
-                    add("END:VALARM")
-                }
+                // Every field as the CalDAV bridge writes it: one VTODO codec (alarms last).
+                for field in DavMapping.fields { field.lines(task).forEach(add) }
                 add("END:VTODO")
             }
         }
         add("END:VCALENDAR")
         return Array(out.utf8)
-    }
-
-    private static func stringExtra(_ task: TaskItem, _ key: String) -> String? {
-        for m in task.extra where m.key == key {
-            if case .string(let s) = m.value.kind { return s }
-        }
-        return nil
     }
 }
