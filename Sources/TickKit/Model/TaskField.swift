@@ -33,8 +33,6 @@ public struct TaskField: Sendable {
     public let hookKey: String?
     /// The `tasks` columns of the index that store it.
     public let indexColumns: [String]
-    /// The CalDAV property that carries it; nil when CalDAV does not.
-    public let davProperty: String?
     /// How undo's conflict message names a change of it.
     public let undoName: String
     /// True when the field differs between two tasks.
@@ -64,11 +62,11 @@ public struct TaskField: Sendable {
     /// A field holding one value at `path`.
     static func value<V: Equatable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, property: String, changeKey: String?,
-        rule: MergeRule = .register, confirmation: String?, hook: String?, index: [String], dav: String?, undo: String? = nil
+        rule: MergeRule = .register, confirmation: String?, hook: String?, index: [String], undo: String? = nil
     ) -> TaskField {
         TaskField(
             name: name, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, indexColumns: index, davProperty: dav, undoName: undo ?? name,
+            hookKey: hook, indexColumns: index, undoName: undo ?? name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             applyChange: { task, before, after in
                 if before[keyPath: path] != after[keyPath: path] { task[keyPath: path] = after[keyPath: path] }
@@ -79,11 +77,11 @@ public struct TaskField: Sendable {
     /// is stamped and merged on its own, so a change is carried element by
     /// element and elements the task gained of its own are kept.
     static func elements<E: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, dav: String
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String
     ) -> TaskField {
         TaskField(
             name: name, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, indexColumns: [name], davProperty: dav, undoName: name,
+            hookKey: hook, indexColumns: [name], undoName: name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             applyChange: { task, before, after in
                 let old = before[keyPath: path], new = after[keyPath: path]
@@ -99,46 +97,46 @@ public struct TaskField: Sendable {
     /// conflict message name them.
     public static let all: [TaskField] = [
         .value("title", \.title, property: "title", changeKey: "title",
-               confirmation: "title", hook: "description", index: ["title"], dav: "SUMMARY"),
+               confirmation: "title", hook: "description", index: ["title"]),
         .value("state", \.state, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", index: ["state"], dav: "STATUS"),
+               confirmation: nil, hook: "status", index: ["state"]),
         .value("due", \.due, property: "due", changeKey: "due",
-               confirmation: "due", hook: "due", index: ["due", "due_day", "due_ts"], dav: "DUE"),
+               confirmation: "due", hook: "due", index: ["due", "due_day", "due_ts"]),
         .value("remind", \.remind, property: "remind", changeKey: "remind",
-               confirmation: "remind", hook: "tickremind", index: ["remind_ts"], dav: "VALARM"),
+               confirmation: "remind", hook: "tickremind", index: ["remind_ts"]),
         .value("wait", \.wait, property: "wait", changeKey: "wait",
-               confirmation: "wait", hook: "wait", index: ["wait", "wait_day", "wait_ts"], dav: "X-TICK-WAIT"),
+               confirmation: "wait", hook: "wait", index: ["wait", "wait_day", "wait_ts"]),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", hook: "scheduled", index: ["scheduled_day"], dav: "DTSTART"),
+               confirmation: "sched", hook: "scheduled", index: ["scheduled_day"]),
         // Taskwarrior has no slot or estimate: hooks do not see them.
         .value("slot", \.slot, property: "slot", changeKey: "slot",
-               confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"], dav: "X-TICK-SLOT"),
+               confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"]),
         .value("priority", \.priority, property: "priority", changeKey: "priority",
-               confirmation: "pri", hook: "priority", index: ["priority"], dav: "PRIORITY"),
+               confirmation: "pri", hook: "priority", index: ["priority"]),
         .value("energy", \.energy, property: "energy", changeKey: "energy",
-               confirmation: "energy", hook: "tickenergy", index: ["energy"], dav: "X-TICK-ENERGY"),
+               confirmation: "energy", hook: "tickenergy", index: ["energy"]),
         .value("estimate", \.estimate, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", hook: nil, index: ["estimate"], dav: "X-TICK-ESTIMATE"),
+               confirmation: "estimate", hook: nil, index: ["estimate"]),
         .value("repeat", \.repeatRule, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", hook: "recur", index: ["repeat"], dav: "RRULE"),
+               confirmation: "repeat", hook: "recur", index: ["repeat"]),
         .value("notes", \.notes, property: "notes", changeKey: "notes",
-               confirmation: "note", hook: "annotations", index: ["notes"], dav: "DESCRIPTION"),
-        .elements("depends", \.depends, hook: "depends", dav: "RELATED-TO"),
+               confirmation: "note", hook: "annotations", index: ["notes"]),
+        .elements("depends", \.depends, hook: "depends"),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
-        .elements("tags", \.tags, hook: "tags", dav: "CATEGORIES"),
+        .elements("tags", \.tags, hook: "tags"),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, property: "createdAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: ["created_ts"], dav: "CREATED"),
+               confirmation: nil, hook: nil, index: ["created_ts"]),
         .value("modifiedAt", \.modifiedAt, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: ["modified_ts"], dav: "LAST-MODIFIED"),
+               confirmation: nil, hook: nil, index: ["modified_ts"]),
         // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
         .value("completedAt", \.completedAt, property: "completedAt", changeKey: "state", rule: .bookkeeping,
-               confirmation: nil, hook: "end", index: ["completed_ts"], dav: "COMPLETED"),
+               confirmation: nil, hook: "end", index: ["completed_ts"]),
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", indexColumns: ["extra"], davProperty: nil, undoName: "other fields",
+            hookKey: "x-taskwarrior-*", indexColumns: ["extra"], undoName: "other fields",
             differs: { $0.extra != $1.extra },
             applyChange: { task, before, after in
                 guard before.extra != after.extra else { return }
