@@ -109,9 +109,10 @@ final class Sandbox {
 
     /// With `setsStore`, TICK_STORE names `store`, which tick requires to
     /// exist (only the default store is created on the first write), so the
-    /// directory is made here, empty, as `tick init` would.
-    init(setsStore: Bool = true) throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("tick-e2e-\(UUID().uuidString.prefix(8).lowercased())")
+    /// directory is made here, empty, as `tick init` would. `directory` is
+    /// where the sandbox is made (default: the temporary directory).
+    init(setsStore: Bool = true, under directory: String? = nil) throws {
+        let base = ((directory ?? NSTemporaryDirectory()) as NSString).appendingPathComponent("tick-e2e-\(UUID().uuidString.prefix(8).lowercased())")
         // Resolve symlinks (e.g. /tmp -> /private/tmp on macOS) so paths match what tick prints.
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         root = URL(fileURLWithPath: base).resolvingSymlinksInPath().path

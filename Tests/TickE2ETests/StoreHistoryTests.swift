@@ -59,14 +59,15 @@ struct StoreHistoryTests {
 /// it was made on when its copy holds nothing unstamped. Then the StoreHistory
 /// checks (every machine the same bytes, the latest change of each field).
 ///
-/// `TICK_FANOUT_HISTORIES` sets how many histories run (default 40);
-/// `TICK_FANOUT_SEED=N` (or `N-M`) replays one.
+/// `TICK_FANOUT_HISTORIES` sets how many histories run (default 1000);
+/// `TICK_FANOUT_SEED=N` (or `N-M`) replays one; the long run is
+/// `scripts/store-histories.sh` (its fan-out mode).
 @Suite(.serialized,
        .enabled(if: ProcessInfo.processInfo.environment["TICK_BIN"] == nil,
                 "in process (no binary involved): it runs once, in the debug suite"))
 struct SyncthingFanOutHistoryTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let total = Int(environment["TICK_FANOUT_HISTORIES"] ?? "") ?? 40
+    static let total = Int(environment["TICK_FANOUT_HISTORIES"] ?? "") ?? 1000
 
     @Test("three machines, Syncthing's fan-out, hand edits in every file: any pair resolves to the same bytes on every machine")
     func fanOutHistories() throws {

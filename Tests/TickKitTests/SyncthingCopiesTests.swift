@@ -116,6 +116,39 @@ import Testing
         #expect(try x.bytes() == Self.merged(winner, copy))
     }
 
+    @Test("a version from another machine in place of the file is not stamped against a value held here with no stamp of its own: every machine writes the same bytes")
+    func deliveredVersionIsNotStampedAgainstAnUnstampedValue() throws {
+        let x = try Machine(), y = try Machine(), w = try Machine()
+        defer { x.remove(); y.remove(); w.remove() }
+        let key = [JSONMember("x-sim", JSONNode(.string("k3")))]
+        // X (and W) merged a copy holding an unknown key added by hand (unstamped)
+        // into a version without it: kept by value order, with no stamp of its own
+        // (its change time is the task's creation). Y never had the key.
+        let noted = Self.notingB(Self.list("Write report"), at: Self.stale)
+        let kept = MergeEngine.merge(base: nil, ours: noted, theirs: Self.list("Write report", extra: key)).file
+        // The version that won the conflict is Y's, with b renamed by tick there,
+        // saved after X's last write; the copy is Z's, with the key stamped there.
+        let winner = HandEditSyncTests.renamingB(noted, to: "Other, renamed", at: Self.edited)
+        var copy = Self.notingB(Self.list("Write report", extra: key), at: Self.stale)
+        copy.tasks[0].changed["x-sim"] = Self.stale.addingTimeInterval(30)
+        copy.tasks[0].modifiedAt = Self.stale.addingTimeInterval(30)
+        // Delivered in place of the file, Y's version is not taken for a hand edit
+        // on W: the key's absence is not a removal made at its mtime.
+        w.remember(kept)
+        try w.put(winner, at: Self.edited)
+        #expect(try w.store.withLock { writer in try writer.stampHandEdits(Self.kind) } == 0)
+        #expect(w.store.written.bytes(of: Self.kind) == (try w.bytes()), "recorded as seen, as it is")
+        for (m, written) in [(x, kept), (y, noted)] {
+            m.remember(written)
+            try m.put(winner, at: Self.edited)
+            try m.put(copy, at: Self.stale.addingTimeInterval(30), as: Self.copyName)
+            _ = try m.resolve()
+        }
+        #expect(try x.bytes() == y.bytes(), "the same versions merge to the same bytes whatever the written copies")
+        #expect(try x.bytes() == Self.merged(winner, copy))
+        #expect(HandEditSyncTests.task(try x.file(), Self.a)?.extra == key, "Z's stamped key stays: nobody removed it")
+    }
+
     static let archivedID = UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!
 
     /// Task X, done in a list, archived; its title then edited by hand in the

@@ -16,7 +16,9 @@ extension StoreWriter {
     /// - A file that cannot be parsed is never rewritten (``StoreError/invalidFile(_:)``).
     /// - With nothing to stamp (a version a sync tool delivered, a change of
     ///   layout) the file is not rewritten; its copy becomes what is there, so
-    ///   the next edit is compared with it.
+    ///   the next edit is compared with it. Another machine's version (it
+    ///   carries stamps the copy does not) is never stamped here
+    ///   (``WrittenCopies/isOwnVersion(_:copy:)``, Docs/MERGE.md §17).
     /// - The stamped file replaces the one read only if it is still there
     ///   unchanged (never merged, never over a save made meanwhile: that save
     ///   is a change of its own, seen next).

@@ -75,9 +75,15 @@ public struct WrittenCopies: Sendable {
     /// Gives change times to the fields of `file`'s tasks that differ from the
     /// written copy while their change time is the copy's: they were changed
     /// by hand (or by a tool that does not record change times) at `at`, the
-    /// version's modification time. A version older than the copy (`at` not
-    /// later than when tick wrote or saw it) is not an edit made since: a stale
-    /// version delivered by a sync tool; it is left as it is.
+    /// version's modification time. Only a version that descends from the copy
+    /// by hand only is stamped (``isOwnVersion(_:copy:)``: it carries exactly
+    /// the copy's stamps); one that carries other stamps is another machine's
+    /// version a sync tool delivered, whose differences this machine cannot
+    /// attribute (a value the copy holds with no stamp of its own may be the
+    /// one that changed), so it merges by its own stamps (Docs/MERGE.md §17).
+    /// A version older than the copy (`at` not later than when tick wrote or
+    /// saw it) is not an edit made since: a stale version delivered by a sync
+    /// tool; it is left as it is.
     ///
     /// - Returns: true when a task was stamped.
     @discardableResult
@@ -111,15 +117,15 @@ public struct WrittenCopies: Sendable {
         copies.first { at > $0.savedAt && isOwnVersion(version, copy: $0) }
     }
 
-    /// True when `version`, a Syncthing conflict copy of its file, is this
-    /// machine's own replaced version: it descends from what tick last wrote
-    /// here, by hand only. Every change tick makes stamps it, and a hand edit
-    /// changes values but no stamp, so such a version carries exactly the
-    /// written copy's stamps: the file's `modifiedAt` and tombstones, and the
-    /// `createdAt`, `modifiedAt` and `changed` of every task both hold (tasks
-    /// added or removed by hand do not count). A copy from another machine
-    /// carries that machine's stamps (Docs/MERGE.md §18); it is merged by
-    /// them alone, never stamped here.
+    /// True when `version` (the file as it is now, or a Syncthing conflict
+    /// copy of it) is this machine's own: it descends from `copy`, what tick
+    /// wrote or saw here, by hand only. Every change tick makes stamps it,
+    /// and a hand edit changes values but no stamp, so such a version
+    /// carries exactly the written copy's stamps: the file's `modifiedAt` and
+    /// tombstones, and the `createdAt`, `modifiedAt` and `changed` of every
+    /// task both hold (tasks added or removed by hand do not count). A
+    /// version from another machine carries that machine's stamps
+    /// (Docs/MERGE.md §17, §18); it is merged by them alone, never stamped here.
     func isOwnVersion(_ version: TaskFile, copy: Copy?) -> Bool {
         guard let copy else { return false }
         let written = copy.file
@@ -148,7 +154,7 @@ public struct WrittenCopies: Sendable {
     /// many tasks were stamped.
     @discardableResult
     func stampHandEdits(in file: inout TaskFile, bytes: [UInt8], at: Date, copy: Copy?) -> Int {
-        guard let copy, copy.bytes != bytes, at > copy.savedAt else { return 0 }
+        guard let copy, copy.bytes != bytes, at > copy.savedAt, isOwnVersion(file, copy: copy) else { return 0 }
         var previous: [UUID: TaskItem] = [:]
         for task in copy.file.tasks { previous[task.id] = task }
         var stamped = 0
