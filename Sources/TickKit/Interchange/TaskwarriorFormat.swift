@@ -216,18 +216,25 @@ public enum TaskwarriorCodec: InterchangeCodec {
                     throw fail("\"annotations\" must be an array, found \(annNode.typeName)")
                 }
                 var lines: [String] = []
-                for item in items {
+                // True while each entry is what export derives for a notes line of tick's (`modified` + 1 s per line).
+                var derived = true
+                for (i, item) in items.enumerated() {
                     guard case .object(let ms) = item.kind,
                           let d = ms.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind
                     else { throw fail("each annotation needs a \"description\" string") }
-                    if let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind, parseDate(et) == nil {
-                        throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"")
+                    var entry: String?
+                    if let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind {
+                        if parseDate(et) == nil { throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"") }
+                        entry = et
                     }
+                    derived = derived && ms.count == 2 && entry == formatDate(modified.addingTimeInterval(TimeInterval(i)))
+                        && !text.isEmpty && !text.contains("\n")
                     lines.append(text)
                 }
                 if !lines.isEmpty {
                     task.notes = lines.joined(separator: "\n")
-                    extra.append(JSONMember(prefix + "annotations", annNode))
+                    // Annotations tick's export made from notes are not kept: export makes them again.
+                    if !derived { extra.append(JSONMember(prefix + "annotations", annNode)) }
                 }
             }
             for m in members where !mapped.contains(m.key) {
