@@ -39,7 +39,7 @@ struct CSVInterchangeTests {
         let rows = try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: String]], "\(r)")
         #expect(rows.count == 3)
         #expect(rows.first.map { Array($0.keys).sorted() } == ["completedAt", "createdAt", "due", "energy", "estimate", "id", "list", "modifiedAt", "notes",
-                                                               "priority", "remind", "repeat", "scheduled", "state", "tags", "title"])
+                                                               "priority", "remind", "repeat", "scheduled", "state", "tags", "title", "wait", "depends"].sorted())
         let milk = try #require(rows.first { $0["title"] == "Buy milk, eggs" })
         #expect(milk["list"] == "")
         #expect(milk["due"] == "2026-11-24")
@@ -104,13 +104,13 @@ struct CSVInterchangeTests {
         #expect(again.stdout == "Imported: 0 added, 0 updated, 4 unchanged, 0 kept (newer here)\n", "\(again)")
     }
 
-    @Test("a malformed row is reported by its physical line and nothing is imported")
+    @Test("with --strict a malformed row is reported by its physical line and nothing is imported; an unclosed quote always stops")
     func malformedRow() throws {
         let s = try Sandbox()
         try s.add("Existing")
         let before = try s.fingerprint()
         try s.write("../bad.csv", "title,notes,state\nA,\"two\nlines\",open\nB,plain,finished\n")
-        let bad = try s.tick("import", s.root + "/bad.csv", "--format", "csv")
+        let bad = try s.tick("import", s.root + "/bad.csv", "--format", "csv", "--strict")
         #expect(bad.status == 4, "\(bad)")
         #expect(bad.stderr.contains("bad.csv:4: error: state must be open, active or done, found \"finished\""), "\(bad)")
         #expect(bad.stderr.contains("nothing was imported"))

@@ -9,8 +9,9 @@ let hostilePython: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].firs
 /// number of generated CSV, iCalendar, todo.txt and Taskwarrior files:
 /// control sequences, huge fields, invalid UTF-8, NUL, years 0 and 10000,
 /// `DUE:99991231T230000` in western zones, deeply nested JSON. Every import
-/// must exit 0 or 4 with one error line, show no raw control byte, and leave
-/// a store every later command can read.
+/// must exit 0 or 4 with one error line (one per skipped line for todo.txt
+/// and CSV without --strict), show no raw control byte, and leave a store
+/// every later command can read.
 @Suite("hostile imports", .enabled(if: hostilePython != nil, "python3 is not installed: the hostile-import harness is skipped"))
 struct HostileImportTests {
 

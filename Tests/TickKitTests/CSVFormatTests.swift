@@ -91,6 +91,6 @@ import Testing
         #expect(back[1].tasks == work.tasks)
         #expect(CSVCodec.encode(back, context: context) == CSVCodec.encode([inbox, work], context: context))
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("id,list,title,state,due,scheduled,remind,repeat,priority,energy,tags,notes,createdAt,modifiedAt,completedAt,estimate\r\n"))
+        #expect(text.hasPrefix("id,list,title,state,due,scheduled,remind,repeat,priority,energy,tags,notes,createdAt,modifiedAt,completedAt,estimate,wait,depends\r\n"))
     }
 }

@@ -17,12 +17,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let run = ImportRun(store: f.store, now: setup.now, timeZone: setup.utc)
         var dry = files(["one", "two"], list: "Garden")
-        let planned = try run.run(&dry, todoTxt: false, apply: false)
+        let planned = try run.run(&dry, from: .json, apply: false)
         #expect(planned.addedCount == 2)
         #expect(try f.store.read(.list(slug: "garden")) == nil, "a dry run writes nothing")
         var real = files(["one", "two"], list: "Garden")
         var asked: ImportPlan?
-        let plan = try run.run(&real, todoTxt: false, apply: true) { plan in
+        let plan = try run.run(&real, from: .json, apply: true) { plan in
             asked = plan
             return nil
         }

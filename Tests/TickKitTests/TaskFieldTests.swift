@@ -160,6 +160,36 @@ import Testing
         }
     }
 
+    /// Issue 45: the hook JSON sent `tickestimate` but the table said hooks do not see the
+    /// estimate, so a hook's change of it was dropped. Every field the hook line carries
+    /// has a hook key, and it is a key of that line.
+    @Test func everyFieldTheHookLineCarriesHasItsHookKey() throws {
+        let json = HookTaskJSON(context: InterchangeContext(path: "hook", now: Self.t0, timeZone: Zone(named: "UTC")!))
+        for (field, before, after) in cases() where field.mergeRule != .bookkeeping && field.mergeRule != .unknownKeys {
+            let sent = json.line(for: before, project: nil), changed = json.line(for: after, project: nil)
+            guard sent != changed else {
+                #expect(field.hookKey == nil, "\(field.name) has a hook key but the hook line does not carry it")
+                continue
+            }
+            let key = try #require(field.hookKey, "\(field.name) is sent to hooks but has no hook key")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(sent.utf8)) as? [String: Any])
+            #expect(object[key] != nil, "\(field.name): the hook line has no \"\(key)\"")
+        }
+    }
+
+    /// Issue 45: every field with a todo.txt key is written under it and read back.
+    @Test func todoTxtKeysRoundTrip() throws {
+        let context = InterchangeContext(path: "todo.txt", now: Self.t0, timeZone: Zone(named: "UTC")!)
+        for (field, before, after) in cases() {
+            guard let key = field.todoTxtKey else { continue }
+            let line = TodoTxtCodec.line(for: after, list: nil, timeZone: context.timeZone)
+            #expect(line.split(separator: " ").contains { $0.hasPrefix(key + ":") }, "\(field.name): \(line)")
+            #expect(line != TodoTxtCodec.line(for: before, list: nil, timeZone: context.timeZone), "\(field.name) is not written")
+            let back = try #require(try TodoTxtCodec.decode(Array((line + "\n").utf8), context: context).first?.tasks.first)
+            #expect(!field.differs(back, after), "\(field.name): \(line)")
+        }
+    }
+
     @Test func indexStoresEveryField() throws {
         let db = try SQLiteConnection(path: nil)
         try db.write {

@@ -51,7 +51,8 @@ import Testing
         #expect(report.notes == "first note\nsecond, note")
         #expect(report.scheduled == LocalDate(iso: "2026-11-22"))
         let keys = report.extra.map(\.key)
-        #expect(keys == ["x-taskwarrior-start", "x-taskwarrior-scheduled", "x-taskwarrior-annotations", "x-taskwarrior-estimate"])
+        // `start` equals `modified`, what export writes for an active task anyway: not kept (issue 45).
+        #expect(keys == ["x-taskwarrior-scheduled", "x-taskwarrior-annotations", "x-taskwarrior-estimate"])
         // 2026-11-22T00:00:00Z is 01:00 in Berlin, not a midnight: an instant.
         #expect(report.wait == .time(try ts("2026-11-22T00:00:00Z")))
 

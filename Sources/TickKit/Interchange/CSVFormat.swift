@@ -3,13 +3,13 @@ import FoundationEssentials
 /// RFC 4180 CSV, one row per task (see Docs/INTERCHANGE.md).
 ///
 /// Columns: id,list,title,state,due,scheduled,remind,repeat,priority,energy,
-/// tags,notes,createdAt,modifiedAt,completedAt,estimate (minutes). On import the header may be in
-/// any order and only `title` is required.
+/// tags,notes,createdAt,modifiedAt,completedAt,estimate (minutes),wait,depends (UUIDs separated by
+/// spaces). On import the header may be in any order and only `title` is required.
 public enum CSVCodec: InterchangeCodec {
     /// The columns tick writes, in order.
     public static let columns = [
         "id", "list", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
-        "tags", "notes", "createdAt", "modifiedAt", "completedAt", "estimate",
+        "tags", "notes", "createdAt", "modifiedAt", "completedAt", "estimate", "wait", "depends",
     ]
 
     typealias Record = CSVRecordParser.Record
@@ -28,13 +28,20 @@ public enum CSVCodec: InterchangeCodec {
     }
 
     /// Reads CSV record by record: the input text is never held whole.
-    public static func decode(from reader: ImportReader, context: InterchangeContext) throws(ImportError) -> [TaskFile] {
+    ///
+    /// A malformed row is handed to `badRecord`: the default throws it (all or
+    /// nothing); one that returns skips the row. A bad header or a broken quote
+    /// (which leaves the rows after it unreadable) always throws.
+    public static func decode(
+        from reader: ImportReader, context: InterchangeContext,
+        badRecord: (ImportError) throws(ImportError) -> Void = { error throws(ImportError) in throw error }
+    ) throws(ImportError) -> [TaskFile] {
         var decoder = RowDecoder(context: context)
         var parser = CSVRecordParser(path: context.path)
         try reader.forEachChunk { (chunk: ArraySlice<UInt8>) throws(ImportError) in
-            try parser.feed(chunk) { (record: Record) throws(ImportError) in try decoder.take(record) }
+            try parser.feed(chunk) { (record: Record) throws(ImportError) in try decoder.take(record, badRecord: badRecord) }
         }
-        try parser.finish { (record: Record) throws(ImportError) in try decoder.take(record) }
+        try parser.finish { (record: Record) throws(ImportError) in try decoder.take(record, badRecord: badRecord) }
         return decoder.grouper.files
     }
 
@@ -52,12 +59,20 @@ public enum CSVCodec: InterchangeCodec {
             grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "tick-list:inbox"), listIDPrefix: "tick-import-list:")
         }
 
-        mutating func take(_ record: Record) throws(ImportError) {
+        /// Reads the header, or a row; a bad row goes to `badRecord` (which throws it or skips it).
+        mutating func take(
+            _ record: Record,
+            badRecord: (ImportError) throws(ImportError) -> Void = { error throws(ImportError) in throw error }
+        ) throws(ImportError) {
             guard let header else {
                 try readHeader(record)
                 return
             }
-            try readRow(record, header: header)
+            do throws(ImportError) {
+                try readRow(record, header: header)
+            } catch {
+                try badRecord(error)
+            }
         }
 
         mutating func readHeader(_ header: Record) throws(ImportError) {
@@ -162,6 +177,18 @@ public enum CSVCodec: InterchangeCodec {
                     task.addTag(bare)
                 }
             }
+            if let w = value("wait") {
+                guard let wait = TaskDate(fileString: w.trimmingWhitespace()) else {
+                    throw fail("wait is not a date (YYYY-MM-DD) or timestamp: \"\(w)\"")
+                }
+                task.wait = wait
+            }
+            if let d = value("depends") {
+                for text in d.split(whereSeparator: { $0.isWhitespace || $0 == "," }) {
+                    guard let dep = UUID(uuidString: String(text)) else { throw fail("depends holds \"\(text)\", which is not a UUID") }
+                    if dep != id, !task.depends.contains(dep) { task.depends.append(dep) }
+                }
+            }
             if let n = value("notes") { task.notes = n.replacingAll("\r\n", with: "\n") }
             if task.state == .done {
                 task.completedAt = try timestamp("completedAt") ?? modified
@@ -200,11 +227,33 @@ public enum CSVCodec: InterchangeCodec {
                     Timestamp.format(task.modifiedAt),
                     task.completedAt.map(Timestamp.format) ?? "",
                     task.estimate.map(String.init) ?? "",
+                    task.wait?.fileString ?? "",
+                    task.depends.map(\.lowercased).joined(separator: " "),
                 ]
                 out += row.map(quote).joined(separator: ",") + "\r\n"
             }
         }
         return Array(out.utf8)
+    }
+
+    /// What CSV has no column for keeps the store's value on re-import: a task's slot and its
+    /// unknown keys (other than the `x-csv-` columns a row brings). Call it between `decode`
+    /// and `ImportPlan.make`.
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot) -> [TaskFile] {
+        var current: [UUID: TaskItem] = [:]
+        for (_, task) in snapshot.allTasks { current[task.id] = task }
+        return files.map { file in
+            var f = file
+            f.tasks = file.tasks.map { task in
+                guard let old = current[task.id] else { return task }
+                var t = task
+                t.slot = old.slot
+                let csvKeys = old.extra.filter { $0.key.hasPrefix("x-csv-") }
+                t.extra = csvKeys == task.extra ? old.extra : old.extra.filter { !$0.key.hasPrefix("x-csv-") } + task.extra
+                return t
+            }
+            return f
+        }
     }
 
     /// Quotes a field when it holds a comma, a quote, a line break or edge spaces.

@@ -15,17 +15,22 @@ public struct ImportRun {
         self.timeZone = timeZone
     }
 
-    /// Plans the import of `files` (consumed) and, with `apply`, writes it.
-    /// `todoTxt` keeps what a todo.txt line cannot say from the store's copy.
+    /// Plans the import of `files` (consumed), decoded from `format`, and, with
+    /// `apply`, writes it. What the format cannot say (todo.txt: notes, a due
+    /// date's time, ...; CSV: the slot, unknown keys) keeps the store's value.
     /// `progress` is asked, given the plan, for a callback on the files
     /// written (nil for none). A store file that cannot be read stops it.
-    public func run(_ files: inout [TaskFile], todoTxt: Bool, apply: Bool,
+    public func run(_ files: inout [TaskFile], from format: InterchangeFormat, apply: Bool,
                     progress: (ImportPlan) -> ((Int, Int) -> Void)? = { _ in nil }) throws -> ImportPlan {
         let now = self.now
         return try store.withLock { writer in
             let snapshot = try store.snapshot()
             if let broken = snapshot.problems.first { throw StoreError.invalidFile(broken) }
-            if todoTxt { files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: timeZone) }
+            switch format {
+            case .todotxt: files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: timeZone)
+            case .csv: files = CSVCodec.reconcile(files, with: snapshot)
+            case .json, .markdown, .taskwarrior, .ics: break
+            }
             let kinds = try store.kinds()
             let plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(kinds.compactMap(\.slug)),
                                        inboxExists: kinds.contains(.inbox))

@@ -119,7 +119,11 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 if status != "pending" && status != "waiting" { extra.append(JSONMember(prefix + "status", .string(status))) }
                 if let end = try string("end") { extra.append(JSONMember(prefix + "end", .string(end))) }
             }
-            if let start { extra.append(JSONMember(prefix + "start", .string(start))) }
+            // Export writes an active task's `start` as its `modifiedAt` when it keeps none:
+            // that one is not kept, so tick's own export comes back unchanged.
+            if let start, !(task.state == .active && parseDate(start) == modified) {
+                extra.append(JSONMember(prefix + "start", .string(start)))
+            }
 
             if let due = try date("due") {
                 let day = LocalDate(date: due, timeZone: context.timeZone)
@@ -212,18 +216,25 @@ public enum TaskwarriorCodec: InterchangeCodec {
                     throw fail("\"annotations\" must be an array, found \(annNode.typeName)")
                 }
                 var lines: [String] = []
-                for item in items {
+                // True while each entry is what export derives for a notes line of tick's (`modified` + 1 s per line).
+                var derived = true
+                for (i, item) in items.enumerated() {
                     guard case .object(let ms) = item.kind,
                           let d = ms.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind
                     else { throw fail("each annotation needs a \"description\" string") }
-                    if let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind, parseDate(et) == nil {
-                        throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"")
+                    var entry: String?
+                    if let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind {
+                        if parseDate(et) == nil { throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"") }
+                        entry = et
                     }
+                    derived = derived && ms.count == 2 && entry == formatDate(modified.addingTimeInterval(TimeInterval(i)))
+                        && !text.isEmpty && !text.contains("\n")
                     lines.append(text)
                 }
                 if !lines.isEmpty {
                     task.notes = lines.joined(separator: "\n")
-                    extra.append(JSONMember(prefix + "annotations", annNode))
+                    // Annotations tick's export made from notes are not kept: export makes them again.
+                    if !derived { extra.append(JSONMember(prefix + "annotations", annNode)) }
                 }
             }
             for m in members where !mapped.contains(m.key) {
@@ -278,16 +289,55 @@ public enum TaskwarriorCodec: InterchangeCodec {
         var first = true
         for file in files {
             for task in file.tasks {
-                if !first { out.append(contentsOf: Array(",\n".utf8)) }
-                first = false
-                writeCompact(node(for: task, project: file.kind == .inbox ? nil : file.displayName, context: context), into: &out)
+                for record in records(for: task, project: file.kind == .inbox ? nil : file.displayName, context: context) {
+                    if !first { out.append(contentsOf: Array(",\n".utf8)) }
+                    first = false
+                    writeCompact(record, into: &out)
+                }
             }
         }
         out.append(contentsOf: Array((first ? "]\n" : "\n]\n").utf8))
         return out
     }
 
-    /// The Taskwarrior object for one task.
+    /// The Taskwarrior records of one task. A repeating open task that gets a `recur` is a
+    /// series, as Taskwarrior keeps one: its template (the task's uuid, `status: recurring`,
+    /// `mask: "-"`: the first instance is made) and that pending instance (`parent`,
+    /// `imask: 0`, a uuid derived from the task's), so that `task import` makes no second
+    /// instance. A series that came from Taskwarrior gets back its instance's uuid and
+    /// `imask` and its template's `mask` and `due` (``TaskwarriorRecurrence/seriesKey``).
+    /// Any other task is one record (``node(for:project:context:)``).
+    static func records(for task: TaskItem, project: String?, context: InterchangeContext) -> [JSONNode] {
+        let single = node(for: task, project: project, context: context)
+        guard case .object(let ms) = single.kind, ms.contains(where: { $0.key == "recur" }),
+              let s = ms.firstIndex(where: { $0.key == "status" }), case .string(let status) = ms[s].value.kind,
+              status == "pending" || status == "waiting"
+        else { return [single] }
+        var kept: [String: JSONNode] = [:]
+        if case .object(let parts)? = task.extra.first(where: { $0.key == prefix + TaskwarriorRecurrence.seriesKey })?.value.kind {
+            for part in parts { kept[part.key] = part.value }
+        }
+        func keptString(_ key: String) -> String? {
+            if case .string(let text)? = kept[key]?.kind { return text }
+            return nil
+        }
+        func replacing(_ members: [JSONMember], _ key: String, with value: JSONNode) -> [JSONMember] {
+            members.map { $0.key == key ? JSONMember(key, value) : $0 }
+        }
+        var template = replacing(ms.filter { $0.key != "start" }, "status", with: .string("recurring"))
+        if let due = keptString("due") { template = replacing(template, "due", with: .string(due)) }
+        template += [JSONMember("mask", .string(keptString("mask") ?? "-")), JSONMember("rtype", .string("periodic"))]
+        let instanceID = keptString("instance").flatMap(UUID.init(uuidString:)) ?? TaskwarriorRecurrence.instanceID(forTemplate: task.id)
+        var instance = replacing(ms, "uuid", with: .string(instanceID.lowercased))
+        var imask = JSONNode(.number("0"))
+        if let n = kept["imask"], case .number = n.kind { imask = n }
+        instance += [
+            JSONMember("parent", .string(task.id.lowercased)), JSONMember("imask", imask), JSONMember("rtype", .string("periodic")),
+        ]
+        return [.object(template), .object(instance)]
+    }
+
+    /// The Taskwarrior object for one task (a hook's line; a series' instance, see ``records(for:project:context:)``).
     static func node(for task: TaskItem, project: String?, context: InterchangeContext) -> JSONNode {
         var kept: [String: JSONNode] = [:]
         for m in task.extra where m.key.hasPrefix(prefix) { kept[String(m.key.dropFirst(prefix.count))] = m.value }
@@ -396,7 +446,10 @@ public enum TaskwarriorCodec: InterchangeCodec {
         if let r = task.remind { put("tickremind", formatDate(r)) }
         if let e = task.energy { put("tickenergy", e.rawValue) }
         if let e = task.estimate { put("tickestimate", String(e)) }
-        let special: Set<String> = ["status", "start", "end", "scheduled", "wait", "depends", "priority", "annotations", "recur", "mask", "rtype"]
+        let special: Set<String> = [
+            "status", "start", "end", "scheduled", "wait", "depends", "priority", "annotations", "recur", "mask", "rtype",
+            TaskwarriorRecurrence.seriesKey,
+        ]
         for m in task.extra where m.key.hasPrefix(prefix) {
             let name = String(m.key.dropFirst(prefix.count))
             if special.contains(name) || name.isEmpty || ms.contains(where: { $0.key == name }) { continue }

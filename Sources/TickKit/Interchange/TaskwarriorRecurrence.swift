@@ -18,7 +18,23 @@ import Glibc
 /// date, state, wait); completed instances are imported as done tasks without
 /// a rule. A template without a pending instance is imported as it is (its
 /// `status: recurring` and `mask` kept, and written back with its `recur`).
+/// Export writes a repeating task as such a series, template and one instance
+/// (``TaskwarriorCodec/records(for:project:context:)``). What a joined series
+/// had that tick would not write the same (the instance's uuid and `imask`,
+/// the template's `mask` and `due`) is kept in `x-taskwarrior-tick-series`
+/// and written back, so that `task import` into the same data updates the
+/// series instead of making its instances again.
 enum TaskwarriorRecurrence {
+    /// The key (after `x-taskwarrior-`) that keeps a series' parts: an object with
+    /// `instance` (uuid), `imask`, `mask` and `due`, each only when it is not what tick
+    /// writes by itself. Not a Taskwarrior attribute, never exported as one.
+    static let seriesKey = "tick-series"
+
+    /// The uuid of the instance tick writes for the series `template` when it kept none.
+    static func instanceID(forTemplate template: UUID) -> UUID {
+        UUID(name: "tick-taskwarrior-instance:" + template.lowercased)
+    }
+
     /// Taskwarrior's `recur` for a tick rule, or nil when it has no exact word for it.
     static func taskwarriorRecur(for rule: String) -> String? {
         guard let parsed = try? RecurrenceRule.parse(rule) else { return nil }
@@ -123,6 +139,18 @@ enum TaskwarriorRecurrence {
             // The series' id and creation time; the current occurrence's state and dates.
             var joined = ms.filter { $0.key == "uuid" || $0.key == "entry" }
             joined += instance.filter { !seriesKeys.contains($0.key) && $0.key != "entry" }
+            // What an export needs to update this series in Taskwarrior rather than add to it.
+            var kept: [JSONMember] = []
+            if let made = string(instance, "uuid").flatMap(UUID.init(uuidString:)), let series = UUID(uuidString: uuid),
+               made != instanceID(forTemplate: series) {
+                kept.append(JSONMember("instance", .string(made.lowercased)))
+            }
+            if let imask = instance.first(where: { $0.key == "imask" })?.value, case .number(let n) = imask.kind, Double(n) != 0 {
+                kept.append(JSONMember("imask", JSONNode(.number(n))))
+            }
+            if let mask = string(ms, "mask"), mask != "-" { kept.append(JSONMember("mask", .string(mask))) }
+            if let due = string(ms, "due"), due != string(instance, "due") { kept.append(JSONMember("due", .string(due))) }
+            if !kept.isEmpty { joined.append(JSONMember(seriesKey, .object(kept))) }
             // The template's rule and dates where the instance lacks them.
             for m in ms where !seriesKeys.contains(m.key) && m.key != "status" && !joined.contains(where: { $0.key == m.key }) {
                 joined.append(m)

@@ -12,20 +12,30 @@ import Glibc
 /// - `@context` ↔ tags; `due:YYYY-MM-DD` ↔ all-day `due`;
 /// - `t:YYYY-MM-DD` (threshold) ↔ `scheduled`; `rec:` ↔ `repeat` (``TodoTxtRecurrence``,
 ///   else `tickrepeat:`); `remind:YYYYMMDDTHHMMSSZ` ↔ `remind`; `state:active` ↔ active;
-///   `energy:` and `estimate:<minutes>m` ↔ energy and estimate;
+///   `energy:` and `estimate:<minutes>m` ↔ energy and estimate; `wait:` (a day or
+///   `YYYYMMDDTHHMMSSZ`) ↔ wait; `depends:<uuid>`, once per dependency, ↔ depends
+///   (the keys of tick's fields are ``TaskField/todoTxtKey``);
 /// - `tick:<uuid>` ↔ the task id (written on export so a re-import after
 ///   `todo.sh do N` updates the same task). Lines without it get a name-based
 ///   id derived from their text without completion mark, priority and dates;
 /// - every other `key:value` whose key is a word (starts with a letter) is kept, in order, in `x-todotxt-extra` (an
-///   object) and written back on export.
+///   object) and written back on export;
+/// - a title word that would read as a marker (`+word`, `@word`, `key:value`) is written with a
+///   `\` in front of its `+`/`@` or its first `:` (`due\:-7d`), one more `\` for a word already
+///   looking like that, and read back without it.
 public enum TodoTxtCodec: InterchangeCodec {
     static let priorityKey = "x-todotxt-priority"
     static let projectsKey = "x-todotxt-projects"
     static let extraKey = "x-todotxt-extra"
     static let idKey = "tick"
-    /// Extension keys that carry tick fields (written on export, read back on import).
-    static let scheduledKey = "t", recKey = "rec", tickRepeatKey = "tickrepeat", remindKey = "remind",
-        stateKey = "state", energyKey = "energy", estimateKey = "estimate"
+    /// Extension keys that carry tick fields (written on export, read back on import): the
+    /// fields' own (``TaskField/todoTxtKey``), and `tickrepeat` for a rule `rec:` cannot say.
+    static let scheduledKey = TaskField.todoTxtKey("scheduled"), recKey = TaskField.todoTxtKey("repeat"),
+        remindKey = TaskField.todoTxtKey("remind"), stateKey = TaskField.todoTxtKey("state"),
+        energyKey = TaskField.todoTxtKey("energy"), estimateKey = TaskField.todoTxtKey("estimate"),
+        waitKey = TaskField.todoTxtKey("wait"), dependsKey = TaskField.todoTxtKey("depends"),
+        dueKey = TaskField.todoTxtKey("due")
+    static let tickRepeatKey = "tickrepeat"
 
     // MARK: Decode
 
@@ -34,24 +44,29 @@ public enum TodoTxtCodec: InterchangeCodec {
     }
 
     /// Reads todo.txt line by line: the input text is never held whole.
-    public static func decode(from reader: ImportReader, context: InterchangeContext) throws(ImportError) -> [TaskFile] {
+    ///
+    /// A malformed line is handed to `badRecord`: the default throws it (all
+    /// or nothing); one that returns skips the line and goes on with the next.
+    public static func decode(
+        from reader: ImportReader, context: InterchangeContext,
+        badRecord: (ImportError) throws(ImportError) -> Void = { error throws(ImportError) in throw error }
+    ) throws(ImportError) -> [TaskFile] {
         var grouper = ImportGrouper(now: context.now, inboxID: UUID(name: "todotxt-inbox"), listIDPrefix: "todotxt-list:")
         var seen: Set<UUID> = []
         try reader.forEachLine { (bytes: ArraySlice<UInt8>, lineNumber: Int) throws(ImportError) in
-            guard let line = String(validating: bytes, as: UTF8.self) else {
-                throw ImportError(path: context.path, line: lineNumber, message: "the line is not valid UTF-8")
+            func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: lineNumber, message: message) }
+            do throws(ImportError) {
+                guard let line = String(validating: bytes, as: UTF8.self) else { throw fail("the line is not valid UTF-8") }
+                if line.trimmingWhitespace().isEmpty { return }
+                let (task, project) = try parseLine(line, number: lineNumber, context: context)
+                guard !seen.contains(task.id) else { throw fail("task id \(task.id.lowercased) appears twice (duplicate line?)") }
+                if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: project) { throw fail(problem) }
+                try ImportDateCheck.check(task, path: context.path, line: lineNumber)
+                seen.insert(task.id)
+                grouper.add(task, list: project)
+            } catch {
+                try badRecord(error)
             }
-            if line.trimmingWhitespace().isEmpty { return }
-            let (task, project) = try parseLine(line, number: lineNumber, context: context)
-            guard !seen.contains(task.id) else {
-                throw ImportError(path: context.path, line: lineNumber, message: "task id \(task.id.lowercased) appears twice (duplicate line?)")
-            }
-            seen.insert(task.id)
-            if let problem = TextRules.importProblem(title: task.title, notes: task.notes, list: project) {
-                throw ImportError(path: context.path, line: lineNumber, message: problem)
-            }
-            try ImportDateCheck.check(task, path: context.path, line: lineNumber)
-            grouper.add(task, list: project)
         }
         return grouper.files
     }
@@ -106,6 +121,8 @@ public enum TodoTxtCodec: InterchangeCodec {
         var active = false
         var energy: Energy?
         var estimate: Int?
+        var wait: TaskDate?
+        var depends: [UUID] = []
         var id: UUID?
         var extras: [JSONMember] = []
         for w in words {
@@ -114,15 +131,8 @@ public enum TodoTxtCodec: InterchangeCodec {
             } else if w.count > 1, w.hasPrefix("@") {
                 let tag = String(w.dropFirst())
                 if !tags.contains(tag) { tags.append(tag) }
-            } else if let colon = w.firstIndex(of: ":"), colon != w.startIndex {
-                let key = String(w[..<colon])
-                let value = String(w[w.index(after: colon)...])
-                // A key is a word: it starts with a letter (`1:1`, `10:30` and `16:9` are title text).
-                let keyIsWord = key.unicodeScalars.first.map(TextClass.isLetter) == true
-                    && key.unicodeScalars.allSatisfy { TextClass.isAlphanumeric($0) || $0 == "-" || $0 == "_" }
-                if value.isEmpty || !keyIsWord || value.hasPrefix("/") || value.contains(":") {
-                    titleWords.append(w)
-                } else if key == "due" {
+            } else if let (key, value) = keyValue(w) {
+                if key == dueKey {
                     if let d = LocalDate(iso: value) {
                         due = .day(d)
                     } else if let t = Timestamp.parse(value) {
@@ -146,6 +156,10 @@ public enum TodoTxtCodec: InterchangeCodec {
                 } else if key == estimateKey, estimate == nil, value.hasSuffix("m"), let minutes = Int(value.dropLast()),
                           (1...TaskEstimate.maxMinutes).contains(minutes) {
                     estimate = minutes
+                } else if key == waitKey, wait == nil, let until = LocalDate(iso: value).map(TaskDate.day) ?? basicTimestamp(value).map(TaskDate.time) {
+                    wait = until
+                } else if key == dependsKey, let dep = UUID(fastString: value) {
+                    if !depends.contains(dep) { depends.append(dep) }
                 } else if key == idKey {
                     guard let u = UUID(fastString: value) else { throw fail("invalid task id \"\(value)\" in tick:; expected a UUID") }
                     id = u
@@ -153,7 +167,7 @@ public enum TodoTxtCodec: InterchangeCodec {
                     extras.append(JSONMember(key, .string(value)))
                 }
             } else {
-                titleWords.append(w)
+                titleWords.append(unescapedTitleWord(w))
             }
         }
         let title = titleWords.joined(separator: " ")
@@ -167,6 +181,9 @@ public enum TodoTxtCodec: InterchangeCodec {
         task.remind = remind
         task.energy = energy
         task.estimate = estimate
+        task.wait = wait
+        // A dependency on itself is dropped (as Taskwarrior's import does).
+        task.depends = depends.filter { $0 != taskID }
         if active { task.state = .active }
         if done {
             task.state = .done
@@ -213,8 +230,8 @@ public enum TodoTxtCodec: InterchangeCodec {
             parts.append("(\(letter))")
         }
         parts.append(created)
-        // Titles are one line; todo.txt has no escaping, so newlines become spaces.
-        parts.append(task.title.replacingAll("\r\n", with: " ").replacingAll("\n", with: " "))
+        // Titles are one line (newlines become spaces); words that would read as markers are escaped.
+        parts += titleWords(task.title).map(escapedTitleWord)
         if let list { parts.append("+" + list.replacingAll(" ", with: "_")) }
         for member in task.extra where member.key == projectsKey {
             if case .array(let items) = member.value.kind {
@@ -224,8 +241,8 @@ public enum TodoTxtCodec: InterchangeCodec {
         for tag in task.tags { parts.append("@" + tag) }
         if let due = task.due {
             switch due {
-            case .day(let d): parts.append("due:" + d.iso)
-            case .time(let t): parts.append("due:" + LocalDate(date: t, timeZone: timeZone).iso)
+            case .day(let d): parts.append("\(dueKey):" + d.iso)
+            case .time(let t): parts.append("\(dueKey):" + LocalDate(date: t, timeZone: timeZone).iso)
             }
         }
         if let scheduled = task.scheduled { parts.append("\(scheduledKey):" + scheduled.iso) }
@@ -237,9 +254,16 @@ public enum TodoTxtCodec: InterchangeCodec {
             }
         }
         if let remind = task.remind { parts.append("\(remindKey):" + basicTimestamp(remind)) }
+        if let wait = task.wait {
+            switch wait {
+            case .day(let d): parts.append("\(waitKey):" + d.iso)
+            case .time(let t): parts.append("\(waitKey):" + basicTimestamp(t))
+            }
+        }
         if task.state == .active { parts.append("\(stateKey):active") }
         if let energy = task.energy { parts.append("\(energyKey):" + energy.rawValue) }
         if let estimate = task.estimate { parts.append("\(estimateKey):\(estimate)m") }
+        for dep in task.depends { parts.append("\(dependsKey):" + dep.lowercased) }
         for member in task.extra where member.key == extraKey {
             if case .object(let kvs) = member.value.kind {
                 for kv in kvs { if case .string(let v) = kv.value.kind { parts.append(kv.key + ":" + v) } }
@@ -271,6 +295,9 @@ public enum TodoTxtCodec: InterchangeCodec {
         r.estimate = imported.estimate ?? current.estimate
         r.slot = current.slot
         r.notes = current.notes
+        // A line without `wait:` or `depends:` (another tool's, an older export) keeps the store's.
+        r.wait = imported.wait ?? current.wait
+        r.depends = imported.depends.isEmpty ? current.depends : imported.depends
         func sameDay(_ a: Date, _ b: Date) -> Bool { LocalDate(date: a, timeZone: timeZone) == LocalDate(date: b, timeZone: timeZone) }
         if r.createdAt == importTime || sameDay(r.createdAt, current.createdAt) { r.createdAt = current.createdAt }
         if case .day(let d)? = r.due, case .time(let t)? = current.due, LocalDate(date: t, timeZone: timeZone) == d { r.due = current.due }
@@ -279,7 +306,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         }
         // `state:active` starts a task; a line without it does not stop one started in tick.
         if r.state == .open, current.state == .active { r.state = .active }
-        if r.title == current.title.replacingAll("\r\n", with: " ").replacingAll("\n", with: " ") { r.title = current.title }
+        if r.title == titleWords(current.title).joined(separator: " ") { r.title = current.title }
         let own: Set<String> = [priorityKey, projectsKey, extraKey]
         r.extra = current.extra.filter { !own.contains($0.key) } + imported.extra
         // Done lines carry no priority (tick writes none; `todo.sh do` removes it).
@@ -288,8 +315,11 @@ public enum TodoTxtCodec: InterchangeCodec {
             r.extra = current.extra.filter { $0.key != projectsKey && $0.key != extraKey } + imported.extra
         }
         r.needsFill = current.needsFill
+        // Change times are the store's (the write stamps what the import changes): a line
+        // that changes no value leaves the task as it is, `modifiedAt` included.
+        r.changed = current.changed
         r.modifiedAt = current.modifiedAt
-        if r != current { r.modifiedAt = max(imported.modifiedAt, current.modifiedAt) }
+        if !r.sameValues(as: current) { r.modifiedAt = max(imported.modifiedAt, current.modifiedAt) }
         return r
     }
 
@@ -303,6 +333,57 @@ public enum TodoTxtCodec: InterchangeCodec {
             f.tasks = file.tasks.map { t in current[t.id].map { merge(t, onto: $0, timeZone: timeZone) } ?? t }
             return f
         }
+    }
+
+    // MARK: Words
+
+    /// `key` and `value` of a word tick reads as a `key:value` extension: the key is a
+    /// word (starts with a letter: letters, digits, `-`, `_`; `1:1`, `10:30` and `16:9` are
+    /// title text) and the value is not empty, starts with no `/` and holds no `:` (URLs).
+    static func keyValue(_ w: String) -> (key: String, value: String)? {
+        guard let colon = w.firstIndex(of: ":"), colon != w.startIndex else { return nil }
+        let key = w[..<colon], value = w[w.index(after: colon)...]
+        let keyIsWord = key.unicodeScalars.first.map(TextClass.isLetter) == true
+            && key.unicodeScalars.allSatisfy { TextClass.isAlphanumeric($0) || $0 == "-" || $0 == "_" }
+        guard keyIsWord, !value.isEmpty, !value.hasPrefix("/"), !value.contains(":") else { return nil }
+        return (String(key), String(value))
+    }
+
+    /// The words of a title on a line: split at spaces and line breaks.
+    static func titleWords(_ title: String) -> [String] {
+        title.split(whereSeparator: { $0 == " " || $0.isNewline }).map(String.init)
+    }
+
+    /// Where a title word takes its escaping `\` and how many it has: for a word that reads
+    /// as a marker (`+work`, `@home`, `due:-7d`: none yet) or looks like an escaped one
+    /// (`\+work`, `due\:-7d`: one or more), the index in front of the `+`/`@` or the first
+    /// `:`; nil for any other word.
+    private static func escapePoint(_ w: String) -> (index: String.Index, count: Int)? {
+        let rest = w.drop { $0 == "\\" }
+        if rest.count > 1, rest.first == "+" || rest.first == "@" {
+            return (w.startIndex, w.distance(from: w.startIndex, to: rest.startIndex))
+        }
+        guard let colon = w.firstIndex(of: ":") else { return nil }
+        let key = w[..<colon]
+        let bare = key.reversed().drop { $0 == "\\" }.count
+        guard keyValue(String(key.prefix(bare)) + w[colon...]) != nil else { return nil }
+        return (w.index(w.startIndex, offsetBy: bare), key.count - bare)
+    }
+
+    /// A title word as it is written: one more `\` at its escape point.
+    static func escapedTitleWord(_ w: String) -> String {
+        guard let point = escapePoint(w) else { return w }
+        var out = w
+        out.insert("\\", at: point.index)
+        return out
+    }
+
+    /// A title word as it was before ``escapedTitleWord(_:)``.
+    static func unescapedTitleWord(_ w: String) -> String {
+        guard let point = escapePoint(w), point.count > 0 else { return w }
+        var out = w
+        out.remove(at: point.index)
+        return out
     }
 
     /// `20261204T090000Z`: an instant in UTC without `:` (todo.txt values hold none).

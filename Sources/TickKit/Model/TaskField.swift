@@ -29,8 +29,12 @@ public struct TaskField: Sendable {
     public let mergeRule: MergeRule
     /// How confirmations name a change of it (`tick edit`'s spelling); nil: not shown.
     public let confirmationName: String?
-    /// Its key in the hook JSON (Taskwarrior's), when a hook's answer can change it; nil: not sent or not taken back.
+    /// Its key in the hook JSON (Taskwarrior's, as ``TaskwarriorCodec`` writes it): every field
+    /// the hook JSON sends has one, and a hook's answer can change it; nil: not sent.
     public let hookKey: String?
+    /// Its `key:` on a todo.txt line (``TodoTxtCodec``); nil: todo.txt says it another way
+    /// (title words, `x`, `(A)`, `+project`, `@context`, dates in front) or not at all.
+    public let todoTxtKey: String?
     /// The `tasks` columns of the index that store it.
     public let indexColumns: [String]
     /// How undo's conflict message names a change of it.
@@ -62,11 +66,12 @@ public struct TaskField: Sendable {
     /// A field holding one value at `path`.
     static func value<V: Equatable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, property: String, changeKey: String?,
-        rule: MergeRule = .register, confirmation: String?, hook: String?, index: [String], undo: String? = nil
+        rule: MergeRule = .register, confirmation: String?, hook: String?, todoTxt: String? = nil, index: [String],
+        undo: String? = nil
     ) -> TaskField {
         TaskField(
             name: name, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, indexColumns: index, undoName: undo ?? name,
+            hookKey: hook, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             applyChange: { task, before, after in
                 if before[keyPath: path] != after[keyPath: path] { task[keyPath: path] = after[keyPath: path] }
@@ -77,11 +82,11 @@ public struct TaskField: Sendable {
     /// is stamped and merged on its own, so a change is carried element by
     /// element and elements the task gained of its own are kept.
     static func elements<E: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, todoTxt: String? = nil
     ) -> TaskField {
         TaskField(
             name: name, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, indexColumns: [name], undoName: name,
+            hookKey: hook, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             applyChange: { task, before, after in
                 let old = before[keyPath: path], new = after[keyPath: path]
@@ -99,30 +104,30 @@ public struct TaskField: Sendable {
         .value("title", \.title, property: "title", changeKey: "title",
                confirmation: "title", hook: "description", index: ["title"]),
         .value("state", \.state, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", index: ["state"]),
+               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"]),
         .value("due", \.due, property: "due", changeKey: "due",
-               confirmation: "due", hook: "due", index: ["due", "due_day", "due_ts"]),
+               confirmation: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"]),
         .value("remind", \.remind, property: "remind", changeKey: "remind",
-               confirmation: "remind", hook: "tickremind", index: ["remind_ts"]),
+               confirmation: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"]),
         .value("wait", \.wait, property: "wait", changeKey: "wait",
-               confirmation: "wait", hook: "wait", index: ["wait", "wait_day", "wait_ts"]),
+               confirmation: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"]),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", hook: "scheduled", index: ["scheduled_day"]),
-        // Taskwarrior has no slot or estimate: hooks do not see them.
+               confirmation: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"]),
+        // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, property: "slot", changeKey: "slot",
                confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"]),
         .value("priority", \.priority, property: "priority", changeKey: "priority",
                confirmation: "pri", hook: "priority", index: ["priority"]),
         .value("energy", \.energy, property: "energy", changeKey: "energy",
-               confirmation: "energy", hook: "tickenergy", index: ["energy"]),
+               confirmation: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"]),
         .value("estimate", \.estimate, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", hook: nil, index: ["estimate"]),
+               confirmation: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"]),
         .value("repeat", \.repeatRule, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", hook: "recur", index: ["repeat"]),
+               confirmation: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"]),
         .value("notes", \.notes, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: ["notes"]),
-        .elements("depends", \.depends, hook: "depends"),
+        .elements("depends", \.depends, hook: "depends", todoTxt: "depends"),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
         .elements("tags", \.tags, hook: "tags"),
         // A hook's answer does not set the timestamps: the write does.
@@ -136,7 +141,7 @@ public struct TaskField: Sendable {
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", indexColumns: ["extra"], undoName: "other fields",
+            hookKey: "x-taskwarrior-*", todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             differs: { $0.extra != $1.extra },
             applyChange: { task, before, after in
                 guard before.extra != after.extra else { return }
@@ -172,6 +177,16 @@ public struct TaskField: Sendable {
             }
         }
         return names
+    }
+
+    /// The field named `name` (its key in a task file), nil for none.
+    public static func named(_ name: String) -> TaskField? {
+        all.first { $0.name == name }
+    }
+
+    /// The todo.txt key of the field named `name` (``todoTxtKey``); the name itself when it has none.
+    static func todoTxtKey(_ name: String) -> String {
+        named(name)?.todoTxtKey ?? name
     }
 
     /// Every index column the fields store, in ``all``'s order.

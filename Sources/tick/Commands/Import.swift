@@ -10,8 +10,10 @@ extension Tick {
             commandName: "import",
             abstract: "Import tasks: a tick export or list file, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
-            All or nothing: the whole file is checked first, and a bad record is \
-            reported with file:line:column before anything is written. Lists are
+            The whole file is checked first. A bad todo.txt line or CSV row is \
+            reported with file:line and skipped; the rest is imported and tick exits
+            4. With --strict (and always in the JSON, Taskwarrior and iCalendar
+            formats) a bad record stops the import before anything is written. Lists are
             matched by id, then by name, and created when missing. A task whose id
             already exists is updated in place when it differs and the imported copy
             is newer (by modifiedAt); a newer copy in the store is kept. Importing
@@ -36,6 +38,11 @@ extension Tick {
 
         @Flag(name: .long, help: "Show what would be added and updated; write nothing.")
         var dryRun = false
+
+        @Flag(name: .long, help: ArgumentHelp(
+            "Import nothing when any todo.txt line or CSV row is bad (default: skip it, import the rest, exit 4).",
+            discussion: "JSON, Taskwarrior and iCalendar imports are always all or nothing."))
+        var strict = false
 
         /// Task rows `--dry-run` lists before it summarises (about a screenful).
         static let dryRunRows = 20
@@ -70,17 +77,33 @@ extension Tick {
                 // A .json name with text that is not JSON: read it as JSON, whose error says where.
                 if named == .json, chosen != .json, chosen != .taskwarrior { chosen = .json }
             }
-            var files = try chosen.decode(from: reader, context: InterchangeContext(path: path, now: context.now, timeZone: context.timeZone))
+            // Bad lines are skipped (each reported, and the exit status 4) unless --strict.
+            var skipped: [ImportError] = []
+            let strict = self.strict
+            var files = try chosen.decode(from: reader, context: InterchangeContext(path: path, now: context.now, timeZone: context.timeZone)) {
+                (error: ImportError) throws(ImportError) in
+                if strict { throw error }
+                skipped.append(error)
+            }
             let showProgress = context.terminal.stderrIsTTY
             let plan = try ImportRun(store: context.store, now: context.now, timeZone: context.timeZone)
-                .run(&files, todoTxt: chosen == .todotxt, apply: !dryRun) { plan in
+                .run(&files, from: chosen, apply: !dryRun) { plan in
                     showProgress && plan.addedCount + plan.updatedCount > 1_000 ? { ProgressBar.draw(done: $0, total: $1, unit: "files") } : nil
                 }
             // The index catches up on the next command (an import prints no short ids).
             let verb = dryRun ? "Would import" : "Imported"
             let t = context.terminal
-            t.out("\(verb): \(plan.addedCount) added, \(plan.updatedCount) updated, \(plan.unchanged) unchanged, \(plan.keptNewer.count) kept (newer here)")
+            let record = chosen == .csv ? "row" : "line"
+            let skippedNote = skipped.isEmpty ? "" : ", \(skipped.count) skipped (bad \(record)\(skipped.count == 1 ? "" : "s"))"
+            t.out("\(verb): \(plan.addedCount) added, \(plan.updatedCount) updated, \(plan.unchanged) unchanged, \(plan.keptNewer.count) kept (newer here)" + skippedNote)
             if dryRun { printDryRun(plan, terminal: t) }
+            guard skipped.isEmpty else {
+                for error in skipped {
+                    Diagnostics.error(error.message + "; the \(record) was skipped", at: FileLocation(path: error.path, line: error.line))
+                }
+                // Something was left out: exit 4 (invalid import input), as a refused import does.
+                throw ExitCode(ExitStatus.badData.rawValue)
+            }
         }
 
         /// Lists what an import would do: every task when they fit on a screen,

@@ -5,13 +5,22 @@ import TickKit
 extension InterchangeFormat {
     /// Reads an import in this format: CSV and todo.txt record by record,
     /// the others (whole documents) read whole, up to the size limit.
-    func decode(from reader: ImportReader, context: InterchangeContext) throws -> [TaskFile] {
+    /// `badRecord` gets each malformed todo.txt line or CSV row: it throws to
+    /// stop the import (the default), or returns to skip the record; in the
+    /// other formats the first malformed record stops the import.
+    func decode(
+        from reader: ImportReader, context: InterchangeContext,
+        badRecord: (ImportError) throws(ImportError) -> Void = { error throws(ImportError) in throw error }
+    ) throws -> [TaskFile] {
         switch self {
-        case .csv: return try CSVCodec.decode(from: reader, context: context)
-        case .todotxt: return try TodoTxtCodec.decode(from: reader, context: context)
+        case .csv: return try CSVCodec.decode(from: reader, context: context, badRecord: badRecord)
+        case .todotxt: return try TodoTxtCodec.decode(from: reader, context: context, badRecord: badRecord)
         default: return try decode(try reader.readAll(), context: context)
         }
     }
+
+    /// Whether a malformed record can be skipped (the rest imported): todo.txt lines and CSV rows.
+    var skipsBadRecords: Bool { self == .todotxt || self == .csv }
 
     /// Reads an import file in this format.
     func decode(_ bytes: [UInt8], context: InterchangeContext) throws -> [TaskFile] {
