@@ -39,6 +39,31 @@ struct TaskwarriorInterchangeTests {
         }
     }
 
+    @Test("issue 45: tick annotate's lines go to Taskwarrior as annotations with their time, an undated notes line as one too, and come back as they were")
+    func annotationsRoundTrip() throws {
+        let s = try Sandbox()
+        let id = try s.add("Call the bank", now: "2026-11-24T08:00:00Z")
+        try s.ok("edit", id, "--note", "Ask about the fee", now: "2026-11-24T08:05:00Z")
+        try s.ok("annotate", id, "left a message", now: "2026-11-24T09:00:00Z")
+        try s.ok(id, "annotate", "called back", now: "2026-11-24T10:30:00Z")
+        let notes = try s.showJSON(id).string("notes")
+        #expect(notes == "Ask about the fee\n2026-11-24 10:00 left a message\n2026-11-24 11:30 called back")
+        let exported = try s.ok("export", "--format", "taskwarrior", now: "2026-11-24T11:00:00Z")
+        try s.write("../out.json", exported)
+        let tw = try TW(s, "tw")
+        try tw.task("import", s.root + "/out.json")
+        let record = try #require(try tw.export().values.first { $0.string("description") == "Call the bank" })
+        let annotations = try #require(record["annotations"] as? [[String: Any]])
+        #expect(annotations.map { $0.string("description") } == ["Ask about the fee", "left a message", "called back"])
+        #expect(annotations.dropFirst().map { $0.string("entry") } == ["20261124T090000Z", "20261124T103000Z"], "\(annotations)")
+        // Back into tick: the notes are as they were, nothing updated.
+        let back = try tw.task("export")
+        try s.write("../back.json", back.stdout)
+        let r = try s.ok("import", s.root + "/back.json", "--format", "taskwarrior", now: "2026-11-25T08:00:00Z")
+        #expect(r.contains("0 updated"), "\(r)")
+        #expect(try s.showJSON(id).string("notes") == notes)
+    }
+
     @Test("task export → tick import → tick export → task import into a fresh data dir keeps every field")
     func roundTrip() throws {
         let s = try Sandbox()
@@ -84,7 +109,9 @@ struct TaskwarriorInterchangeTests {
         let report = try #require(inbox.first { $0.string("title") == "Write \"report\"" })
         #expect(report.string("state") == "active")
         #expect(report.string("due") == "2026-11-24T15:00:00Z")     // 16:00 in Berlin
-        #expect(report.string("notes") == "first note\nsecond, note with \"quotes\"")
+        // Taskwarrior's annotations are dated notes lines (their time, local).
+        let notes = report.string("notes") ?? ""
+        #expect(notes.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d first note\n\d{4}-\d\d-\d\d \d\d:\d\d second, note with "quotes"$"#, options: .regularExpression) != nil, "\(notes)")
         #expect(report.string("x-taskwarrior-estimate") == "3h")
         let work = try s.tasks("lists/work.json")
         let series = work.filter { $0.string("title") == "Later" }

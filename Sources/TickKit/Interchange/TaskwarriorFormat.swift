@@ -216,25 +216,37 @@ public enum TaskwarriorCodec: InterchangeCodec {
                     throw fail("\"annotations\" must be an array, found \(annNode.typeName)")
                 }
                 var lines: [String] = []
-                // True while each entry is what export derives for a notes line of tick's (`modified` + 1 s per line).
-                var derived = true
-                for (i, item) in items.enumerated() {
+                // An annotation is a dated notes line (`2026-11-24 11:00 TEXT`, ``Annotation``);
+                // one dated before its task's `entry`, which Taskwarrior never makes, is an
+                // undated notes line of tick's export again. Kept as well when export
+                // would not write them back the same (seconds, other keys).
+                var kept = false
+                for item in items {
                     guard case .object(let ms) = item.kind,
                           let d = ms.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind
                     else { throw fail("each annotation needs a \"description\" string") }
-                    var entry: String?
+                    var at: Date?
                     if let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind {
-                        if parseDate(et) == nil { throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"") }
-                        entry = et
+                        guard let parsed = parseDate(et) else { throw fail("annotation \"entry\" is not a Taskwarrior date: \"\(et)\"") }
+                        at = parsed
                     }
-                    derived = derived && ms.count == 2 && entry == formatDate(modified.addingTimeInterval(TimeInterval(i)))
-                        && !text.isEmpty && !text.contains("\n")
-                    lines.append(text)
+                    let oneLine = !text.isEmpty && !text.contains("\n")
+                    if oneLine, ms.count == 2, let at, at < entry {
+                        lines.append(text)
+                        continue
+                    }
+                    if oneLine, let at {
+                        lines.append(Annotation(at: at, text: text).line(in: context.timeZone))
+                        // Export writes the line's minute back: only seconds need keeping.
+                        if ms.count != 2 || Int(at.timeIntervalSince1970) % 60 != 0 { kept = true }
+                    } else {
+                        lines.append(text)
+                        kept = true
+                    }
                 }
                 if !lines.isEmpty {
                     task.notes = lines.joined(separator: "\n")
-                    // Annotations tick's export made from notes are not kept: export makes them again.
-                    if !derived { extra.append(JSONMember(prefix + "annotations", annNode)) }
+                    if kept { extra.append(JSONMember(prefix + "annotations", annNode)) }
                 }
             }
             for m in members where !mapped.contains(m.key) {
@@ -417,27 +429,39 @@ public enum TaskwarriorCodec: InterchangeCodec {
         case nil: break
         }
         if let notes = task.notes {
-            // Reuse the entry time of a kept annotation with the same text.
-            var pool: [(String, JSONNode)] = []
+            // Kept annotations (from Taskwarrior), for their exact entry times.
+            var pool: [(text: String, entry: JSONNode, at: Date?)] = []
             if case .array(let items)? = kept["annotations"]?.kind {
                 for item in items {
                     if case .object(let a) = item.kind, let d = a.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind,
                        let e = a.first(where: { $0.key == "entry" }) {
-                        pool.append((text, e.value))
+                        let at: Date? = if case .string(let et) = e.value.kind { parseDate(et) } else { nil }
+                        pool.append((text, e.value, at))
                     }
                 }
             }
             var anns: [JSONNode] = []
-            var seconds = 0
-            for line in notes.split(separator: "\n", omittingEmptySubsequences: true) {
-                let text = String(line)
+            let lines = notes.split(separator: "\n", omittingEmptySubsequences: true)
+            // Undated lines get distinct entries (Taskwarrior keys annotations by their time)
+            // just before the task's: no annotation Taskwarrior makes predates its task, so
+            // import knows them for undated lines again.
+            var plain = -lines.filter { Annotation(line: $0, in: context.timeZone) == nil }.count
+            for line in lines {
+                var text = String(line)
                 let entry: JSONNode
-                if let i = pool.firstIndex(where: { $0.0 == text }) {
-                    entry = pool.remove(at: i).1
+                if let annotation = Annotation(line: line, in: context.timeZone) {
+                    // A dated line: an annotation of that time (a kept one of the same minute and text keeps its seconds).
+                    text = annotation.text
+                    if let i = pool.firstIndex(where: { $0.text == text && $0.at.map { abs($0.timeIntervalSince(annotation.at)) < 60 } == true }) {
+                        entry = pool.remove(at: i).entry
+                    } else {
+                        entry = .string(formatDate(annotation.at))
+                    }
+                } else if let i = pool.firstIndex(where: { $0.text == text }) {
+                    entry = pool.remove(at: i).entry
                 } else {
-                    // Distinct entries: Taskwarrior keys annotations by their time.
-                    entry = .string(formatDate(task.modifiedAt.addingTimeInterval(TimeInterval(seconds))))
-                    seconds += 1
+                    entry = .string(formatDate(task.createdAt.addingTimeInterval(TimeInterval(plain))))
+                    plain += 1
                 }
                 anns.append(.object([JSONMember("entry", entry), JSONMember("description", .string(text))]))
             }
