@@ -138,9 +138,12 @@ struct Context {
 
     var query: TaskQuery { TaskQuery(now: now, timeZone: timeZone) }
     var fields: FieldParser { FieldParser(now: now, timeZone: timeZone) }
-    var quickAdd: QuickAddParser { QuickAddParser(fields: fields) }
+    /// The fields declared in config.toml (`[fields.NAME]`); a bad declaration is an error.
+    func userFields() throws -> UserFields { try TickConfig.load(environment: environment).fields }
+    /// The quick-add grammar, with the declared fields' `NAME:value`.
+    func quickAdd() throws -> QuickAddParser { QuickAddParser(fields: fields, userFields: try userFields()) }
     /// Adds tasks from quick-add words (`tick add`, `capture`, `tick ui`).
-    var adding: TaskAdding { TaskAdding(store: store, session: indexSession, now: now, quickAdd: quickAdd) }
+    func adding() throws -> TaskAdding { TaskAdding(store: store, session: indexSession, now: now, quickAdd: try quickAdd()) }
     var dates: RelativeDateFormatter { RelativeDateFormatter(now: now, timeZone: timeZone) }
 
     /// Reads every file of the store, bypassing the index (export, import).
