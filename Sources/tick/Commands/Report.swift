@@ -64,7 +64,7 @@ extension Tick {
             } catch {
                 throw CLIError("reports.\(name).filter in config.toml: \(error.report)", status: .usage)
             }
-            if let columns = report.columns { try ColumnRenderer.check(columns, report: name) }
+            if let columns = report.columns { try ColumnRenderer.check(columns, report: name, userFields: config.fields) }
             var order = order
             if order.sort == nil { order.sort = report.sort }
             if order.limit == nil { order.limit = report.limit }
