@@ -57,7 +57,7 @@ extension Tick {
                 if let guess = Spelling.closest(to: name, among: Array(config.reports.keys)) { message += " (did you mean \(guess)?)" }
                 throw CLIError(message + "; see tick report", status: .notFound)
             }
-            let parser = FilterParser(now: context.now, timeZone: context.timeZone)
+            let parser = try context.filterParser()
             let saved: ParsedFilter
             do {
                 saved = try parser.parse([report.filter])

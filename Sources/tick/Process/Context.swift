@@ -140,6 +140,8 @@ struct Context {
     var fields: FieldParser { FieldParser(now: now, timeZone: timeZone) }
     /// The fields declared in config.toml (`[fields.NAME]`); a bad declaration is an error.
     func userFields() throws -> UserFields { try TickConfig.load(environment: environment).fields }
+    /// The filter grammar with the command's clock and the declared fields.
+    func filterParser() throws -> FilterParser { FilterParser(now: now, timeZone: timeZone, userFields: try userFields()) }
     /// The quick-add grammar, with the declared fields' `NAME:value`.
     func quickAdd() throws -> QuickAddParser { QuickAddParser(fields: fields, userFields: try userFields()) }
     /// Adds tasks from quick-add words (`tick add`, `capture`, `tick ui`).
@@ -180,8 +182,9 @@ struct Context {
             if let warn { warn(message) } else { terminal.warn(message) }
             return nil
         }
+        let parser = try filterParser()
         do {
-            return ActiveFilter(name: name, filter: try FilterParser(now: now, timeZone: timeZone).parse([text]))
+            return ActiveFilter(name: name, filter: try parser.parse([text]))
         } catch {
             throw CLIError("context \(name) in config.toml: \(error.report); fix it with tick context define \(name) FILTER", status: .usage)
         }
