@@ -34,6 +34,10 @@ import TOMLKit
 /// limit = 10
 /// columns = ["id", "title", "due", "list"]
 /// description = "What to do next"
+///
+/// [fields.client]
+/// type = "string"
+/// label = "Client"
 /// ```
 public struct TickConfig: Sendable, Equatable {
     public var reminders = ReminderSettings()
@@ -53,6 +57,8 @@ public struct TickConfig: Sendable, Equatable {
     public var reports: [String: ReportSettings] = [:]
     /// `[dav]`: the CalDAV bridge.
     public var dav = DavSettings()
+    /// `[fields.NAME]`: the user's own fields (``UserFieldDeclaration``).
+    public var fields = UserFields()
     /// `hints` (top level): one-time hints for new users (``Hint``); on by default.
     public var hints = true
     /// Keys tick does not know (`section.key`), for a warning: likely typos.
@@ -108,7 +114,7 @@ public struct TickConfig: Sendable, Equatable {
                 config.hints = try reader.bool(value, key)
                 continue
             }
-            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync", "bulk", "contexts", "reports", "dav"].contains(key) else {
+            guard let section = table[key]?.table, ["reminders", "capture", "plan", "sync", "bulk", "contexts", "reports", "dav", "fields"].contains(key) else {
                 config.unknownKeys.append(key)
                 continue
             }
@@ -116,6 +122,13 @@ public struct TickConfig: Sendable, Equatable {
                 for name in section.keys {
                     guard let value = section[name] else { continue }
                     config.contexts[name] = try reader.string(value, "contexts.\(name)")
+                }
+                continue
+            }
+            if key == "fields" {
+                let declaration = UserFieldDeclaration(path: path)
+                for name in section.keys {
+                    config.fields.declare(try declaration.field(named: name, section[name], unknown: &config.unknownKeys))
                 }
                 continue
             }

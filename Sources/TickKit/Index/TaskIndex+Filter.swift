@@ -145,6 +145,28 @@ struct FilterSQL {
                              [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
             case .blocked: return exact(RowReader.blockedColumn)
             }
+        case let .field(name, test):
+            // The declared field's key among the unknown keys (`extra`, a JSON object).
+            let path = "$.\"\(name)\""
+            switch test {
+            case .any: return exact("json_type(t.extra, ?) IS NOT NULL", [path])
+            case .none: return exact("json_type(t.extra, ?) IS NULL", [path])
+            case .text(let text, let ignoringCase):
+                // SQLite's lower() folds ASCII only: the matcher decides a case-insensitive one.
+                guard !ignoringCase else { return Part(sql: "json_type(t.extra, ?) = 'text'", arguments: [path], exact: false) }
+                return exact("json_type(t.extra, ?) = 'text' AND json_extract(t.extra, ?) = ?", [path, path, text])
+            case .number(let n), .over(let n), .under(let n):
+                let op: String
+                switch test {
+                case .over: op = ">"
+                case .under: op = "<"
+                default: op = "="
+                }
+                return exact("json_type(t.extra, ?) IN ('integer', 'real') AND json_extract(t.extra, ?) \(op) ?", [path, path, n])
+            case .date:
+                // A day or a timestamp as text: the matcher compares it as `due` is.
+                return Part(sql: "json_type(t.extra, ?) = 'text'", arguments: [path], exact: false)
+            }
         case .date(let field, let test):
             // Over pending tasks only, a range on a column with a pending-only
             // index says so, so that SQLite reads that index (done tasks, most

@@ -22,9 +22,12 @@ import FoundationEssentials
 /// `+` followed by a digit or an ASCII sign (`+1`, `+15%`).
 public struct QuickAddParser: Sendable {
     public let fields: FieldParser
+    /// The fields declared in config.toml: `NAME:value` sets one (``UserField/parse(_:with:)``).
+    public let userFields: UserFields
 
-    public init(fields: FieldParser) {
+    public init(fields: FieldParser, userFields: UserFields = UserFields()) {
         self.fields = fields
+        self.userFields = userFields
     }
 
     /// tick's keys of quick-add tokens.
@@ -75,6 +78,11 @@ public struct QuickAddParser: Sendable {
                 edit.removeTags.append(try fields.tag(String(word.dropFirst())))
                 continue
             }
+            if let (field, typedValue) = userToken(in: word) {
+                try applyUser(field, typedValue, word: word, rest: &words, to: &edit, allowRemoval: allowRemoval)
+                continue
+            }
+            if let refusal = userFilterWord(word) { throw Self.literalHint(refusal, word: word, allowRemoval) }
             guard let (key, typedValue) = Self.token(in: word) else {
                 if let refusal = Self.notAField(word) { throw Self.literalHint(refusal, word: word, allowRemoval) }
                 titleWords.append(word)
@@ -212,6 +220,66 @@ public struct QuickAddParser: Sendable {
         // (a value it does not fit is an error, not text).
         _ = take { $0 == "ago" }
         return taken
+    }
+
+    /// The declared field and value when `word` is `NAME:value` for a field of
+    /// ``userFields``; nil when it is text (the same prose rules as tick's keys).
+    func userToken(in word: String) -> (field: UserField, value: String)? {
+        guard !userFields.isEmpty, let colon = word.firstIndex(of: ":") else { return nil }
+        let typedKey = word[..<colon]
+        guard let field = userFields[String(typedKey)] else { return nil }
+        let value = String(word[word.index(after: colon)...])
+        if value.first?.isWhitespace == true { return nil }
+        if value.isEmpty, typedKey.first?.isUppercase == true { return nil }
+        return (field, value)
+    }
+
+    /// The refusal of `NAME.before:fri` for a declared field: a filter term, not a value.
+    func userFilterWord(_ word: String) -> InputError? {
+        guard !userFields.isEmpty, let colon = word.firstIndex(of: ":") else { return nil }
+        let parts = word[..<colon].lowercased().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let field = userFields[String(parts[0])], !word[word.index(after: colon)...].isEmpty else { return nil }
+        return .invalid("\(word[..<colon]): is a filter term (tick list \(word)); to set the field write \(field.name):\(word[word.index(after: colon)...])")
+    }
+
+    /// Applies `NAME:value` of a declared field: an empty value (or `none`)
+    /// clears it in an edit; a date takes the same following words as `due:`.
+    private func applyUser(_ field: UserField, _ typedValue: String, word: String, rest words: inout ArraySlice<String>,
+                           to edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
+        var value = typedValue
+        if value.isEmpty || value.lowercased() == "none" {
+            if let next = words.first, next != "--", !Self.isFieldWord(next, allowRemoval: allowRemoval), userToken(in: next) == nil {
+                throw .separatedValue(key: field.name, next: next, clearing: allowRemoval)
+            }
+            if allowRemoval {
+                edit.userFields[field.name] = .clear
+            } else if value.isEmpty {
+                throw .invalid("\(field.name): needs a value, e.g. \(field.name):\(Self.example(field)); "
+                    + "if \"\(field.name):\" is title text, put it after `--` or write \\\(field.name):")
+            }
+            return
+        }
+        var spelled = word
+        if case .date = field.kind {
+            for next in joinedWords(key: "due", value: value, following: words) {
+                value += " " + next
+                spelled += " " + next
+                words = words.dropFirst()
+            }
+        }
+        do { edit.userFields[field.name] = .set(try field.parse(value, with: fields)) } catch {
+            throw Self.literalHint(error, word: spelled, allowRemoval)
+        }
+    }
+
+    static func example(_ field: UserField) -> String {
+        switch field.kind {
+        case .string: return "text"
+        case .number: return "3"
+        case .date: return "tomorrow"
+        case .duration: return "45m"
+        case .values(let names): return names.first ?? "a"
+        }
     }
 
     // MARK: - Applying

@@ -36,6 +36,9 @@ public struct TaskEdit: Sendable, Equatable {
     public var addDepends: [UUID] = []
     /// Resolved ids of ``dependsRemoved``.
     public var removeDepends: [UUID] = []
+    /// Declared fields (``UserField``) set or cleared, by name, each value
+    /// as the task file stores it (among the task's unknown keys).
+    public var userFields: [String: FieldChange<JSONNode>] = [:]
 
     public init() {}
 
@@ -98,7 +101,35 @@ public struct TaskEdit: Sendable, Equatable {
         task.depends.removeAll { removeDepends.contains($0) }
         for id in addDepends where id != task.id { task.addDependency(id) }
         changed = changed || task.depends != dependsBefore
+        changed = applyUserFields(to: &task) || changed
         if changed { task.modifiedAt = now }
+        return changed
+    }
+
+    /// Sets or removes the declared fields' keys among the task's unknown
+    /// keys (in name order; a key already there keeps its place). Returns
+    /// true when the task changed.
+    private func applyUserFields(to task: inout TaskItem) -> Bool {
+        var changed = false
+        for name in userFields.keys.sorted() {
+            guard let change = userFields[name] else { continue }
+            let index = task.extra.firstIndex { $0.key == name }
+            switch change {
+            case .keep: continue
+            case .set(let value):
+                if let index {
+                    guard task.extra[index].value != value else { continue }
+                    task.extra[index].value = value
+                } else {
+                    task.extra.append(JSONMember(name, value))
+                }
+                changed = true
+            case .clear:
+                guard let index else { continue }
+                task.extra.remove(at: index)
+                changed = true
+            }
+        }
         return changed
     }
 
@@ -175,5 +206,6 @@ public struct TaskEdit: Sendable, Equatable {
         dependsRemoved += other.dependsRemoved.filter { !dependsRemoved.contains($0) }
         addDepends += other.addDepends.filter { !addDepends.contains($0) }
         removeDepends += other.removeDepends.filter { !removeDepends.contains($0) }
+        for (name, change) in other.userFields where change != .keep { userFields[name] = change }
     }
 }

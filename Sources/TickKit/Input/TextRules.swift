@@ -25,6 +25,11 @@ public enum TextRules {
         lineProblem(title, what: "a title", limit: maxTitleLength)
     }
 
+    /// Why `text` cannot be the value of a declared text field (``UserField``), or nil when it can.
+    public static func fieldTextProblem(_ text: String) -> String? {
+        lineProblem(text, what: "a field's text", limit: maxTitleLength)
+    }
+
     /// Why `name` cannot be a list name, or nil when it can.
     public static func listNameProblem(_ name: String) -> String? {
         lineProblem(name, what: "a list name", limit: maxListNameLength)

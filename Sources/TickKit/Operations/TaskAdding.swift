@@ -62,6 +62,13 @@ public struct TaskAdding {
             if let list { edit.list = list }
             edit.merge(tokenEdit)
             if let context { edit = context.applied(to: edit) }
+            // A declared field's default, where the words did not set it.
+            for field in quickAdd.userFields.all where edit.userFields[field.name] == nil {
+                guard let text = field.defaultText else { continue }
+                do { edit.userFields[field.name] = .set(try field.parse(text, with: quickAdd.fields)) } catch {
+                    throw InputError.invalid("the default of \(field.name) in config.toml: \(error.errorDescription ?? "not valid")")
+                }
+            }
             try DependencyInput(loaded: loaded).resolve(&edit, for: nil)
             let kind: FileKind
             do {

@@ -12,13 +12,16 @@ public struct BulkSelection {
     let timeZone: Zone
     let activeFilter: () throws -> (filter: ParsedFilter, label: String)?
     let confirmLimit: () throws -> Int
+    /// The fields declared in config.toml, filter keys too.
+    let userFields: UserFields
 
     /// `activeFilter` gives the active context's filter and its label (nil
     /// when none); `confirmLimit` the `[bulk] confirm` setting. Both are
     /// asked only when a filter is given, after it parsed.
     public init(session: IndexSession, now: Date, timeZone: Zone,
                 activeFilter: @escaping () throws -> (filter: ParsedFilter, label: String)?,
-                confirmLimit: @escaping () throws -> Int) {
+                confirmLimit: @escaping () throws -> Int, userFields: UserFields = UserFields()) {
+        self.userFields = userFields
         self.session = session
         self.now = now
         self.timeZone = timeZone
@@ -56,7 +59,7 @@ public struct BulkSelection {
     public func refs(_ words: [String], states: Set<TaskState>, verb: String, yes: Bool,
                      confirm: (([ListedTask]) -> Bool)?) throws -> [String] {
         if Self.isIDList(words) { return Self.expanded(words) }
-        var parsed = try FilterParser(now: now, timeZone: timeZone).parse(words)
+        var parsed = try FilterParser(now: now, timeZone: timeZone, userFields: userFields).parse(words)
         if case .all = parsed.expression { throw SelectionError.nothingNamed }
         if let active = try activeFilter() { parsed = parsed.and(active.filter, label: active.label) }
         let chosen = parsed.expression.choosesStates ? Set(TaskState.allCases) : states

@@ -107,7 +107,7 @@ extension Tick {
                 guard !words.isEmpty else { throw InputError.emptyTitle }
                 inputs = [(nil, words)]
             }
-            let report = try context.adding.add(inputs, flags: flagEdit, list: list, context: try context.contextDefaults())
+            let report = try context.adding().add(inputs, flags: flagEdit, list: list, context: try context.contextDefaults())
             report.warnings.forEach(context.terminal.warn)
             if !json { Hints(context: context).afterAdding(report.added) }
             let items = report.added

@@ -57,7 +57,7 @@ extension Tick {
             let notify = !noNotify && used != .tty
             let items: [ListedTask]
             do {
-                let report = try context.adding.add([(nil, words)], context: try context.contextDefaults())
+                let report = try context.adding().add([(nil, words)], context: try context.contextDefaults())
                 report.warnings.forEach(context.terminal.warn)
                 items = report.added
             } catch {

@@ -68,7 +68,7 @@ extension Tick {
                 try Self.checkName(name)
                 let text = FilterArguments.unmarked(words.dropFirst(2)).joined(separator: " ")
                 // Parse and bind now: a typo is refused here, not in every later listing.
-                let parsed = try FilterParser(now: context.now, timeZone: context.timeZone).parse([text])
+                let parsed = try context.filterParser().parse([text])
                 _ = try context.load().index.bind(parsed, query: context.query)
                 try Self.editConfig(context) { $0.set(name, to: text, in: "contexts") }
                 t.out("Defined context \(t.bold(name)): \(text)" + (state.name(environment: context.environment) == name ? "" : "; make it active with: tick context \(name)"))

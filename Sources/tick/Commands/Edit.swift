@@ -94,7 +94,7 @@ extension Tick {
                 try bulk(context, edit: edit)
                 return
             }
-            let (titleWords, tokenEdit) = try context.quickAdd.split(Array(arguments.dropFirst()), allowRemoval: true)
+            let (titleWords, tokenEdit) = try context.quickAdd().split(Array(arguments.dropFirst()), allowRemoval: true)
             if tokenEdit.list != nil {
                 throw CLIError("list: cannot be changed by edit; use `tick mv ID LIST`", status: .usage)
             }
@@ -136,7 +136,7 @@ extension Tick {
         /// refused) and no slot (one time for many tasks).
         private func bulk(_ context: Context, edit flags: TaskEdit) throws {
             var edit = flags
-            let (titleWords, tokenEdit) = try context.quickAdd.split(arguments, allowRemoval: true)
+            let (titleWords, tokenEdit) = try context.quickAdd().split(arguments, allowRemoval: true)
             guard titleWords.isEmpty else {
                 throw InputError.invalid("\(titleWords.map { "\"\($0)\"" }.joined(separator: ", ")) after -- is not a change; a change by filter takes tokens (sched:mon, +tag, -tag, pri:must), not a new title")
             }

@@ -57,14 +57,14 @@ extension Tick {
                 if let guess = Spelling.closest(to: name, among: Array(config.reports.keys)) { message += " (did you mean \(guess)?)" }
                 throw CLIError(message + "; see tick report", status: .notFound)
             }
-            let parser = FilterParser(now: context.now, timeZone: context.timeZone)
+            let parser = try context.filterParser()
             let saved: ParsedFilter
             do {
                 saved = try parser.parse([report.filter])
             } catch {
                 throw CLIError("reports.\(name).filter in config.toml: \(error.report)", status: .usage)
             }
-            if let columns = report.columns { try ColumnRenderer.check(columns, report: name) }
+            if let columns = report.columns { try ColumnRenderer.check(columns, report: name, userFields: config.fields) }
             var order = order
             if order.sort == nil { order.sort = report.sort }
             if order.limit == nil { order.limit = report.limit }

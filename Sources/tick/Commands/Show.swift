@@ -67,10 +67,23 @@ extension Tick {
             rows.append(("created", "\(dates.label(.time(task.createdAt)))  " + t.dim(Timestamp.format(task.createdAt))))
             rows.append(("modified", "\(dates.label(.time(task.modifiedAt)))  " + t.dim(Timestamp.format(task.modifiedAt))))
             if let c = task.completedAt { rows.append(("completed", "\(dates.label(.time(c)))  " + t.dim(Timestamp.format(c)))) }
+            // Declared fields (config.toml's [fields.NAME]) by their label; other keys as stored.
+            let declared = try context.userFields()
             for member in task.extra {
                 var bytes: [UInt8] = []
                 JSONWriter.write(member.value, indent: 1, into: &bytes)
-                rows.append((member.key, String(decoding: bytes, as: UTF8.self)))
+                let stored = String(decoding: bytes, as: UTF8.self)
+                guard let field = declared[member.key], field.name == member.key else {
+                    rows.append((member.key, stored))
+                    continue
+                }
+                guard field.isWellTyped(member.value) else {
+                    rows.append((field.displayName, stored + "  " + t.yellow("(not a \(field.kind.typeName); kept as it is)")))
+                    continue
+                }
+                var text = ColumnRenderer.userValue(field, member.value, dates: dates)
+                if case .date = field.kind, case .string(let s) = member.value.kind { text += "  " + t.dim(s) }
+                rows.append((field.displayName, text))
             }
             t.out(t.bold(task.title))
             let width = rows.map(\.0.count).max() ?? 0

@@ -20,7 +20,7 @@ struct FilterArguments: ParsableArguments {
 
     /// Parses the words with the context's clock.
     func parsed(_ context: Context) throws -> ParsedFilter {
-        try FilterParser(now: context.now, timeZone: context.timeZone).parse(typed)
+        try context.filterParser().parse(typed)
     }
 }
 

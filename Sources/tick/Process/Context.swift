@@ -138,9 +138,14 @@ struct Context {
 
     var query: TaskQuery { TaskQuery(now: now, timeZone: timeZone) }
     var fields: FieldParser { FieldParser(now: now, timeZone: timeZone) }
-    var quickAdd: QuickAddParser { QuickAddParser(fields: fields) }
+    /// The fields declared in config.toml (`[fields.NAME]`); a bad declaration is an error.
+    func userFields() throws -> UserFields { try TickConfig.load(environment: environment).fields }
+    /// The filter grammar with the command's clock and the declared fields.
+    func filterParser() throws -> FilterParser { FilterParser(now: now, timeZone: timeZone, userFields: try userFields()) }
+    /// The quick-add grammar, with the declared fields' `NAME:value`.
+    func quickAdd() throws -> QuickAddParser { QuickAddParser(fields: fields, userFields: try userFields()) }
     /// Adds tasks from quick-add words (`tick add`, `capture`, `tick ui`).
-    var adding: TaskAdding { TaskAdding(store: store, session: indexSession, now: now, quickAdd: quickAdd) }
+    func adding() throws -> TaskAdding { TaskAdding(store: store, session: indexSession, now: now, quickAdd: try quickAdd()) }
     var dates: RelativeDateFormatter { RelativeDateFormatter(now: now, timeZone: timeZone) }
 
     /// Reads every file of the store, bypassing the index (export, import).
@@ -177,8 +182,9 @@ struct Context {
             if let warn { warn(message) } else { terminal.warn(message) }
             return nil
         }
+        let parser = try filterParser()
         do {
-            return ActiveFilter(name: name, filter: try FilterParser(now: now, timeZone: timeZone).parse([text]))
+            return ActiveFilter(name: name, filter: try parser.parse([text]))
         } catch {
             throw CLIError("context \(name) in config.toml: \(error.report); fix it with tick context define \(name) FILTER", status: .usage)
         }

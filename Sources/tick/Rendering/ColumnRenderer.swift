@@ -7,16 +7,30 @@ import TickKit
 struct ColumnRenderer {
     let terminal: Terminal
     let dates: RelativeDateFormatter
+    /// The fields declared in config.toml: each is a column by its name.
+    var userFields = UserFields()
 
     static let names = ["id", "state", "title", "list", "due", "sched", "remind", "wait", "pri", "energy", "estimate", "tags",
                         "created", "modified", "completed"]
 
     /// Checks the names; the error names the first unknown one.
-    static func check(_ columns: [String], report: String) throws {
-        for c in columns where !names.contains(c) {
-            let guess = Spelling.closest(to: c, among: names).map { " (did you mean \($0)?)" } ?? ""
-            throw CLIError("reports.\(report).columns in config.toml: \"\(c)\" is not a column\(guess); columns are \(names.joined(separator: ", "))", status: .usage)
+    /// A declared field (`[fields.NAME]`) is a column by its name.
+    static func check(_ columns: [String], report: String, userFields: UserFields = UserFields()) throws {
+        let all = names + userFields.names
+        for c in columns where !all.contains(c) {
+            let guess = Spelling.closest(to: c, among: all).map { " (did you mean \($0)?)" } ?? ""
+            throw CLIError("reports.\(report).columns in config.toml: \"\(c)\" is not a column\(guess); columns are \(all.joined(separator: ", "))", status: .usage)
         }
+    }
+
+    /// A declared field's stored value as shown: a date by its relative
+    /// label, the rest as ``UserField/text(of:)``; a value of another type
+    /// than declared (a hand edit) as it is (its JSON text).
+    static func userValue(_ field: UserField, _ value: JSONNode, dates: RelativeDateFormatter) -> String {
+        if case .date = field.kind, case .string(let s) = value.kind, let date = TaskDate(fileString: s) {
+            return dates.label(date)
+        }
+        return field.text(of: value)
     }
 
     func cell(_ column: String, _ item: ListedTask) -> String {
@@ -38,7 +52,9 @@ struct ColumnRenderer {
         case "created": return instant(t.createdAt)
         case "modified": return instant(t.modifiedAt)
         case "completed": return instant(t.completedAt)
-        default: return ""
+        default:
+            guard let field = userFields[column], field.name == column, let value = field.value(in: t) else { return "" }
+            return TextRules.visible(Self.userValue(field, value, dates: dates))
         }
     }
 

@@ -53,7 +53,7 @@ struct ViewPrinter {
             t.out(t.dim(try emptyMessage()))
         } else {
             let renderer = TaskRenderer(terminal: t, dates: context.dates, query: context.query)
-            let lines = columns.map { ColumnRenderer(terminal: t, dates: context.dates).lines(items, columns: $0) }
+            let lines = try columns.map { ColumnRenderer(terminal: t, dates: context.dates, userFields: try context.userFields()).lines(items, columns: $0) }
                 ?? (grouped && sort == nil ? renderer.grouped(items, lists: loaded.listInfos) : renderer.flat(items))
             t.outLines(lines)
         }

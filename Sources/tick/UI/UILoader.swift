@@ -19,7 +19,7 @@ struct UILoader {
         }
         let view = views.contains(state.view) ? state.view
             : views.first { $0.kind != nil && $0.kind == state.view.kind } ?? .today
-        var parsed = try FilterParser(now: context.now, timeZone: context.timeZone)
+        var parsed = try context.filterParser()
             .parse(state.filter.split(whereSeparator: \.isWhitespace).map(String.init))
         // Warnings (config.toml, an undefined context) go to the status line, never over the screen.
         var warnings: [String] = []

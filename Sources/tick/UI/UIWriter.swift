@@ -100,7 +100,7 @@ struct UIWriter {
             return "inbox"
         }
         // Under a context, as `tick add`: its tags and list (config.toml's warnings come with the next load).
-        let report = try context.adding.add([(nil, words)], flags: flags, list: list, context: try context.contextDefaults { _ in })
+        let report = try context.adding().add([(nil, words)], flags: flags, list: list, context: try context.contextDefaults { _ in })
         said.warnings += report.warnings
         guard let item = report.added.first else {
             said.lines.append("Nothing added.")

@@ -6,10 +6,10 @@ import TickKit
 /// `[bulk] confirm` from the command's context, and the question on stderr.
 extension BulkSelection {
     /// The command's selection: its index, clock, active context and config.
-    init(context: Context) {
+    init(context: Context) throws {
         self.init(session: context.indexSession, now: context.now, timeZone: context.timeZone,
                   activeFilter: { try context.activeContext().map { ($0.filter, $0.label) } },
-                  confirmLimit: { try context.config().bulkConfirm })
+                  confirmLimit: { try context.config().bulkConfirm }, userFields: try context.userFields())
     }
 
     /// ``refs(_:states:verb:yes:confirm:)`` asking on a terminal: the first

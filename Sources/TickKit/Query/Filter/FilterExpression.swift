@@ -113,6 +113,8 @@ public struct FilterTerm: Sendable, Equatable {
         case ids([IDRef])
         /// `is:overdue`, `is:repeating`, `is:placed`, `is:waiting`, `is:blocked`.
         case virtual(VirtualTag)
+        /// `NAME:value`, `NAME.any:`, `NAME.before:WHEN`, `NAME.over:N`…: a field declared in config.toml.
+        case field(name: String, test: UserFieldTest)
     }
 
     public enum DateField: String, Sendable, CaseIterable {

@@ -55,6 +55,8 @@ public struct FilterMatcher: Sendable {
             case .waiting: return query.isWaiting(task)
             case .blocked: return item.blocked
             }
+        case let .field(name, test):
+            return test.holds(for: task.extra.first { $0.key == name }?.value, timeZone: query.timeZone)
         }
     }
 

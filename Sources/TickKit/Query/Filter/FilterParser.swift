@@ -10,10 +10,13 @@ import FoundationEssentials
 public struct FilterParser: Sendable {
     public let now: Date
     public let timeZone: Zone
+    /// The fields declared in config.toml: each is a filter key (``UserFieldTest``).
+    public let userFields: UserFields
 
-    public init(now: Date, timeZone: Zone) {
+    public init(now: Date, timeZone: Zone, userFields: UserFields = UserFields()) {
         self.now = now
         self.timeZone = timeZone
+        self.userFields = userFields
     }
 
     /// The keys a term can start with, and what they mean.
@@ -47,7 +50,7 @@ public struct FilterParser: Sendable {
 
     /// Parses `words`. An empty filter is ``FilterExpression/all``.
     public func parse(_ words: [String]) throws(FilterError) -> ParsedFilter {
-        let (line, tokens) = Self.tokenize(words)
+        let (line, tokens) = Self.tokenize(words, userNames: Set(userFields.names))
         return ParsedFilter(expression: try parse(line: line, tokens: tokens), line: line)
     }
 
@@ -64,14 +67,14 @@ public struct FilterParser: Sendable {
 
     // MARK: Tokens
 
-    static func tokenize(_ words: [String]) -> (String, [Token]) {
+    static func tokenize(_ words: [String], userNames: Set<String> = []) -> (String, [Token]) {
         var line = ""
         var tokens: [Token] = []
         for word in words {
             if !line.isEmpty { line += " " }
             let offset = line.count
             line += word
-            if startsWithKey(word) && (!holdsSeveralTerms(word) || isDateWithSpaces(word))
+            if startsWithKey(word, userNames: userNames) && (!holdsSeveralTerms(word) || isDateWithSpaces(word))
                 || word.hasPrefix("/") && word.count >= 2 && word.hasSuffix("/") {
                 tokens.append(Token(text: word, range: offset..<(offset + word.count)))
                 continue
@@ -82,9 +85,15 @@ public struct FilterParser: Sendable {
     }
 
     /// `key:`, `key.mod`, `-key:` at the start of a word.
-    static func startsWithKey(_ word: String) -> Bool {
+    static func startsWithKey(_ word: String, userNames: Set<String> = []) -> Bool {
         var s = Substring(word)
         if s.first == "-" { s = s.dropFirst() }
+        if !userNames.isEmpty {
+            // A declared name may hold digits, `_` and `-` (`[fields.due-2]`).
+            let head = s.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
+            let key = head.split(separator: ".", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+            if userNames.contains(key), s.dropFirst(head.count).first == ":" || head.contains(".") { return true }
+        }
         let head = s.prefix { $0.isLetter || $0 == "." }
         guard !head.isEmpty, head.first?.isLetter == true else { return false }
         let key = head.split(separator: ".", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
@@ -253,7 +262,7 @@ public struct FilterParser: Sendable {
             if rest.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "," }) {
                 throw fail("\"\(text)\" is not a filter term; ids are numbers from 1 (to leave tasks out, write not \(rest))")
             }
-            if rest.hasPrefix("/") || Self.startsWithKey(rest) {
+            if rest.hasPrefix("/") || Self.startsWithKey(rest, userNames: Set(userFields.names)) {
                 let inner = Token(text: rest, range: (t.range.lowerBound + 1)..<t.range.upperBound)
                 return .not(try atom(inner, line: line))
             }
@@ -270,7 +279,7 @@ public struct FilterParser: Sendable {
             }
             return term(.regex(pattern))
         }
-        if Self.startsWithKey(text) { return term(try keyed(text, fail)) }
+        if Self.startsWithKey(text, userNames: Set(userFields.names)) { return term(try keyed(text, fail)) }
         if let refs = Self.idRefs(text) {
             for case .short(let r) in refs where r.count > 100_000 {
                 throw fail("the range \(r.lowerBound)-\(r.upperBound) is too large; ids go up to the number of pending tasks")
@@ -306,6 +315,9 @@ public struct FilterParser: Sendable {
         let typedKey = parts.first ?? ""
         let key = Self.aliases[typedKey] ?? typedKey
         let modifier = parts.count > 1 ? parts[1] : nil
+        if let field = userFields[typedKey], field.name == typedKey {
+            return .field(name: field.name, test: try userFieldTest(field, modifier: modifier, value: value, text: text, fail))
+        }
         guard Self.keys.contains(key) else {
             var message = "unknown filter key \"\(typedKey)\" in \(text)"
             if let guess = Spelling.closest(to: typedKey, among: Self.keys) { message += " (did you mean \(guess):?)" }
@@ -395,6 +407,62 @@ public struct FilterParser: Sendable {
         case "after": return .after(date)
         case "by": return .by(date)
         default: return .on(date)
+        }
+    }
+
+    /// A term on a declared field: `NAME:value` (or `NAME:none`/`NAME:any`),
+    /// `NAME.any:`, `NAME.none:`, and by type `.before:`/`.after:`/`.by:` (a
+    /// date) or `.over:`/`.under:` (a number, a duration).
+    func userFieldTest(_ field: UserField, modifier: String?, value: String?, text: String,
+                       _ fail: (String) -> FilterError) throws(FilterError) -> UserFieldTest {
+        let name = field.name
+        let value = value ?? ""
+        switch modifier {
+        case "any", "none":
+            guard value.isEmpty else { throw fail("\(name).\(modifier ?? ""): takes no value") }
+            return modifier == "any" ? .any : .none
+        case nil, "is":
+            switch value.lowercased() {
+            case "": throw fail("\(name): needs a value, e.g. \(name):\(QuickAddParser.example(field)) (or \(name).any:, \(name).none:)")
+            case "none": return .none
+            case "any": return .any
+            default: break
+            }
+        default: break
+        }
+        let fields = FieldParser(now: now, timeZone: timeZone)
+        func parsed() throws(FilterError) -> JSONNode {
+            do { return try field.parse(value, with: fields) } catch { throw fail("\(text): \(error.errorDescription ?? "not valid")") }
+        }
+        func number() throws(FilterError) -> Double {
+            guard case .number(let literal) = try parsed().kind, let n = Double(literal) else { throw fail("\(text): not a number") }
+            return n
+        }
+        switch (field.kind, modifier) {
+        case (.date, nil), (.date, "is"), (.date, "before"), (.date, "after"), (.date, "by"):
+            guard !value.isEmpty else { throw fail("\(text) needs a date, e.g. \(name).\(modifier ?? "before"):today") }
+            let test = try dateTest(field: name, modifier: modifier, value: value, text: text, fail)
+            return .date(test)
+        case (.number, nil), (.number, "is"), (.duration, nil), (.duration, "is"):
+            return .number(try number())
+        case (.number, "over"), (.duration, "over"):
+            return .over(try number())
+        case (.number, "under"), (.duration, "under"):
+            return .under(try number())
+        case (.string, nil), (.string, "is"):
+            guard case .string(let s) = try parsed().kind else { throw fail("\(text): not text") }
+            return .text(s, ignoringCase: false)
+        case (.values, nil), (.values, "is"):
+            guard case .string(let s) = try parsed().kind else { throw fail("\(text): not one of the values") }
+            return .text(s, ignoringCase: true)
+        default:
+            let forms: String
+            switch field.kind {
+            case .date: forms = "\(name):WHEN, \(name).before:WHEN, \(name).after:WHEN, \(name).by:WHEN"
+            case .number, .duration: forms = "\(name):N, \(name).over:N, \(name).under:N"
+            case .string, .values: forms = "\(name):VALUE"
+            }
+            throw fail("unknown modifier .\(modifier ?? "") in \(text) for a \(field.kind.typeName) field; give \(forms), \(name).any: or \(name).none:")
         }
     }
 
