@@ -90,9 +90,13 @@ struct DateRangeE2ETests {
         let file = s.root + "/io/far.csv"
         try Data("title,due\nFar,9999-12-31T23:00:00-05:00\n".utf8).write(to: URL(fileURLWithPath: file))
         let before = try s.fingerprint()
-        let r = try s.tick("import", file)
+        // --strict refuses the file; without it the row is skipped (exit 4 too), and nothing is imported either way.
+        let r = try s.tick("import", file, "--strict")
         #expect(r.status == 4, "\(r)")
         Self.expectOneErrorLine(r, prefix: file + ":2: error: ", containing: "nothing was imported")
+        #expect(try s.fingerprint() == before)
+        let skipped = try s.tick("import", file)
+        #expect(skipped.status == 4 && skipped.stderr.contains(file + ":2: error: ") && skipped.stderr.contains("the row was skipped"), "\(skipped)")
         #expect(try s.fingerprint() == before)
         try Self.expectLoads(s, ["Keep"])
     }

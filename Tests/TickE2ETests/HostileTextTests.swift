@@ -196,7 +196,8 @@ struct HostileTextTests {
         let before = try s.fingerprint()
         try s.write("../" + file, content)
         let format = file.hasSuffix(".json") ? ["--format", "taskwarrior"] : []
-        let r = try s.tick(["import", s.root + "/" + file] + format)
+        // --strict: the whole file is refused (without it a todo.txt line or CSV row is skipped, issue 45).
+        let r = try s.tick(["import", s.root + "/" + file, "--strict"] + format)
         #expect(r.status == 4, "\(r)")
         #expect(r.stderr.contains(prefix), "\(r)")
         #expect(r.stderr.contains("nothing was imported"), "\(r)")
