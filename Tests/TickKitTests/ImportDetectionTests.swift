@@ -46,4 +46,14 @@ import Testing
             #expect(InterchangeFormat(name: format.rawValue) == format, "every raw name is in the table")
         }
     }
+
+    /// JSON on one line, longer than the peek, with a character cut by its end
+    /// (found by SearchTests' generated export): still tick JSON, not "not text".
+    @Test func aLongLineCutInsideACharacterIsStillText() throws {
+        for pad in 0..<4 {
+            let text = "{\"tickExport\": 1, \"files\": [\"" + String(repeating: "x", count: 4000 + pad) + String(repeating: "é€😀", count: 40) + "\"]}"
+            let head = Array(text.utf8).prefix(InterchangeFormat.detectBytes)
+            #expect(try InterchangeFormat.detect(head, path: "in") == .json, "pad \(pad)")
+        }
+    }
 }

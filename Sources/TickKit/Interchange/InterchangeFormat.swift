@@ -56,7 +56,17 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
         }
         // Text, as far as it goes: a UTF-8 sequence cut by the end of the peek is not a fault.
         var text = bytes
-        if head.count >= detectBytes, let lastNewline = text.lastIndex(of: 0x0A) { text = text[..<lastNewline] }
+        if head.count >= detectBytes {
+            if let lastNewline = text.lastIndex(of: 0x0A) {
+                text = text[..<lastNewline]
+            } else {
+                // One long line (JSON with no line breaks): the peek may end inside a
+                // character; drop its unfinished bytes (at most 3, a UTF-8 sequence's rest).
+                var cut = 0
+                while cut < 3, let last = text.last, last & 0xC0 == 0x80 { text = text.dropLast(); cut += 1 }
+                if let last = text.last, last & 0xC0 == 0xC0 { text = text.dropLast() }
+            }
+        }
         let control = text.contains { $0 < 0x20 && !blank.contains($0) || $0 == 0x7F }
         guard !control, let string = String(validating: text, as: UTF8.self) else {
             throw ImportError(path: path, line: nil, message: "cannot tell its format: it is not text (tick JSON, Taskwarrior JSON, todo.txt, iCalendar or CSV); \(hint)")
