@@ -340,6 +340,10 @@ struct SimLedger {
         entries[id, default: [:]][key, default: []].append(Entry(value: value, at: at, what: what))
     }
 
-    /// The latest entry of a key.
-    func latest(_ id: String, _ key: String) -> Entry? { entries[id]?[key]?.max { $0.at < $1.at } }
+    /// The latest entry of a key; of two at the same time, the one recorded
+    /// later (a hand edit moved to a later save's time, ``retime(_:what:from:to:)``,
+    /// is older than that save's own change).
+    func latest(_ id: String, _ key: String) -> Entry? {
+        entries[id]?[key]?.enumerated().max { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }?.element
+    }
 }
