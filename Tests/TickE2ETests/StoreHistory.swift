@@ -23,6 +23,11 @@ final class SimMachine {
     var versions: [String: (vector: [Int: Int], bytes: [UInt8]?)] = [:]
     /// A hand edit here that the watcher has not seen yet (Syncthing may copy it away first).
     var unseen = false
+    /// Per file: the hand edits in it that no tick here has seen yet (task
+    /// id, the ledger's `what`, the time it has there now). A later save of the same file moves its
+    /// mtime, which is what tick stamps them at when it sees them (MERGE.md
+    /// §17), so the ledger moves them to that save's time.
+    var unstamped: [String: [(id: String, what: String, at: Date)]] = [:]
 
     /// Syncthing's scan: a file whose bytes differ from its version's was
     /// changed here, and gets a new version of this device.
@@ -104,6 +109,7 @@ final class SimMachine {
     /// machines (the fan-out keeps mtimes), later than any of the history's.
     func touch(since before: [String: [UInt8]], times: [String: Date], at now: Date) {
         for (path, bytes) in files() where before[path] != bytes || times[path] != mtime(path) {
+            unstamped[path] = nil   // tick wrote it: it stamped what it held first
             try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: sandbox.store + "/" + path)
         }
     }
@@ -125,6 +131,7 @@ final class SimMachine {
     /// What a running `tick watch` does the moment a file changes under it
     /// (and `tick sync` before it commits): hand edits get their change times.
     func stampHandEdits(at now: Date) throws {
+        unstamped = [:]   // the watcher sees every file
         let before = files(), times = mtimes()
         defer { touch(since: before, times: times, at: now) }
         let store = Store(location: try writer(now).base.store.location, clock: { now })
@@ -319,10 +326,24 @@ struct SimLedger {
         }
     }
 
+    /// Moves what `what` recorded for task `id` at `from` to `at`: a hand
+    /// edit no tick saw before a later save of its file, whose mtime it is
+    /// stamped at.
+    mutating func retime(_ id: String, what: String, from: Date, to at: Date) {
+        guard let keys = entries[id] else { return }
+        for (key, list) in keys {
+            entries[id]?[key] = list.map { $0.what == what && $0.at == from ? Entry(value: $0.value, at: at, what: $0.what) : $0 }
+        }
+    }
+
     private mutating func add(_ id: String, _ key: String, _ value: String?, _ at: Date, _ what: String) {
         entries[id, default: [:]][key, default: []].append(Entry(value: value, at: at, what: what))
     }
 
-    /// The latest entry of a key.
-    func latest(_ id: String, _ key: String) -> Entry? { entries[id]?[key]?.max { $0.at < $1.at } }
+    /// The latest entry of a key; of two at the same time, the one recorded
+    /// later (a hand edit moved to a later save's time, ``retime(_:what:from:to:)``,
+    /// is older than that save's own change).
+    func latest(_ id: String, _ key: String) -> Entry? {
+        entries[id]?[key]?.enumerated().max { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }?.element
+    }
 }

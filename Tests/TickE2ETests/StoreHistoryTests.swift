@@ -210,7 +210,7 @@ struct StoreHistory {
                 counter += 1
                 let n = counter, id = rng.pick(archived)
                 let what = "hand title (archived) \(name(id)) h\(n)"
-                try handEdit(m, id: id, at: now) { task in task["title"] = "h\(n)" }
+                try handEdit(m, id: id, at: now, what: what) { task in task["title"] = "h\(n)" }
                 log.append("\(Timestamp.format(now)) m\(m.number) \(what)")
                 trace()
                 ledger.record(before: before, after: SimView(m.files()), at: now, what: what, recreates: false)
@@ -287,10 +287,10 @@ struct StoreHistory {
             what = "undo" + (Self.traced != nil ? " (\(said?.message ?? ""))" : "")
         case 17:
             what = "unknown key \(name(id))"
-            try handEdit(m, id: id, at: now) { task in task["x-sim"] = "k\(n)" }
+            try handEdit(m, id: id, at: now, what: what) { task in task["x-sim"] = "k\(n)" }
         default:
             what = "hand title \(name(id)) h\(n)"
-            try handEdit(m, id: id, at: now) { task in task["title"] = "h\(n)" }
+            try handEdit(m, id: id, at: now, what: what) { task in task["title"] = "h\(n)" }
         }
         log.append("\(Timestamp.format(now)) m\(m.number) \(what)")
         trace()
@@ -314,7 +314,11 @@ struct StoreHistory {
     }
 
     /// Changes one task's JSON in its file as an editor does, the file's mtime `at`.
-    mutating func handEdit(_ m: SimMachine, id: String, at: Date, _ change: (inout [String: Any]) -> Void) throws {
+    /// Hand edits in that file no tick has seen yet are now stamped at `at` when
+    /// tick sees them (the version's mtime, MERGE.md §17), so the ledger moves
+    /// them there (fan-out seed 101938: an edit made before a deletion, saved
+    /// again with another edit after it, revives the task, as §6 says).
+    mutating func handEdit(_ m: SimMachine, id: String, at: Date, what: String, _ change: (inout [String: Any]) -> Void) throws {
         for (path, bytes) in m.files() where !path.contains(".sync-conflict-") {
             guard var object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
                   var tasks = object["tasks"] as? [[String: Any]],
@@ -323,6 +327,11 @@ struct StoreHistory {
             object["tasks"] = tasks
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
             try m.put(path, [UInt8](data), mtime: at)
+            m.unstamped[path] = (m.unstamped[path] ?? []).map { edit in
+                ledger.retime(edit.id, what: edit.what, from: edit.at, to: at)
+                return (edit.id, edit.what, at)
+            }
+            m.unstamped[path, default: []].append((id, what, at))
             // `tick watch` stamps it at once (Docs/MERGE.md §17); without it, the next tick that writes the file does.
             // With the fan-out, Syncthing sometimes copies the file away first: the watcher sees it at the next sync.
             if fanOut, rng.chance(40) {

@@ -185,6 +185,19 @@ import Testing
         #expect(try m.bytes() == before)
     }
 
+    @Test("two hand edits in a file that tick first sees together are both stamped at the file's mtime: the later save's time, not the first edit's")
+    func unseenEditsStampedAtTheLaterSave() throws {
+        let m = try Machine()
+        defer { m.remove() }
+        m.remember(Self.list("Write report"))
+        // a edited by hand and not seen, then b in the same file: the file has one mtime, the second save's.
+        try m.put(Self.list("Draft report", b: "Other, by hand"), at: Self.edited)
+        #expect(try m.store.withLock { writer in try writer.stampHandEdits(Self.kind) } == 2)
+        let file = try m.file()
+        #expect(Self.task(file, Self.a)?.changed == ["title": Self.edited])
+        #expect(Self.task(file, Self.b)?.changed == ["title": Self.edited])
+    }
+
     @Test("a file tick cannot parse is never rewritten by the stamp step")
     func unparsableFileIsNotStamped() throws {
         let m = try Machine()

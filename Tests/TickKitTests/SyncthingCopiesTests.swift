@@ -149,6 +149,29 @@ import Testing
         #expect(HandEditSyncTests.task(try x.file(), Self.a)?.extra == key, "Z's stamped key stays: nobody removed it")
     }
 
+    @Test("a conflict copy that is what tick last wrote here is not stamped against an earlier written copy with the same stamps: a later edit still wins")
+    func copyOfOwnWriteIsNotStamped() throws {
+        let m = try Machine()
+        defer { m.remove() }
+        // Seen here (delivered, nothing to stamp): a renamed by hand elsewhere, unstamped.
+        Store(location: m.store.location, clock: { Self.wrote }).written.save(TaskFileEncoder.encode(Self.list("New report")), for: Self.kind)
+        // Then tick wrote the merge of that with a copy holding "Write report", at
+        // the same change time: kept by value order, no stamp changed.
+        let ownWrite = Self.list("Write report")
+        Store(location: m.store.location, clock: { Self.edited }).written.save(TaskFileEncoder.encode(ownWrite), for: Self.kind)
+        // The hand edit's machine stamped it ("New report") before `edited`; that
+        // version wins a conflict here, and tick's own write becomes the copy,
+        // with the mtime tick wrote it at.
+        var stamped = Self.list("New report")
+        stamped.tasks[0].stampChanges(since: ownWrite.tasks[0], at: Self.stale)
+        try m.put(stamped, at: Self.stale)
+        try m.put(ownWrite, at: Self.edited, as: Self.copyName)
+        _ = try m.resolve()
+        let task = try #require(HandEditSyncTests.task(try m.file(), Self.a))
+        #expect(task.title == "New report", "tick's own write is not a hand edit made at its mtime")
+        #expect(try m.bytes() == Self.merged(stamped, ownWrite))
+    }
+
     static let archivedID = UUID(uuidString: "cccccccc-0000-4000-8000-000000000003")!
 
     /// Task X, done in a list, archived; its title then edited by hand in the

@@ -172,7 +172,7 @@ public struct ConflictResolver {
             guard let (bytes, stamp) = try AtomicFile.read(path: path) else { continue }
             do {
                 var file = try TaskFileDecoder(bytes: bytes, path: store.shownPath(path), kind: kind, fallbackDate: stamp.modificationDate).decode()
-                if let origin = store.written.ownOrigin(of: file, at: stamp.modificationDate, among: writtenCopies) {
+                if let origin = store.written.ownOrigin(of: file, bytes: bytes, at: stamp.modificationDate, among: writtenCopies) {
                     store.written.stampHandEdits(in: &file, bytes: bytes, at: stamp.modificationDate, copy: origin)
                 }
                 files.append((copy, file))

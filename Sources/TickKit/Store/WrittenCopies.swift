@@ -110,11 +110,24 @@ public struct WrittenCopies: Sendable {
     }
 
     /// The written copy (the last one or an earlier one kept) that `version`,
-    /// a Syncthing conflict copy, descends from by hand only
+    /// a Syncthing conflict copy with these `bytes`, descends from by hand only
     /// (``isOwnVersion(_:copy:)``) and was saved after: nil for a copy from
     /// another machine.
-    func ownOrigin(of version: TaskFile, at: Date, among copies: [Copy]) -> Copy? {
-        copies.first { at > $0.savedAt && isOwnVersion(version, copy: $0) }
+    ///
+    /// The copies are tried from the last one back, and a version that is one
+    /// of them byte for byte is what tick wrote or saw here: it holds nothing
+    /// tick has not seen, so it has no origin to be stamped against (nil). An
+    /// earlier copy may carry the same stamps with other values (a merge that
+    /// kept a value by value order changes no stamp), and taking that one for
+    /// the origin would stamp tick's own write as a hand edit made at the
+    /// copy's mtime (fan-out seed 101683: an older title, kept by value
+    /// order, stamped at a sync's time, beat a later hand edit everywhere).
+    func ownOrigin(of version: TaskFile, bytes: [UInt8], at: Date, among copies: [Copy]) -> Copy? {
+        for copy in copies {
+            if copy.bytes == bytes { return nil }
+            if at > copy.savedAt, isOwnVersion(version, copy: copy) { return copy }
+        }
+        return nil
     }
 
     /// True when `version` (the file as it is now, or a Syncthing conflict
