@@ -372,9 +372,16 @@ public struct DavSync: Sendable {
                 // holds items there again (another machine restored it, the
                 // phone added one), it syncs, with no command here. While it
                 // is still empty vdirsyncer refuses, and it stays aside.
-                let probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+                let wiped = (state.emptied ?? []).contains(c)
+                let before = wiped ? bridge.vdirItems(c) : [:]
+                var probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
                 probed.uploaded += probe.uploaded
                 probed.downloaded += probe.downloaded
+                if probe.succeeded, wiped {
+                    probe = try join(c, keeping: before)
+                    probed.uploaded += probe.uploaded
+                    probed.downloaded += probe.downloaded
+                }
                 if probe.succeeded { state.unsetAside(c) }
             }
             let aside = Set(state.vanished ?? []).union(state.emptied ?? [])
@@ -460,6 +467,30 @@ public struct DavSync: Sendable {
         }
     }
 
+    /// A wiped calendar the server holds items in again, joined as `tick dav
+    /// restore` joins one: the probe synced it against vdirsyncer's status of
+    /// before the wipe, so an item the wipe lost (one the machine that
+    /// restored it never had) was taken for a delete. Those items (`before`,
+    /// the vdir before the probe) are put back, vdirsyncer forgets the
+    /// calendar and syncs it again (nothing is deleted; they are sent again),
+    /// and the bridge merges it field by field by change time
+    /// (``DavBridge/forgetAgreed(_:)``). A delete made since on another tick
+    /// machine is made again there (its tombstone is later than the item); a
+    /// phone's delete made in between is not known and the item stays.
+    private func join(_ c: String, keeping before: [String: [UInt8]]) throws(DavError) -> Vdirsyncer.Outcome {
+        let dir = bridge.vdirPath + "/" + c
+        for (name, bytes) in before.sorted(by: { $0.key < $1.key }) where !FileManager.default.fileExists(atPath: dir + "/" + name) {
+            do {
+                try AtomicFile.write(bytes, to: dir + "/" + name, mode: nil, durable: false)
+            } catch {
+                throw DavError.io(path: dir + "/" + name, reason: "\(error)")
+            }
+        }
+        vdirsyncer.forget(c)
+        bridge.forgetAgreed(c)
+        return try vdirsyncer.runRetrying(["sync", "tick/" + c])
+    }
+
     /// Stops bridging `collection`, whose list is gone from the store: its
     /// vdir copy and vdirsyncer's record go (the calendar stays on the server).
     private func detach(_ c: String, _ state: inout DavState) {
@@ -487,6 +518,8 @@ public struct DavSync: Sendable {
             if collections.isEmpty, let first = refused.first { throw DavError.unknownCollection(first, known: known.sorted()) }
             for c in collections {
                 vdirsyncer.forget(c)
+                // The server may hold another machine's restored copy: merged by change time.
+                bridge.forgetAgreed(c)
                 state.unsetAside(c)
             }
             state.collections = []

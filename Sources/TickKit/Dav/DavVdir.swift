@@ -53,6 +53,34 @@ extension DavBridge {
         return result
     }
 
+    /// Forgets what both ends last agreed on in `collection` (its items in
+    /// `base/` and `sent/`): the next pass merges its items with the store as
+    /// a first sync does, field by field by change time. For a calendar
+    /// joined again after a wipe (``DavSync/restore(_:waiting:)``, or another
+    /// machine's restore found by the sync): the server's copy there is
+    /// another machine's, which may be older than this machine's agreed one,
+    /// not a change made after it.
+    func forgetAgreed(_ collection: String) {
+        let fm = FileManager.default
+        for dir in [basePath, sentPath] {
+            let path = dir + "/" + collection
+            for name in (try? fm.contentsOfDirectory(atPath: path)) ?? [] where Self.isItemName(name) {
+                try? fm.removeItem(atPath: path + "/" + name)
+            }
+        }
+    }
+
+    /// The `.ics` items of `collection` in the vdir, by file name.
+    func vdirItems(_ collection: String) -> [String: [UInt8]] {
+        let fm = FileManager.default
+        let path = vdirPath + "/" + collection
+        var out: [String: [UInt8]] = [:]
+        for name in (try? fm.contentsOfDirectory(atPath: path)) ?? [] where Self.isItemName(name) {
+            if let data = fm.contents(atPath: path + "/" + name) { out[name] = [UInt8](data) }
+        }
+        return out
+    }
+
     /// `base/`, with the items equal to their vdir copy taken from `phone`.
     func baseItems(matching phone: [UUID: Item]) -> Base {
         let raw = rawItems(basePath)
