@@ -22,7 +22,9 @@ import Testing
 /// machines had synced, is open everywhere.
 ///
 /// `TICK_DAV_HISTORIES` sets the number of histories (default 1,000, the
-/// number issue 44 asks of every CI run); `TICK_DAV_SEED` replays one.
+/// number issue 44 asks of every CI run); `TICK_DAV_SEED` replays one, and
+/// `TICK_DAV_TRACE=<uuid prefix>` adds that task's copies on each machine and
+/// the server to the trace after every sync.
 @Suite struct DavTwoMachineHistoryTests {
     static let t0 = Timestamp.parse("2026-11-21T09:00:00Z")!
     static let utc = Zone(named: "UTC")!
@@ -276,6 +278,20 @@ import Testing
             let tag = restoring.isEmpty ? (accepted.isEmpty ? "sync" : "sync --accept-empty \(accepted.sorted())") : "restore \(restoring)"
             log("\(tag) \(m.name): \(report.sent) sent, \(report.received) received, \(report.deleted) deleted, \(report.moved) moved, new lists \(report.newLists)"
                 + (state.emptied.map { ", set aside \($0)" } ?? ""))
+            if let watch = ProcessInfo.processInfo.environment["TICK_DAV_TRACE"] {
+                for mm in [a, b] {
+                    for (k, t) in (try? tasks(mm)) ?? [] where t.id.lowercased.hasPrefix(watch) {
+                        log("  trace \(mm.name): \(DavBridge.collection(of: k)) \(t.title) changed=\(t.changed.mapValues { ICalendarCodec.stamp($0) }.sorted { $0.key < $1.key })")
+                    }
+                }
+                for (c, items) in server.sorted(by: { $0.key < $1.key }) {
+                    for (_, bytes) in items where uid(bytes)?.lowercased.hasPrefix(watch) == true {
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        let lines = text.split(separator: "\r\n").filter { $0.hasPrefix("SUMMARY") || $0.hasPrefix("LAST-MOD") || $0.hasPrefix("X-TICK") }
+                        log("  trace server \(c): \(lines.joined(separator: " | "))")
+                    }
+                }
+            }
             let problems = report.problems.filter { !$0.contains("not a bridged list") }
             #expect(problems.isEmpty, "\(problems); \(context)")
             // The user's answer to calendars set aside that no wipe emptied

@@ -219,7 +219,12 @@ public struct DavBridge: Sendable {
                         // value (done and reopened): a change that can win.
                         let storeSide = !field.equal(s.task, b.task) || lastPass.map { field.changeTime(of: s.task, against: v.task) > $0 } ?? false
                         if phoneSide && !storeSide {
-                            takePhone = true
+                            // An item that arrived in another calendar than the
+                            // base's may have been written there from an older
+                            // version (a move made where a later edit had not
+                            // arrived yet, a wiped server's restored copy): its
+                            // differences are changes only when they are later.
+                            takePhone = b.collection == v.collection || phoneTime > field.changeTime(of: s.task, against: v.task)
                         } else if !phoneSide {
                             takePhone = false
                         } else {
