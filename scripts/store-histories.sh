@@ -24,13 +24,20 @@ case "$MODE" in
     fan-out) variable=TICK_FANOUT_SEED suite=SyncthingFanOutHistoryTests per=1 what="fan-out" ;;
     *) echo "usage: $0 [MINUTES] [store|fan-out]" >&2; exit 2 ;;
 esac
-swift build --build-tests >/dev/null
+# TICK_XCTEST=PATH runs a copy of the test binary (cp .build/debug/tickPackageTests.xctest
+# PATH; a path without spaces) instead of building here, so the checkout can be rebuilt during the run.
+if [ -n "${TICK_XCTEST:-}" ]; then
+    run_tests="$TICK_XCTEST --testing-library swift-testing"
+else
+    swift build --build-tests >/dev/null
+    run_tests="swift test --skip-build"
+fi
 end=$(( $(date +%s) + MINUTES * 60 ))
 low=100000
 ran=0
 while [ "$(date +%s)" -lt "$end" ]; do
     high=$((low + 499))
-    if ! env "$variable=$low-$high" swift test --skip-build --filter "$suite" > /tmp/store-histories.$$ 2>&1; then
+    if ! env "$variable=$low-$high" $run_tests --filter "$suite" > /tmp/store-histories.$$ 2>&1; then
         grep -E "↳ (git|syncthing)( fan-out)? seed" /tmp/store-histories.$$ | head -20
         echo "store-histories: failures among seeds $low-$high ($what); $ran histories passed before them; the output: /tmp/store-histories.$$"
         exit 1
