@@ -51,23 +51,8 @@ public struct TaskMerge {
 
     private mutating func run() -> TaskItem {
         var r = ours
-        r.title = pick("title", \.title) { .string($0) }
-        r.due = pick("due", \.due) { $0.map { .string($0.fileString) } }
-        r.scheduled = pick("scheduled", \.scheduled) { $0.map { .string($0.iso) } }
-        r.remind = pick("remind", \.remind) { MergeCanon.date($0) }
-        r.wait = pick("wait", \.wait) { $0.map { .string($0.fileString) } }
-        r.repeatRule = pick("repeat", \.repeatRule) { MergeCanon.string($0) }
-        r.priority = pick("priority", \.priority) { MergeCanon.string($0?.rawValue) }
-        r.energy = pick("energy", \.energy) { MergeCanon.string($0?.rawValue) }
-        r.estimate = pick("estimate", \.estimate) { $0.map { JSONNode(.number(String($0))) } }
-        r.slot = pick("slot", \.slot) { $0?.node }
-        r.notes = pick("notes", \.notes) { MergeCanon.string($0) }
-        let state = pick("state", \.stateValue) { $0.node }
-        r.state = state.state
-        r.completedAt = state.completedAt
-        r.tags = mergeTags()
-        r.depends = mergeDepends()
-        r.extra = mergeExtra()
+        // Every field by its own rule, as the field table says (TaskField.merge).
+        for field in TaskField.all { field.merge(&self, &r) }
         // `list` is the file both are in here (the store-level merge decides
         // between files); `order` is the later placement.
         for key in ["list", "order"] where ours.hasChangeEntry(key) || theirs.hasChangeEntry(key) {
@@ -158,23 +143,13 @@ public struct TaskMerge {
         return winner.value
     }
 
-    private mutating func pick<V: Equatable>(_ key: String, _ path: KeyPath<TaskItem, V>, _ node: (V) -> JSONNode?) -> V {
+    mutating func pick<V: Equatable>(_ key: String, _ path: KeyPath<TaskItem, V>, _ node: (V) -> JSONNode?) -> V {
         decide(key, ours: ours[keyPath: path], theirs: theirs[keyPath: path], base: base?[keyPath: path], node)
     }
 
-    /// Tags as a set: each tag is a register (present or not) with its own time.
-    private mutating func mergeTags() -> [String] {
-        mergeSet(\.tags, prefix: "+", key: TaskChange.tagKey) { $0.isEmpty ? nil : $0 }
-    }
-
-    /// Dependencies as a set, like tags: each is a register (`depends:UUID`).
-    private mutating func mergeDepends() -> [UUID] {
-        mergeSet(\.depends, prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey) { UUID(uuidString: $0) }
-    }
-
-    /// A set-valued field whose elements are registers keyed `prefix + element`
+    /// A set-valued field (tags, dependencies) whose elements are registers keyed `prefix + element`
     /// in `changed`: an element is kept when the side that changed it last has it.
-    private mutating func mergeSet<E: Hashable>(
+    mutating func mergeSet<E: Hashable>(
         _ path: KeyPath<TaskItem, [E]>, prefix: String, key: (E) -> String, element: (String) -> E?
     ) -> [E] {
         let ov = ours[keyPath: path], tv = theirs[keyPath: path]
@@ -233,7 +208,7 @@ public struct TaskMerge {
     }
 
     /// Unknown keys, each a register with its own time; ours' order, then theirs' new keys.
-    private mutating func mergeExtra() -> [JSONMember] {
+    mutating func mergeExtra() -> [JSONMember] {
         let ov = TaskItem.members(ours.extra), tv = TaskItem.members(theirs.extra)
         let bv = base.map { TaskItem.members($0.extra) }
         if let b = base?.extra, ours.extra != theirs.extra, ours.extra == b || theirs.extra == b {

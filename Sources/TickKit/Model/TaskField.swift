@@ -41,6 +41,11 @@ public struct TaskField: Sendable {
     public let undoName: String
     /// True when the field differs between two tasks.
     public let differs: @Sendable (TaskItem, TaskItem) -> Bool
+    /// Merges the field of two versions into the result (``TaskMerge``): a
+    /// register by its change key, a set element by element, unknown keys key
+    /// by key; bookkeeping fields do nothing here (the merge settles them
+    /// from the others' stamps).
+    let merge: @Sendable (_ merge: inout TaskMerge, _ result: inout TaskItem) -> Void
     /// Carries the change from `before` to `after` onto a task (tags,
     /// dependencies and unknown keys element by element, so changes the
     /// task has of its own are kept).
@@ -64,15 +69,24 @@ public struct TaskField: Sendable {
     }
 
     /// A field holding one value at `path`.
+    /// `canon` is the value as the file writes it: a merge of two changes
+    /// made at the same time keeps the one whose canonical bytes sort first
+    /// (Docs/MERGE.md §4). A register without one is merged by `merge`.
     static func value<V: Equatable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, hook: String?, todoTxt: String? = nil, index: [String],
-        undo: String? = nil
+        undo: String? = nil, canon: (@Sendable (V) -> JSONNode?)? = nil,
+        merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
-        TaskField(
+        let registerMerge: @Sendable (inout TaskMerge, inout TaskItem) -> Void = { m, result in
+            guard rule == .register, let changeKey, let canon else { return }
+            result[keyPath: path] = m.pick(changeKey, path, canon)
+        }
+        return TaskField(
             name: name, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
+            merge: merge ?? registerMerge,
             applyChange: { task, before, after in
                 if before[keyPath: path] != after[keyPath: path] { task[keyPath: path] = after[keyPath: path] }
             })
@@ -81,13 +95,18 @@ public struct TaskField: Sendable {
     /// A set kept as an array at `path` (tags, dependencies): each element
     /// is stamped and merged on its own, so a change is carried element by
     /// element and elements the task gained of its own are kept.
-    static func elements<E: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, todoTxt: String? = nil
+    /// Each element is stamped under `prefix + key(element)`; `element`
+    /// reads an element back from such a key (one removed on a side still
+    /// takes part in a merge by its entry).
+    static func elements<E: Hashable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, todoTxt: String? = nil,
+        prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?
     ) -> TaskField {
         TaskField(
             name: name, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
             hookKey: hook, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
+            merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
             applyChange: { task, before, after in
                 let old = before[keyPath: path], new = after[keyPath: path]
                 guard old != new else { return }
@@ -102,34 +121,46 @@ public struct TaskField: Sendable {
     /// conflict message name them.
     public static let all: [TaskField] = [
         .value("title", \.title, property: "title", changeKey: "title",
-               confirmation: "title", hook: "description", index: ["title"]),
+               confirmation: "title", hook: "description", index: ["title"], canon: { .string($0) }),
         .value("state", \.state, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"]),
+               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"],
+               // With its completion time, as one value (`completedAt` goes with it).
+               merge: { m, result in
+                   let state = m.pick("state", \.stateValue) { $0.node }
+                   result.state = state.state
+                   result.completedAt = state.completedAt
+               }),
         .value("due", \.due, property: "due", changeKey: "due",
-               confirmation: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"]),
+               confirmation: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"],
+               canon: { $0.map { .string($0.fileString) } }),
         .value("remind", \.remind, property: "remind", changeKey: "remind",
-               confirmation: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"]),
+               confirmation: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"], canon: MergeCanon.date),
         .value("wait", \.wait, property: "wait", changeKey: "wait",
-               confirmation: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"]),
+               confirmation: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"],
+               canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"]),
+               confirmation: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"],
+               canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, property: "slot", changeKey: "slot",
-               confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"]),
+               confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"], canon: { $0?.node }),
         .value("priority", \.priority, property: "priority", changeKey: "priority",
-               confirmation: "pri", hook: "priority", index: ["priority"]),
+               confirmation: "pri", hook: "priority", index: ["priority"], canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, property: "energy", changeKey: "energy",
-               confirmation: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"]),
+               confirmation: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
+               canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"]),
+               confirmation: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
+               canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"]),
+               confirmation: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"], canon: MergeCanon.string),
         .value("notes", \.notes, property: "notes", changeKey: "notes",
-               confirmation: "note", hook: "annotations", index: ["notes"]),
-        .elements("depends", \.depends, hook: "depends", todoTxt: "depends"),
+               confirmation: "note", hook: "annotations", index: ["notes"], canon: MergeCanon.string),
+        .elements("depends", \.depends, hook: "depends", todoTxt: "depends",
+                  prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) }),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
-        .elements("tags", \.tags, hook: "tags"),
+        .elements("tags", \.tags, hook: "tags", prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 }),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, property: "createdAt", changeKey: nil, rule: .bookkeeping,
                confirmation: nil, hook: nil, index: ["created_ts"]),
@@ -143,6 +174,7 @@ public struct TaskField: Sendable {
             name: "extra", properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
             hookKey: "x-taskwarrior-*", todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             differs: { $0.extra != $1.extra },
+            merge: { m, result in result.extra = m.mergeExtra() },
             applyChange: { task, before, after in
                 guard before.extra != after.extra else { return }
                 let old = TaskItem.members(before.extra), new = TaskItem.members(after.extra)
