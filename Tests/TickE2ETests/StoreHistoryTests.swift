@@ -310,7 +310,7 @@ struct StoreHistory {
     func edit(_ m: SimMachine, _ id: UUID, at now: Date, _ change: (inout TaskEdit) -> Void) throws {
         var edit = TaskEdit()
         change(&edit)
-        try m.run("edit", at: now) { context in _ = try TaskMutation(context: context).edit(id.lowercased, with: edit) }
+        try m.run("edit", at: now) { context in _ = try TaskMutation(context: context).edit(.id(id), with: edit) }
     }
 
     /// Changes one task's JSON in its file as an editor does, the file's mtime `at`.

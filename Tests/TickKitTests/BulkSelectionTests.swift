@@ -17,7 +17,7 @@ import Testing
         #expect(!BulkSelection.isIDList(["+errand"]))
         #expect(!BulkSelection.isIDList(["5-3"]), "a range backwards is not an id list")
         #expect(!BulkSelection.isIDList([]))
-        #expect(BulkSelection.expanded(["3-5,9", "6f1c"]) == ["3", "4", "5", "9", "6f1c"])
+        #expect(TaskReference.tasks(["3-5,9", "6f1c"]) == [.short(3...3), .short(4...4), .short(5...5), .short(9...9), .uuidPrefix("6f1c")])
         #expect(BulkSelection.isSingleID("12"))
         #expect(BulkSelection.isSingleID("6f1c2a3b"))
         #expect(!BulkSelection.isSingleID("3-5"))
@@ -32,7 +32,7 @@ import Testing
         let refs = try BulkSelection(session: f.session, now: setup.now, timeZone: setup.utc,
                                      activeFilter: { _ = asked.next(); return nil }, confirmLimit: { _ = asked.next(); return 0 })
             .refs(["1-3"], states: [.open, .active], verb: "Complete", yes: false, confirm: nil)
-        #expect(refs == ["1", "2", "3"])
+        #expect(refs == [.short(1...1), .short(2...2), .short(3...3)])
         #expect(asked.value == 0)
     }
 
@@ -41,10 +41,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let added = try setup.adding(f).add([(nil, ["a", "+errand"]), (nil, ["b", "+errand", "list:Work"]), (nil, ["c"])]).added
         let refs = try selection(f).refs(["+errand"], states: [.open, .active], verb: "Complete", yes: false, confirm: nil)
-        #expect(Set(refs) == [added[0].task.id.lowercased, added[1].task.id.lowercased])
+        #expect(Set(refs) == [.id(added[0].task.id), .id(added[1].task.id)])
         let work = try FilterParser(now: setup.now, timeZone: setup.utc).parse(["list:Work"])
         let narrowed = try selection(f, active: (work, "context work")).refs(["+errand"], states: [.open, .active], verb: "Complete", yes: false, confirm: nil)
-        #expect(narrowed == [added[1].task.id.lowercased])
+        #expect(narrowed == [.id(added[1].task.id)])
     }
 
     @Test func moreThanTheLimitNeedsAYes() throws {

@@ -191,7 +191,7 @@ import Testing
         let f = try setup.fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let id = try setup.adding(f).add([(nil, ["Alpha"])]).added[0].task.id
-        let ref = id.lowercased
+        let ref = TaskReference.id(id)
         let steps: [(String, (Double) throws -> Void)] = [
             ("start", { m in _ = try mutation(f, minutes: m).apply([ref]) { task, now in task.setState(.active, at: now) } }),
             ("tag", { m in _ = try mutation(f, minutes: m).apply([ref]) { task, _ in task.addTag("home"); return true } }),
@@ -271,7 +271,7 @@ import Testing
         let ids = try setup.adding(f).add([(nil, ["Alpha"]), (nil, ["Beta"])]).added.map(\.task.id)
         let session = try editor(f, ids[0], minutes: 2)
         let outcome = try session.run(edit: { p in
-            _ = try mutation(f, minutes: 1).reorder(ids[0].lowercased, to: .bottom)
+            _ = try mutation(f, minutes: 1).reorder(.id(ids[0]), to: .bottom)
             try replacing("\"Alpha\"", with: "\"Alpha 2\"")(p)
         }, retry: refuse)
         guard case .saved(_, _, true, _) = outcome else {
@@ -293,7 +293,7 @@ import Testing
         let path = EditorSession.scratchPath(location: f.store.location, task: session.item.task, processID: 42)
         #expect(throws: EditorError.changedOnDisk(kept: path)) {
             _ = try session.run(edit: { p in
-                _ = try mutation(f, minutes: 2).apply([id.lowercased]) { task, now in task.setState(.active, at: now) }
+                _ = try mutation(f, minutes: 2).apply([.id(id)]) { task, now in task.setState(.active, at: now) }
                 try replacing("\"Beta\"", with: "\"Mine\"")(p)
             }, retry: { _ in false })
         }

@@ -15,7 +15,7 @@ import Testing
         let lunch = Commitment(id: UUID(), title: "Lunch", recurrence: .once(day), start: ClockTime(parsing: "12:00")!,
                                end: ClockTime(parsing: "13:00")!, createdAt: setup.now, modifiedAt: setup.now)
         _ = try BlockEditing(store: f.store, session: f.session, now: setup.now, timeZone: setup.utc).add(lunch)
-        _ = try TaskMutation(store: f.store, session: f.session, now: setup.now).complete([added[2].task.id.lowercased], timeZone: setup.utc)
+        _ = try TaskMutation(store: f.store, session: f.session, now: setup.now).complete([.id(added[2].task.id)], timeZone: setup.utc)
         let starts = ["09:00", "10:00", "11:00", "12:00"]
         let proposal = AutoPlan(placements: zip(added, starts).map { .init(task: $0.task, slot: slot($1), usedDefaultLength: false) }, unplaced: [])
         let planning = PlanningContext(store: f.store, loaded: try f.session.load(), now: setup.now.addingTimeInterval(60), timeZone: setup.utc)

@@ -72,7 +72,7 @@ import Testing
         ]).added
         let later = setup.now.addingTimeInterval(60)
         try review(f).sendToInbox(added[0])
-        _ = try TaskMutation(store: f.store, session: f.session, now: later).move([added[1].task.id.lowercased], to: "inbox")
+        _ = try TaskMutation(store: f.store, session: f.session, now: later).move([.id(added[1].task.id)], to: "inbox")
         let work = try #require(try f.store.read(.list(slug: "work"))?.file)
         #expect(work.tasks.isEmpty)
         #expect(work.deleted.isEmpty, "a move is not a deletion, from review as from tick mv")
@@ -124,7 +124,7 @@ import Testing
         try AtomicFile.write(TaskFileEncoder.encode(TaskFile.empty(home, name: "Home", now: setup.now)),
                              to: f.store.location.path(of: home), mode: nil)
         let added = try setup.adding(f).add([(nil, ["rethink", "due:2026-11-23", "list:Work"])]).added
-        let ref = added[0].task.id.lowercased
+        let ref = TaskReference.id(added[0].task.id)
         // Edited once before, as most tasks are (its `changed` is not empty).
         _ = try TaskMutation(store: f.store, session: f.session, now: setup.now).apply([ref]) { task, _ in
             task.tags.append("plan")

@@ -10,10 +10,10 @@ import Testing
         let f = try setup.fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let added = try setup.adding(f).add([(nil, ["one"]), (nil, ["two", "list:Work"]), (nil, ["three"])]).added
-        let ids = try added.map { String(try #require($0.shortID)) }
+        let ids = try added.map { try TaskReference.task(String(try #require($0.shortID))) }
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
         let calls = Counter()
-        let outcomes = try mutation.apply([ids[0], ids[1], ids[0], added[2].task.id.lowercased]) { task, now in
+        let outcomes = try mutation.apply([ids[0], ids[1], ids[0], .id(added[2].task.id)]) { task, now in
             _ = calls.next()
             guard task.title != "three" else { return false }
             task.title += "!"
@@ -33,7 +33,7 @@ import Testing
         let added = try setup.adding(f).add([(nil, ["one"])]).added
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now)
         #expect(throws: LookupError.self) {
-            _ = try mutation.apply([String(try #require(added[0].shortID)), "99"]) { task, _ in
+            _ = try mutation.apply([.short(try #require(added[0].shortID)...(try #require(added[0].shortID))), .short(99...99)]) { task, _ in
                 task.title = "changed"
                 return true
             }
@@ -51,7 +51,7 @@ import Testing
             try writer.update(.list(slug: "work")) { file in file.tasks.append(copy) }
         }
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
-        let outcomes = try mutation.apply([added[0].task.id.lowercased]) { task, now in
+        let outcomes = try mutation.apply([.id(added[0].task.id)]) { task, now in
             task.title = "moved"
             task.modifiedAt = now
             return true
@@ -65,7 +65,7 @@ import Testing
         let f = try setup.fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let added = try setup.adding(f).add([(nil, ["water", "plants", "due:2026-11-23", "repeat:daily"]), (nil, ["call", "list:Work"])]).added
-        let ids = try added.map { String(try #require($0.shortID)) }
+        let ids = try added.map { try TaskReference.task(String(try #require($0.shortID))) }
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
         let done = try mutation.complete([ids[0], ids[1], ids[0]], timeZone: setup.utc)
         #expect(done.map(\.item.task.title) == ["water plants", "call"], "the task named twice is completed once")
@@ -75,7 +75,7 @@ import Testing
         #expect(done[1].outcome.next == nil)
         #expect(try f.store.read(.inbox)?.file.tasks.count == 2, "the done task and its next occurrence")
         // Completing it again changes nothing and makes no second occurrence.
-        let again = try mutation.complete([added[0].task.id.lowercased], timeZone: setup.utc)
+        let again = try mutation.complete([.id(added[0].task.id)], timeZone: setup.utc)
         #expect(again.map(\.outcome.changed) == [false])
         #expect(try f.store.read(.inbox)?.file.tasks.count == 2)
     }
@@ -86,12 +86,12 @@ import Testing
         let added = try setup.adding(f).add([(nil, ["first"]), (nil, ["second", "list:Work"]), (nil, ["after", "both"])]).added
         let (first, second, after) = (added[0].task.id, added[1].task.id, added[2].task.id)
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
-        _ = try mutation.apply([after.lowercased]) { task, _ in
+        _ = try mutation.apply([.id(after)]) { task, _ in
             task.depends = [first, second]
             return true
         }
         let later = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(120))
-        let removal = try later.remove([first.lowercased, second.lowercased, first.lowercased])
+        let removal = try later.remove([.id(first), .id(second), .id(first)])
         #expect(removal.removed.map(\.task.id) == [first, second], "the task named twice is removed once")
         #expect(try setup.titles(f.store, .inbox) == ["after both"])
         #expect(try setup.titles(f.store, .list(slug: "work")) == [])
@@ -107,7 +107,7 @@ import Testing
         let f = try setup.fixture()
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let added = try setup.adding(f).add([(nil, ["a"]), (nil, ["b"]), (nil, ["c"]), (nil, ["w", "list:Work"])]).added
-        let ref = { (i: Int) in added[i].task.id.lowercased }
+        let ref = { (i: Int) in TaskReference.id(added[i].task.id) }
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
         let moved = try mutation.reorder(ref(2), to: .before(ref(0)))
         #expect(moved.changed && moved.item.task.title == "c")
@@ -124,7 +124,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let added = try setup.adding(f).add([(nil, ["one"]), (nil, ["two", "list:Work"])]).added
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
-        let (outcomes, name) = try mutation.move(added.map { $0.task.id.lowercased }, to: "work")
+        let (outcomes, name) = try mutation.move(added.map { .id($0.task.id) }, to: "work")
         #expect(name == "Work")
         #expect(outcomes.map(\.changed) == [true, false], "two was already in Work")
         #expect(outcomes.map(\.item.kind) == [.list(slug: "work"), .list(slug: "work")])
@@ -133,7 +133,7 @@ import Testing
         #expect(try f.store.read(.inbox)?.file.deleted.isEmpty == true, "a move is not a deletion")
         let moved = try #require(try f.store.read(.list(slug: "work"))?.file.tasks.last)
         #expect(moved.changed["list"] == setup.now.addingTimeInterval(60))
-        #expect(throws: LookupError.self) { _ = try mutation.move([added[0].task.id.lowercased], to: "nowhere") }
+        #expect(throws: LookupError.self) { _ = try mutation.move([.id(added[0].task.id)], to: "nowhere") }
     }
 
     @Test func editingOneTaskDropsGoneDependenciesAndWarnsAboutASlotOverAnother() throws {
@@ -142,14 +142,14 @@ import Testing
         let added = try setup.adding(f).add([(nil, ["Deep", "work", "at:2026-11-24@11:00", "for:1h"]), (nil, ["call"])]).added
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
         let gone = UUID()
-        _ = try mutation.apply([added[1].task.id.lowercased]) { task, _ in
+        _ = try mutation.apply([.id(added[1].task.id)]) { task, _ in
             task.depends = [gone]
             return true
         }
         let parser = QuickAddParser(fields: FieldParser(now: setup.now, timeZone: setup.utc))
         let edit = try parser.split(["at:2026-11-24@11:30", "for:30m"], allowRemoval: true).edit
         let later = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(120))
-        let edited = try later.edit(added[1].task.id.lowercased, with: edit)
+        let edited = try later.edit(.id(added[1].task.id), with: edit)
         #expect(edited.outcome.changed)
         #expect(edited.before.slot == nil && edited.outcome.item.task.slot != nil)
         #expect(edited.droppedDependencies == [gone])
@@ -158,7 +158,7 @@ import Testing
         #expect(try f.store.read(.inbox)?.file.tasks.last?.slot == edited.outcome.item.task.slot)
         var rename = TaskEdit()
         rename.title = "call the bank"
-        #expect(try later.edit(added[1].task.id.lowercased, with: rename).outcome.item.task.title == "call the bank")
-        #expect(throws: LookupError.self) { _ = try later.edit("99", with: rename) }
+        #expect(try later.edit(.id(added[1].task.id), with: rename).outcome.item.task.title == "call the bank")
+        #expect(throws: LookupError.self) { _ = try later.edit(.short(99...99), with: rename) }
     }
 }

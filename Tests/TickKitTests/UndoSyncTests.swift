@@ -108,7 +108,7 @@ import Testing
     func unrelatedChange(on b: Machine) throws {
         var edit = TaskEdit()
         edit.addTags = ["home"]
-        _ = try b.mutation("edit", at: t3).edit(Self.y.lowercased, with: edit)
+        _ = try b.mutation("edit", at: t3).edit(.id(Self.y), with: edit)
     }
 
     /// Two-way sync by the merge engine and the store merge: every file both
@@ -207,7 +207,7 @@ import Testing
         try scenario(copying: ["lists/work.json"], { a in
             var edit = TaskEdit()
             edit.title = "Renamed"
-            _ = try a.mutation("edit", at: t1).edit(Self.x.lowercased, with: edit)
+            _ = try a.mutation("edit", at: t1).edit(.id(Self.x), with: edit)
         }, check: { files in
             let work = try file(files, Self.work)
             #expect(work.tasks.map(\.title) == ["X", "Y", "Z"])
@@ -220,8 +220,8 @@ import Testing
         var edit = TaskEdit()
         edit.title = "Renamed"
         edit.addTags = ["urgent"]
-        _ = try a.mutation("edit", at: t1).edit(Self.x.lowercased, with: edit)
-        _ = try a.mutation("reorder", at: t1).reorder(Self.z.lowercased, to: .top)
+        _ = try a.mutation("edit", at: t1).edit(.id(Self.x), with: edit)
+        _ = try a.mutation("reorder", at: t1).reorder(.id(Self.z), to: .top)
         try a.undo(at: t1)   // the reorder, in the same second: stamped just after it
         try a.undo(at: t2)   // the edit
         let work = try #require(try a.read(Self.work))
@@ -240,7 +240,7 @@ import Testing
         try scenario(copying: ["lists/work.json"], { a in
             var edit = TaskEdit()
             edit.addTags = ["urgent"]
-            _ = try a.mutation("edit", at: t1).edit(Self.x.lowercased, with: edit)
+            _ = try a.mutation("edit", at: t1).edit(.id(Self.x), with: edit)
         }, check: { files in
             let x = try #require(try file(files, Self.work).tasks.first { $0.id == Self.x })
             #expect(x.tags.isEmpty)
@@ -250,7 +250,7 @@ import Testing
 
     @Test func anUndoneDeleteBeatsItsTombstone() throws {
         try scenario(copying: ["lists/work.json"], { a in
-            _ = try a.mutation("rm", at: t1).remove([Self.x.lowercased])
+            _ = try a.mutation("rm", at: t1).remove([.id(Self.x)])
         }, check: { files in
             let work = try file(files, Self.work)
             #expect(work.tasks.map(\.title) == ["X", "Y", "Z"])
@@ -261,7 +261,7 @@ import Testing
 
     @Test func theUndoOfADeleteDropsTheTombstoneAndIsLaterThanIt() throws {
         let (a, _) = try machines()
-        _ = try a.mutation("rm", at: t1).remove([Self.x.lowercased])
+        _ = try a.mutation("rm", at: t1).remove([.id(Self.x)])
         try a.undo(at: t1)   // same second as the deletion
         let work = try #require(try a.read(Self.work))
         #expect(work.deleted.isEmpty)
@@ -306,7 +306,7 @@ import Testing
 
     @Test func anUndoneMoveEndsInItsListWithoutATombstone() throws {
         try scenario(copying: ["lists/work.json", "lists/home.json"], { a in
-            _ = try a.mutation("mv", at: t1).move([Self.x.lowercased], to: "Home")
+            _ = try a.mutation("mv", at: t1).move([.id(Self.x)], to: "Home")
         }, check: { files in
             let work = try file(files, Self.work), home = try file(files, Self.home)
             #expect(work.tasks.map(\.title) == ["X", "Y", "Z"])
@@ -331,7 +331,7 @@ import Testing
 
     @Test func anUndoneReorderStaysUndone() throws {
         try scenario(copying: ["lists/work.json"], { a in
-            _ = try a.mutation("reorder", at: t1).reorder(Self.z.lowercased, to: .top)
+            _ = try a.mutation("reorder", at: t1).reorder(.id(Self.z), to: .top)
         }, check: { files in
             let work = try file(files, Self.work)
             #expect(work.tasks.map(\.title) == ["X", "Y", "Z"])
@@ -345,7 +345,7 @@ import Testing
         work.tasks[0].repeatRule = "daily"
         try a.write(work)
         let utc = try #require(Zone(named: "UTC"))
-        let done = try a.mutation("done", at: t1).complete([Self.x.lowercased], timeZone: utc)
+        let done = try a.mutation("done", at: t1).complete([.id(Self.x)], timeZone: utc)
         let next = try #require(done.first?.outcome.next?.id)
         #expect(done.first?.outcome.nextCreated == true)
         try a.undo(at: t1)
@@ -355,7 +355,7 @@ import Testing
         #expect(file.deleted.isEmpty, "taken back without a tombstone, as a reopen: the store merge withdraws synced copies")
         #expect(!file.tasks.map(\.id).contains(next))
         // Completed again in the same second: a new completion, with its occurrence.
-        let again = try a.mutation("done", at: t1).complete([Self.x.lowercased], timeZone: utc)
+        let again = try a.mutation("done", at: t1).complete([.id(Self.x)], timeZone: utc)
         #expect(again.first?.outcome.nextCreated == true)
         file = try #require(try a.read(Self.work))
         #expect(file.tasks.map(\.id).contains(next))
@@ -366,8 +366,8 @@ import Testing
         let (a, _) = try machines()
         var edit = TaskEdit()
         edit.title = "Renamed"
-        _ = try a.mutation("edit", at: t1).edit(Self.x.lowercased, with: edit)
-        _ = try a.mutation("done", at: t1).apply([Self.x.lowercased]) { task, now in task.setState(.done, at: now) }
+        _ = try a.mutation("edit", at: t1).edit(.id(Self.x), with: edit)
+        _ = try a.mutation("done", at: t1).apply([.id(Self.x)]) { task, now in task.setState(.done, at: now) }
         let outcome = try UndoRun(store: a.store("undo", at: t2), force: false).undo(count: 2)
         #expect(outcome.failure == nil, "the first undo's stamps are not a change since the edit")
         let x = try #require(try a.read(Self.work)?.tasks.first)

@@ -38,6 +38,7 @@ extension TaskIndex {
                             ids.formUnion(try db.texts("SELECT id FROM tasks WHERE id >= ? AND id < ?", [dashed, dashed + "~"])
                                 .compactMap(UUID.init(uuidString:)))
                         case .uuidPrefix: break
+                        case .id(let id): ids.insert(id)
                         }
                     }
                 }

@@ -30,7 +30,7 @@ public struct TaskMutation {
 
     /// Applies `change` to every task named in `refs`. `change` returns true
     /// when it changed the task.
-    public func apply(_ refs: [String], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [Outcome] {
+    public func apply(_ refs: [TaskReference], _ change: @escaping (inout TaskItem, Date) throws -> Bool) throws -> [Outcome] {
         try applyInFile(refs) { file, id, now -> (Bool, TaskItem, Void) in
             try file.updateTask(id) { task in (try change(&task, now), task, ()) }
         }.map(\.outcome)
@@ -40,7 +40,7 @@ public struct TaskMutation {
     /// the task (reopening a repeating task takes back its next occurrence):
     /// `change` gets the file, the task's id and the time, and returns whether
     /// the task changed, the task as it is now, and a detail for the report.
-    public func applyInFile<Detail>(_ refs: [String], _ change: @escaping (inout TaskFile, UUID, Date) throws -> (Bool, TaskItem, Detail))
+    public func applyInFile<Detail>(_ refs: [TaskReference], _ change: @escaping (inout TaskFile, UUID, Date) throws -> (Bool, TaskItem, Detail))
         throws -> [(outcome: Outcome, detail: Detail)] {
         let now = self.now
         var results: [(outcome: Outcome, detail: Detail)] = []
@@ -71,7 +71,7 @@ public struct TaskMutation {
     /// repeating task gets its next occurrence whichever command completes it
     /// (`tick done`, `tick review`, a reminder's action). Ids are resolved
     /// under the lock, as for ``apply(_:_:)``.
-    public func complete(_ refs: [String], timeZone: Zone) throws -> [Completed] {
+    public func complete(_ refs: [TaskReference], timeZone: Zone) throws -> [Completed] {
         try store.withLock { writer in
             let items = try resolveUnderLock(refs, writer: writer)
             return try items.map { try Self.complete($0, writer: writer, index: session.index, now: now, timeZone: timeZone) }
@@ -104,7 +104,7 @@ public struct TaskMutation {
     /// Deletes every task named in `refs` (a tombstone each, so a merge does
     /// not bring it back) and drops dependencies on them from the tasks that
     /// had them (Docs/CLI.md "Dependencies"), all under the store lock.
-    public func remove(_ refs: [String]) throws -> Removal {
+    public func remove(_ refs: [TaskReference]) throws -> Removal {
         let now = self.now
         return try store.withLock { writer in
             let items = try resolveUnderLock(refs, writer: writer)
@@ -139,15 +139,15 @@ public struct TaskMutation {
     public enum ReorderTarget: Sendable, Equatable {
         case top
         case bottom
-        case before(String)
-        case after(String)
+        case before(TaskReference)
+        case after(TaskReference)
     }
 
     /// Moves the task named by `ref` within its list's manual order. The task
     /// and the anchor are resolved under the lock (a task a concurrent `tick
     /// mv` moved is found where it is now); an anchor in another list is an
     /// ``InputError``: reorder works within one list.
-    public func reorder(_ ref: String, to target: ReorderTarget) throws -> Outcome {
+    public func reorder(_ ref: TaskReference, to target: ReorderTarget) throws -> Outcome {
         let now = self.now
         return try store.withLock { writer in
             let loaded = try session.load()
@@ -159,7 +159,7 @@ public struct TaskMutation {
             case .before(let anchorRef), .after(let anchorRef):
                 let anchor = try loaded.tasks.resolve(anchorRef)
                 guard anchor.kind == item.kind else {
-                    throw InputError.invalid("\(anchorRef) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)")
+                    throw InputError.invalid("\(anchorRef.text) is in \(anchor.listName), not in \(item.listName); reorder works within one list (use `tick mv` to change lists)")
                 }
                 if case .before = target { position = .before(anchor.task.id) } else { position = .after(anchor.task.id) }
             }
@@ -173,7 +173,7 @@ public struct TaskMutation {
     /// task's outcome (unchanged when already there) and the list's name.
     /// The destination is written first, so an interruption leaves a copy
     /// (healed as one task), never a loss (Docs/MERGE.md §14).
-    public func move(_ refs: [String], to listRef: String) throws -> (outcomes: [Outcome], listName: String) {
+    public func move(_ refs: [TaskReference], to listRef: String) throws -> (outcomes: [Outcome], listName: String) {
         let now = self.now
         return try store.withLock { writer in
             // Resolved under the lock: outside it, another `tick mv` of the same
@@ -191,7 +191,7 @@ public struct TaskMutation {
     /// store lock: the same move as ``move(_:to:)`` (`tick review`'s "inbox"
     /// is this move with the dates cleared). A task already in `target` gets
     /// `change` in place; its outcome's `changed` tells whether it changed.
-    public func move(_ refs: [String], to target: FileKind, changing change: @escaping (inout TaskItem) -> Void) throws -> [Outcome] {
+    public func move(_ refs: [TaskReference], to target: FileKind, changing change: @escaping (inout TaskItem) -> Void) throws -> [Outcome] {
         let now = self.now
         return try store.withLock { writer in
             let items = try resolveUnderLock(refs, writer: writer)
@@ -266,13 +266,13 @@ public struct TaskMutation {
     /// `depends:` words resolved, dependencies on tasks that are gone
     /// dropped, and a new slot checked against blocks and other placed tasks
     /// (``SlotGuard``: refused over a commitment, warned over a task).
-    public func edit(_ ref: String, with edit: TaskEdit) throws -> Edited {
+    public func edit(_ ref: TaskReference, with edit: TaskEdit) throws -> Edited {
         let now = self.now
         let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
         return try store.withLock { writer in
             // Resolved under the lock: outside it, a concurrent `tick mv` of the task
             // can be half done (the task in both lists, or seen in neither).
-            guard let item = try resolveUnderLock([ref], writer: writer).first else { throw LookupError.taskNotFound(ref) }
+            guard let item = try resolveUnderLock([ref], writer: writer).first else { throw LookupError.taskNotFound(ref.text) }
             let loaded = try session.load()
             var edit = edit
             let dependencies = DependencyInput(loaded: loaded)
@@ -307,11 +307,25 @@ public struct TaskMutation {
         }
     }
 
+    /// `tick start` (and any state but done and open, which have their own
+    /// paths): sets the state, bumping `modifiedAt` when it changed. A done
+    /// repeating task started again is reopened as `tick reopen` does it (its
+    /// untouched next occurrence taken back).
+    public func setState(_ refs: [TaskReference], to state: TaskState) throws -> [Outcome] {
+        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now, to: state) }.map(\.outcome)
+    }
+
+    /// `tick reopen`: reopens done tasks; a repeating task's untouched next
+    /// occurrence is taken back (the detail says what happened to it).
+    public func reopen(_ refs: [TaskReference]) throws -> [(outcome: Outcome, detail: NextOccurrenceOnReopen)] {
+        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now) }
+    }
+
     /// Resolves `refs` with the store lock held (a concurrent `tick mv` cannot be
     /// half done). A task found in two files (an interrupted `tick mv`, a move
     /// merged file by file) is joined first, so the change lands on the one
     /// copy left (Docs/MERGE.md §14).
-    public func resolveUnderLock(_ refs: [String], writer: StoreWriter) throws -> [ListedTask] {
+    public func resolveUnderLock(_ refs: [TaskReference], writer: StoreWriter) throws -> [ListedTask] {
         let items = Self.unique(try session.load().tasks.resolve(refs))
         var healed = false
         for item in items {

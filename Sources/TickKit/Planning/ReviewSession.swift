@@ -168,6 +168,6 @@ public struct ReviewSession {
     public func sendToInbox(_ item: ListedTask) throws {
         let now = self.now
         _ = try TaskMutation(store: store, session: session, now: now)
-            .move([item.task.id.lowercased], to: .inbox) { task in task.clearDates(now: now) }
+            .move([.id(item.task.id)], to: .inbox) { task in task.clearDates(now: now) }
     }
 }

@@ -40,25 +40,14 @@ public struct BulkSelection {
         TaskReference.single(word) != nil
     }
 
-    /// The ids of an id list, one task each: ranges spelled out, the other
-    /// parts as typed.
-    public static func expanded(_ words: [String]) -> [String] {
-        words.flatMap { word in
-            word.split(separator: ",").flatMap { part -> [String] in
-                if case .short(let r)? = TaskReference.range(part) { return r.map(String.init) }
-                return [String(part)]
-            }
-        }
-    }
-
-    /// The task references to change: ids as typed, or the full UUIDs of the
-    /// tasks a filter selects among `states` (a filter that names states or
+    /// The task references to change: ids as typed (``TaskReference/tasks(_:)``),
+    /// or the ids of the tasks a filter selects among `states` (a filter that names states or
     /// completion chooses its own). `verb` names the change ("Complete").
     /// More than the limit without `yes` calls `confirm` with the tasks
     /// (false cancels); with no `confirm` (no terminal to ask) it is refused.
     public func refs(_ words: [String], states: Set<TaskState>, verb: String, yes: Bool,
-                     confirm: (([ListedTask]) -> Bool)?) throws -> [String] {
-        if Self.isIDList(words) { return Self.expanded(words) }
+                     confirm: (([ListedTask]) -> Bool)?) throws -> [TaskReference] {
+        if let refs = TaskReference.tasks(words) { return refs }
         var parsed = try FilterParser(now: now, timeZone: timeZone, userFields: userFields).parse(words)
         if case .all = parsed.expression { throw SelectionError.nothingNamed }
         if let active = try activeFilter() { parsed = parsed.and(active.filter, label: active.label) }
@@ -77,6 +66,6 @@ public struct BulkSelection {
             }
             guard confirm(items) else { throw SelectionError.cancelled }
         }
-        return items.map(\.task.id.lowercased)
+        return items.map { .id($0.task.id) }
     }
 }

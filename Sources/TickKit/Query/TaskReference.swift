@@ -22,6 +22,41 @@ public enum TaskReference: Sendable, Equatable, Hashable {
     case shortOrPrefix(Int, String)
     /// Lowercase hex digits, no dashes.
     case uuidPrefix(String)
+    /// A task the caller already holds (`tick ui`, review, a filter's
+    /// matches): its full id, never re-parsed.
+    case id(UUID)
+
+    /// The reference as it reads in a message (`3`, `3-7`, `6f1c`, a full id).
+    public var text: String {
+        switch self {
+        case .short(let r): return r.count == 1 ? "\(r.lowerBound)" : "\(r.lowerBound)-\(r.upperBound)"
+        case .shortOrPrefix(_, let digits): return digits
+        case .uuidPrefix(let hex): return hex
+        case .id(let id): return id.lowercased
+        }
+    }
+
+    /// One reference per task that `words` name (lists split, ranges spelled
+    /// out: `3-5,9` is 3, 4, 5 and 9); nil when a word is not a list of
+    /// references, or there are no words.
+    public static func tasks(_ words: [String]) -> [TaskReference]? {
+        guard !words.isEmpty else { return nil }
+        var out: [TaskReference] = []
+        for word in words {
+            guard let refs = list(word) else { return nil }
+            for ref in refs {
+                if case .short(let r) = ref, r.count > 1 { out += r.map { .short($0...$0) } } else { out.append(ref) }
+            }
+        }
+        return out
+    }
+
+    /// One task as typed (surrounding spaces ignored): a word that is not a
+    /// task id names no task.
+    public static func task(_ word: String) throws(LookupError) -> TaskReference {
+        guard let ref = single(word.trimmingWhitespace()) else { throw .taskNotFound(word) }
+        return ref
+    }
 
     /// The references of one word (comma-separated parts), nil when any part
     /// is not a reference.

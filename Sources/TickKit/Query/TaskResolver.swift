@@ -20,19 +20,27 @@ public struct TaskResolver {
     /// digit and a letter, dashes optional) is matched against the start of
     /// task UUIDs. No match and several matches are errors.
     public func resolve(_ text: String) throws -> ListedTask {
-        let ref = text.trimmingWhitespace()
+        let typed = text.trimmingWhitespace()
+        guard let ref = TaskReference.single(typed) else { throw brokenOrMissing(typed) }
+        return try resolve(ref, typed: typed)
+    }
+
+    /// Resolves a reference already parsed (the doors of ``TaskMutation`` take
+    /// these: `tick ui` passes the ids it holds). `typed` names it in errors.
+    public func resolve(_ reference: TaskReference, typed: String? = nil) throws -> ListedTask {
+        let ref = typed ?? reference.text
         let hex: String
-        switch TaskReference.single(ref) {
-        case nil:
-            throw brokenOrMissing(ref)
-        case .short(let r)?:
-            guard let found = try catalog.task(shortID: r.lowerBound) else { throw brokenOrMissing(ref) }
+        switch reference {
+        case .short(let r):
+            guard r.count == 1, let found = try catalog.task(shortID: r.lowerBound) else { throw brokenOrMissing(ref) }
             return found
-        case .shortOrPrefix(let n, let digits)?:
+        case .shortOrPrefix(let n, let digits):
             if let found = try catalog.task(shortID: n) { return found }
             hex = digits
-        case .uuidPrefix(let prefix)?:
+        case .uuidPrefix(let prefix):
             hex = prefix
+        case .id(let id):
+            hex = id.lowercased.filter { $0 != "-" }
         }
         let matches = try catalog.tasks(uuidHexPrefix: hex)
         if matches.count == 1 { return matches[0] }
@@ -49,7 +57,12 @@ public struct TaskResolver {
 
     /// Resolves several references, failing on the first bad one.
     public func resolve(_ texts: [String]) throws -> [ListedTask] {
-        try texts.map(resolve)
+        try texts.map { try resolve($0) }
+    }
+
+    /// Resolves several parsed references, failing on the first bad one.
+    public func resolve(_ references: [TaskReference]) throws -> [ListedTask] {
+        try references.map { try resolve($0) }
     }
 
     private func brokenOrMissing(_ ref: String) -> LookupError {

@@ -36,7 +36,7 @@ extension Tick {
             var edit = TaskEdit()
             edit.appendNotes = [Annotation(at: context.now, text: text.joined(separator: " ")).line(in: context.timeZone)]
             if let problem = edit.textProblem { throw InputError.invalid(problem) }
-            let edited = try TaskMutation(context: context).edit(id, with: edit)
+            let edited = try TaskMutation(context: context).edit(try TaskReference.task(id), with: edit)
             context.terminal.out(TaskMutation.line(edited, terminal: context.terminal))
         }
     }

@@ -125,7 +125,7 @@ extension Tick {
                 try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run(context: context)
                 return
             }
-            let edited = try TaskMutation(context: context).edit(arguments[0], with: edit)
+            let edited = try TaskMutation(context: context).edit(try TaskReference.task(arguments[0]), with: edit)
             TaskMutation.warnings(edited).forEach(context.terminal.warn)
             context.terminal.out(TaskMutation.line(edited, terminal: context.terminal))
             Hints(context: context).afterEditing([edited.outcome.item])

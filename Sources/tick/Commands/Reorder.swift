@@ -40,8 +40,9 @@ extension Tick {
 
         func run() throws {
             let context = try Context(global)
-            let target: TaskMutation.ReorderTarget = top ? .top : bottom ? .bottom : before.map { .before($0) } ?? .after(after ?? "")
-            let outcome = try TaskMutation(context: context).reorder(id, to: target)
+            let target: TaskMutation.ReorderTarget = try top ? .top : bottom ? .bottom
+                : before.map { .before(try TaskReference.task($0)) } ?? .after(try TaskReference.task(after ?? ""))
+            let outcome = try TaskMutation(context: context).reorder(try TaskReference.task(id), to: target)
             TaskMutation.report(to: context.terminal, [outcome], verb: "Reordered", unchanged: "is already there",
                                                    place: { "in " + $0.listName })
         }

@@ -19,7 +19,7 @@ struct TaskIDs: ParsableArguments {
     var typed: [String] { FilterArguments.unmarked(ids) }
 
     /// The references to change: the ids, or what the filter selects among `states`.
-    func refs(_ context: Context, states: Set<TaskState> = [.open, .active], verb: String) throws -> [String] {
+    func refs(_ context: Context, states: Set<TaskState> = [.open, .active], verb: String) throws -> [TaskReference] {
         try BulkSelection(context: context).refs(typed, states: states, verb: verb, yes: yes, terminal: context.terminal)
     }
 

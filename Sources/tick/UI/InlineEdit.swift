@@ -11,8 +11,8 @@ struct InlineEdit {
     func apply(_ text: String, to id: UUID) throws -> TaskMutation.Edited {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let (titleWords, tokens) = try context.quickAdd().split(words, allowRemoval: true)
-        let task = try context.load().tasks.resolve(id.lowercased).task
+        let task = try context.load().tasks.resolve(.id(id)).task
         let edit = try UILineEdit.change(to: task, titleWords: titleWords, tokens: tokens)
-        return try TaskMutation(context: context).edit(id.lowercased, with: edit)
+        return try TaskMutation(context: context).edit(.id(id), with: edit)
     }
 }

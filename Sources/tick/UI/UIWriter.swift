@@ -40,7 +40,7 @@ struct UIWriter {
             suspend()
             defer { resume() }
             return write("edit") { context, said in
-                let item = try context.load().tasks.resolve(uuid.lowercased)
+                let item = try context.load().tasks.resolve(.id(uuid))
                 // The editor has the terminal; its confirmation is printed there, and the status line says where we are.
                 try EditorSession(context: context, item: item).run(context: context)
                 said.lines.append("Back from the editor; u undoes the edit.")
@@ -112,7 +112,7 @@ struct UIWriter {
 
     /// `tick start ID`.
     func start(_ id: UUID, context: Context, said: inout Said) throws {
-        let results = try TaskMutation(context: context).setState([id.lowercased], to: .active)
+        let results = try TaskMutation(context: context).setState([.id(id)], to: .active)
         let ids = try context.resyncIDs()
         said.lines += TaskMutation.lines(results, terminal: context.terminal, verb: "Started", unchanged: "was already active", ids: ids)
     }
@@ -120,7 +120,7 @@ struct UIWriter {
     /// `tick done ID`: a repeating task gets its next occurrence (`Next: …`).
     func complete(_ id: UUID, context: Context, said: inout Said) throws {
         let completion = Completion(context: context)
-        let results = try completion.complete([id.lowercased])
+        let results = try completion.complete([.id(id)])
         let (lines, warnings) = completion.describe(results, ids: try context.resyncIDs())
         said.lines += lines
         said.warnings += warnings
@@ -128,7 +128,7 @@ struct UIWriter {
 
     /// `tick reopen ID`: a repeating task's untouched next occurrence is taken back.
     func reopen(_ id: UUID, context: Context, said: inout Said) throws {
-        let results = try TaskMutation(context: context).reopen([id.lowercased])
+        let results = try TaskMutation(context: context).reopen([.id(id)])
         let ids = try context.resyncIDs()
         said.lines += TaskMutation.lines(results.map(\.outcome), terminal: context.terminal, verb: "Reopened", unchanged: "was already open", ids: ids)
         said.lines += results.compactMap { Tick.Reopen.describe($0.detail, ids: ids, terminal: context.terminal) }
@@ -136,7 +136,7 @@ struct UIWriter {
 
     /// `tick rm ID`: tasks that depended on it lose that dependency, with a warning.
     func delete(_ id: UUID, context: Context, said: inout Said) throws {
-        let removal = try TaskMutation(context: context).remove([id.lowercased])
+        let removal = try TaskMutation(context: context).remove([.id(id)])
         said.warnings += TaskMutation.warnings(removal)
         said.lines += TaskMutation.lines(removal.removed.map { .init(item: $0, changed: true) }, terminal: context.terminal, verb: "Deleted", unchanged: "")
         _ = try context.resyncIDs()
@@ -148,10 +148,10 @@ struct UIWriter {
         switch position {
         case .top: target = .top
         case .bottom: target = .bottom
-        case .before(let anchor): target = .before(anchor.lowercased)
-        case .after(let anchor): target = .after(anchor.lowercased)
+        case .before(let anchor): target = .before(.id(anchor))
+        case .after(let anchor): target = .after(.id(anchor))
         }
-        let outcome = try TaskMutation(context: context).reorder(id.lowercased, to: target)
+        let outcome = try TaskMutation(context: context).reorder(.id(id), to: target)
         said.lines += TaskMutation.lines([outcome], terminal: context.terminal, verb: "Reordered", unchanged: "is already there",
                                     place: { "in " + $0.listName })
     }
@@ -160,7 +160,7 @@ struct UIWriter {
     func schedule(_ id: UUID, on day: UIDay, context: Context, said: inout Said) throws {
         var edit = TaskEdit()
         edit.scheduled = .set(context.query.today.adding(days: day == .today ? 0 : 1))
-        report(try TaskMutation(context: context).edit(id.lowercased, with: edit), context: context, said: &said)
+        report(try TaskMutation(context: context).edit(.id(id), with: edit), context: context, said: &said)
     }
 
     /// `Edited 3 (6f1c2a3b): title (sched)`, as `tick edit ID CHANGES` prints it, and its warnings.
@@ -171,7 +171,7 @@ struct UIWriter {
 
     /// `tick mv ID LIST` (`inbox` for the inbox).
     func move(_ id: UUID, to list: String, context: Context, said: inout Said) throws {
-        let (moved, name) = try TaskMutation(context: context).move([id.lowercased], to: list)
+        let (moved, name) = try TaskMutation(context: context).move([.id(id)], to: list)
         _ = try context.resyncIDs()
         said.lines += Tick.Move.lines(moved, to: name, terminal: context.terminal)
     }

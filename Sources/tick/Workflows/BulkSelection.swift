@@ -14,7 +14,7 @@ extension BulkSelection {
 
     /// ``refs(_:states:verb:yes:confirm:)`` asking on a terminal: the first
     /// ten tasks are listed on stderr, then `<verb> these N tasks? [y/N]`.
-    func refs(_ words: [String], states: Set<TaskState>, verb: String, yes: Bool, terminal t: Terminal) throws -> [String] {
+    func refs(_ words: [String], states: Set<TaskState>, verb: String, yes: Bool, terminal t: Terminal) throws -> [TaskReference] {
         try refs(words, states: states, verb: verb, yes: yes, confirm: t.stdinIsTTY ? { items in
             for item in items.prefix(10) {
                 let id = item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8))

@@ -16,7 +16,7 @@ struct Completion {
 
     /// Resolves `refs` and completes those tasks, all under the store lock (a
     /// task another tick process moved meanwhile is found where it is now).
-    func complete(_ refs: [String]) throws -> [Result] {
+    func complete(_ refs: [TaskReference]) throws -> [Result] {
         try TaskMutation(context: context).complete(refs, timeZone: context.timeZone).map { Result(item: $0.item, outcome: $0.outcome) }
     }
 

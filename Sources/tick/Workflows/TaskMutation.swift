@@ -33,20 +33,6 @@ extension TaskMutation {
 }
 
 extension TaskMutation {
-    /// `tick start` (and any state but done and open, which have their own
-    /// paths): sets the state, bumping `modifiedAt` when it changed. A done
-    /// repeating task started again is reopened as `tick reopen` does it (its
-    /// untouched next occurrence taken back).
-    func setState(_ refs: [String], to state: TaskState) throws -> [Outcome] {
-        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now, to: state) }.map(\.outcome)
-    }
-
-    /// `tick reopen`: reopens done tasks; a repeating task's untouched next
-    /// occurrence is taken back (the detail says what happened to it).
-    func reopen(_ refs: [String]) throws -> [(outcome: Outcome, detail: NextOccurrenceOnReopen)] {
-        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now) }
-    }
-
     /// The warnings of a removal: tasks that lost a dependency on a removed one.
     static func warnings(_ removal: Removal) -> [TickWarning] {
         removal.droppedDependencies.compactMap {
