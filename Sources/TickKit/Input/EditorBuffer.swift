@@ -5,15 +5,16 @@ import FoundationEssentials
 ///
 /// Reading it back blanks every line that starts with `//` (so line numbers in errors still
 /// match the buffer) and reads a time typed without a zone (`2026-11-24T17:00`) at a time key
-/// (`due`, `remind`, `createdAt`, `modifiedAt`, `completedAt`) in the local zone; a time
+/// (`due`, `wait`, `remind`, `createdAt`, `modifiedAt`, `completedAt`) in the local zone; a time
 /// with `Z` or an offset keeps its exact instant. (Files on disk read such times as UTC:
 /// Docs/FORMAT.md; the buffer is a person typing, whose clock is local.)
 public struct EditorBuffer: Sendable {
     /// The zone in which times without a zone are read.
     public let timeZone: Zone
 
-    /// The members whose string values are instants.
-    static let timeKeys: Set<String> = ["due", "remind", "createdAt", "modifiedAt", "completedAt"]
+    /// The members whose string values may be instants (from the field table: `due`, `wait`,
+    /// `remind` and the timestamps).
+    static let timeKeys = TaskField.timeKeys
 
     public init(timeZone: Zone) {
         self.timeZone = timeZone

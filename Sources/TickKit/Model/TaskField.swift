@@ -19,8 +19,32 @@ public struct TaskField: Sendable {
         case bookkeeping
     }
 
+    /// What a field's value is in a task file (Docs/FORMAT.md §4).
+    public enum ValueKind: Sendable, Equatable {
+        /// Text (title, notes, a repeat rule).
+        case text
+        /// A day (`2026-11-24`) or an instant (`due`, `wait`).
+        case dayOrTime
+        /// An instant (`remind`, the timestamps).
+        case instant
+        /// A day only (`scheduled`).
+        case day
+        /// Whole minutes (`estimate`).
+        case minutes
+        /// One word of a closed set (state, priority, energy).
+        case word
+        /// An object of its own (`slot`).
+        case object
+        /// A list of elements (tags, dependencies).
+        case list
+        /// Unknown keys, each kept as it is.
+        case unknown
+    }
+
     /// Its key in a task file (Docs/FORMAT.md); unknown keys are `extra`.
     public let name: String
+    /// Its value's kind in a task file.
+    public let kind: ValueKind
     /// The stored properties of ``TaskItem`` it covers.
     public let properties: [String]
     /// Its key in the `changed` object (nil: not stamped; element sets and
@@ -73,7 +97,7 @@ public struct TaskField: Sendable {
     /// made at the same time keeps the one whose canonical bytes sort first
     /// (Docs/MERGE.md §4). A register without one is merged by `merge`.
     static func value<V: Equatable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, property: String, changeKey: String?,
+        _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, hook: String?, todoTxt: String? = nil, index: [String],
         undo: String? = nil, canon: (@Sendable (V) -> JSONNode?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
@@ -83,7 +107,7 @@ public struct TaskField: Sendable {
             result[keyPath: path] = m.pick(changeKey, path, canon)
         }
         return TaskField(
-            name: name, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
+            name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: merge ?? registerMerge,
@@ -103,7 +127,7 @@ public struct TaskField: Sendable {
         prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?
     ) -> TaskField {
         TaskField(
-            name: name, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
+            name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
             hookKey: hook, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
@@ -120,9 +144,9 @@ public struct TaskField: Sendable {
     /// Every field of a task, in the order confirmations and undo's
     /// conflict message name them.
     public static let all: [TaskField] = [
-        .value("title", \.title, property: "title", changeKey: "title",
+        .value("title", \.title, kind: .text, property: "title", changeKey: "title",
                confirmation: "title", hook: "description", index: ["title"], canon: { .string($0) }),
-        .value("state", \.state, property: "state", changeKey: "state",
+        .value("state", \.state, kind: .word, property: "state", changeKey: "state",
                confirmation: nil, hook: "status", todoTxt: "state", index: ["state"],
                // With its completion time, as one value (`completedAt` goes with it).
                merge: { m, result in
@@ -130,48 +154,48 @@ public struct TaskField: Sendable {
                    result.state = state.state
                    result.completedAt = state.completedAt
                }),
-        .value("due", \.due, property: "due", changeKey: "due",
+        .value("due", \.due, kind: .dayOrTime, property: "due", changeKey: "due",
                confirmation: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"],
                canon: { $0.map { .string($0.fileString) } }),
-        .value("remind", \.remind, property: "remind", changeKey: "remind",
+        .value("remind", \.remind, kind: .instant, property: "remind", changeKey: "remind",
                confirmation: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"], canon: MergeCanon.date),
-        .value("wait", \.wait, property: "wait", changeKey: "wait",
+        .value("wait", \.wait, kind: .dayOrTime, property: "wait", changeKey: "wait",
                confirmation: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"],
                canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
-        .value("scheduled", \.scheduled, property: "scheduled", changeKey: "scheduled",
+        .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
                confirmation: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"],
                canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
-        .value("slot", \.slot, property: "slot", changeKey: "slot",
+        .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
                confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"], canon: { $0?.node }),
-        .value("priority", \.priority, property: "priority", changeKey: "priority",
+        .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
                confirmation: "pri", hook: "priority", index: ["priority"], canon: { MergeCanon.string($0?.rawValue) }),
-        .value("energy", \.energy, property: "energy", changeKey: "energy",
+        .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
                confirmation: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
                canon: { MergeCanon.string($0?.rawValue) }),
-        .value("estimate", \.estimate, property: "estimate", changeKey: "estimate",
+        .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
                confirmation: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
                canon: { $0.map { JSONNode(.number(String($0))) } }),
-        .value("repeat", \.repeatRule, property: "repeatRule", changeKey: "repeat",
+        .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
                confirmation: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"], canon: MergeCanon.string),
-        .value("notes", \.notes, property: "notes", changeKey: "notes",
+        .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: ["notes"], canon: MergeCanon.string),
         .elements("depends", \.depends, hook: "depends", todoTxt: "depends",
                   prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) }),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
         .elements("tags", \.tags, hook: "tags", prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 }),
         // A hook's answer does not set the timestamps: the write does.
-        .value("createdAt", \.createdAt, property: "createdAt", changeKey: nil, rule: .bookkeeping,
+        .value("createdAt", \.createdAt, kind: .instant, property: "createdAt", changeKey: nil, rule: .bookkeeping,
                confirmation: nil, hook: nil, index: ["created_ts"]),
-        .value("modifiedAt", \.modifiedAt, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
+        .value("modifiedAt", \.modifiedAt, kind: .instant, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
                confirmation: nil, hook: nil, index: ["modified_ts"]),
         // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
-        .value("completedAt", \.completedAt, property: "completedAt", changeKey: "state", rule: .bookkeeping,
+        .value("completedAt", \.completedAt, kind: .instant, property: "completedAt", changeKey: "state", rule: .bookkeeping,
                confirmation: nil, hook: "end", index: ["completed_ts"]),
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
-            name: "extra", properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
+            name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
             hookKey: "x-taskwarrior-*", todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             differs: { $0.extra != $1.extra },
             merge: { m, result in result.extra = m.mergeExtra() },
@@ -219,6 +243,13 @@ public struct TaskField: Sendable {
     /// The todo.txt key of the field named `name` (``todoTxtKey``); the name itself when it has none.
     static func todoTxtKey(_ name: String) -> String {
         named(name)?.todoTxtKey ?? name
+    }
+
+    /// The keys whose values may be instants (``ValueKind/instant``,
+    /// ``ValueKind/dayOrTime``): the editor reads a time typed there without a
+    /// zone in the local zone.
+    static var timeKeys: Set<String> {
+        Set(all.filter { $0.kind == .instant || $0.kind == .dayOrTime }.map(\.name))
     }
 
     /// Every index column the fields store, in ``all``'s order.
