@@ -241,3 +241,39 @@ import Testing
         }
     }
 }
+
+/// Issue 45: the quick-add and edit keys come from the table (``TaskField/inputKey``).
+@Suite struct TaskFieldInputTests {
+    static let now = Timestamp.parse("2026-11-28T08:00:00Z")!
+    let parser = QuickAddParser(fields: FieldParser(now: now, timeZone: Zone(named: "UTC")!))
+
+    /// A value typed after each input key (the test's own data: a field added
+    /// to the table with an input key and no sample fails here).
+    static let samples = [
+        "due": "2026-12-24", "remind": "2026-12-01T09:00", "wait": "2026-12-02", "sched": "2026-12-03",
+        "at": "2026-12-03T10:00", "pri": "must", "energy": "high", "estimate": "45m", "repeat": "monthly",
+        "depends": "3",
+    ]
+
+    @Test func everyInputKeyIsAQuickAddTokenThatSetsItsField() throws {
+        for field in TaskField.all {
+            guard let key = field.inputKey else { continue }
+            let value = try #require(Self.samples[key], "no sample for the input key \(key): add one")
+            #expect(QuickAddParser.keys.contains(key), "\(key)")
+            let (title, edit) = try parser.parse(["Buy", "milk", key + ":" + value])
+            #expect(title == "Buy milk", "\(key):\(value) was taken as title words")
+            #expect(!edit.isEmpty, "\(key)")
+            // A dependency names a task (resolved against the store); a slot is placed by its day.
+            guard key != "depends", key != "at" else { continue }
+            var task = TaskItem(id: UUID(), title: "Buy milk", createdAt: Self.now, modifiedAt: Self.now)
+            let before = task
+            _ = edit.apply(to: &task, now: Self.now)
+            #expect(field.differs(before, task), "\(key):\(value) did not set \(field.name)")
+        }
+    }
+
+    @Test func theDateKeysAreTheFieldsThatTakeADay() {
+        #expect(QuickAddParser.dateKeys == ["due", "remind", "sched", "wait"])
+        #expect(QuickAddParser.fieldKeys == TaskField.inputKeys.union(["list", "for"]))
+    }
+}

@@ -30,14 +30,15 @@ public struct QuickAddParser: Sendable {
         self.userFields = userFields
     }
 
-    /// tick's keys of quick-add tokens.
-    static let fieldKeys: Set<String> = ["due", "remind", "sched", "list", "pri", "energy", "repeat",
-                                         "estimate", "at", "for", "wait", "depends"]
+    /// tick's keys of quick-add tokens: the fields' input keys (``TaskField/inputKey``),
+    /// `list:` (the file a task is in) and `for:` (a slot's length).
+    static let fieldKeys: Set<String> = TaskField.inputKeys.union(["list", "for"])
 
     /// The keys recognized as tokens: tick's and their other spellings (``FieldNames/aliases``).
     public static let keys: Set<String> = fieldKeys.union(FieldNames.aliases.filter { fieldKeys.contains($0.value) }.keys)
 
-    static let dateKeys: Set<String> = ["due", "remind", "sched", "wait"]
+    /// The keys that take WHEN words (a day or an instant, from the field table).
+    static let dateKeys: Set<String> = TaskField.dateInputKeys
 
     /// Parses words; returns the title (words joined by spaces; may be empty) and the edit.
     public func parse(_ words: [String], allowRemoval: Bool = false) throws(InputError) -> (title: String, edit: TaskEdit) {

@@ -56,6 +56,9 @@ public struct TaskField: Sendable {
     /// Its key in the hook JSON (Taskwarrior's, as ``TaskwarriorCodec`` writes it): every field
     /// the hook JSON sends has one, and a hook's answer can change it; nil: not sent.
     public let hookKey: String?
+    /// Its `key:value` token in `tick add`, `tick edit` and quick-add (``QuickAddParser``);
+    /// nil: set another way (the title is the words, `+tag`, `--note`) or not by hand.
+    public let inputKey: String?
     /// Its `key:` on a todo.txt line (``TodoTxtCodec``); nil: todo.txt says it another way
     /// (title words, `x`, `(A)`, `+project`, `@context`, dates in front) or not at all.
     public let todoTxtKey: String?
@@ -98,7 +101,7 @@ public struct TaskField: Sendable {
     /// (Docs/MERGE.md §4). A register without one is merged by `merge`.
     static func value<V: Equatable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
-        rule: MergeRule = .register, confirmation: String?, hook: String?, todoTxt: String? = nil, index: [String],
+        rule: MergeRule = .register, confirmation: String?, input: String? = nil, hook: String?, todoTxt: String? = nil, index: [String],
         undo: String? = nil, canon: (@Sendable (V) -> JSONNode?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
@@ -108,7 +111,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
+            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: merge ?? registerMerge,
             applyChange: { task, before, after in
@@ -123,12 +126,12 @@ public struct TaskField: Sendable {
     /// reads an element back from such a key (one removed on a side still
     /// takes part in a merge by its entry).
     static func elements<E: Hashable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, todoTxt: String? = nil,
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, todoTxt: String? = nil,
         prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?
     ) -> TaskField {
         TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
+            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
             applyChange: { task, before, after in
@@ -155,33 +158,33 @@ public struct TaskField: Sendable {
                    result.completedAt = state.completedAt
                }),
         .value("due", \.due, kind: .dayOrTime, property: "due", changeKey: "due",
-               confirmation: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"],
+               confirmation: "due", input: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"],
                canon: { $0.map { .string($0.fileString) } }),
         .value("remind", \.remind, kind: .instant, property: "remind", changeKey: "remind",
-               confirmation: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"], canon: MergeCanon.date),
+               confirmation: "remind", input: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"], canon: MergeCanon.date),
         .value("wait", \.wait, kind: .dayOrTime, property: "wait", changeKey: "wait",
-               confirmation: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"],
+               confirmation: "wait", input: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"],
                canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"],
+               confirmation: "sched", input: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"],
                canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
-               confirmation: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"], canon: { $0?.node }),
+               confirmation: "at", input: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"], canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
-               confirmation: "pri", hook: "priority", index: ["priority"], canon: { MergeCanon.string($0?.rawValue) }),
+               confirmation: "pri", input: "pri", hook: "priority", index: ["priority"], canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
-               confirmation: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
+               confirmation: "energy", input: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
                canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
+               confirmation: "estimate", input: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
                canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"], canon: MergeCanon.string),
+               confirmation: "repeat", input: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"], canon: MergeCanon.string),
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: ["notes"], canon: MergeCanon.string),
-        .elements("depends", \.depends, hook: "depends", todoTxt: "depends",
+        .elements("depends", \.depends, hook: "depends", input: "depends", todoTxt: "depends",
                   prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) }),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
         .elements("tags", \.tags, hook: "tags", prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 }),
@@ -196,7 +199,7 @@ public struct TaskField: Sendable {
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
+            hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             differs: { $0.extra != $1.extra },
             merge: { m, result in result.extra = m.mergeExtra() },
             applyChange: { task, before, after in
@@ -250,6 +253,14 @@ public struct TaskField: Sendable {
     /// zone in the local zone.
     static var timeKeys: Set<String> {
         Set(all.filter { $0.kind == .instant || $0.kind == .dayOrTime }.map(\.name))
+    }
+
+    /// The fields' `key:value` input keys (``inputKey``).
+    static var inputKeys: Set<String> { Set(all.compactMap(\.inputKey)) }
+
+    /// The input keys that take a date (WHEN words): the fields whose value is a day or an instant.
+    static var dateInputKeys: Set<String> {
+        Set(all.filter { [.day, .dayOrTime, .instant].contains($0.kind) }.compactMap(\.inputKey))
     }
 
     /// Every index column the fields store, in ``all``'s order.
