@@ -220,11 +220,14 @@ public struct DavBridge: Sendable {
                         let storeSide = !field.equal(s.task, b.task) || lastPass.map { field.changeTime(of: s.task, against: v.task) > $0 } ?? false
                         if phoneSide && !storeSide {
                             // An item that arrived in another calendar than the
-                            // base's may have been written there from an older
-                            // version (a move made where a later edit had not
-                            // arrived yet, a wiped server's restored copy): its
-                            // differences are changes only when they are later.
-                            takePhone = b.collection == v.collection || phoneTime > field.changeTime(of: s.task, against: v.task)
+                            // base's, or that is older than the base, may have
+                            // been written from an older version (a move made
+                            // where a later edit had not arrived yet, a copy sent
+                            // again after a delete, a wiped server's restored
+                            // copy): its differences are changes only when they
+                            // are later.
+                            let descendant = b.collection == v.collection && phoneTime >= stamp(of: b)
+                            takePhone = descendant || phoneTime > field.changeTime(of: s.task, against: v.task)
                         } else if !phoneSide {
                             takePhone = false
                         } else {
@@ -277,7 +280,7 @@ public struct DavBridge: Sendable {
                     replace[s.kind, default: [:]][id] = result
                     report.merged += 1
                 }
-                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: lastModified(result))
+                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: lastModified(result), touch: target != v.collection)
                 if target != v.collection {
                     try write(bytes, collection: target, name: v.name)
                     try delete(collection: v.collection, name: v.name)
@@ -297,13 +300,14 @@ public struct DavBridge: Sendable {
                     // Syncthing keeps a conflicting version. One unchanged here goes.
                     report.received += 1
                     if changedHere(s.task, kind: s.kind, since: b, lastPass: lastPass) {
-                        let bytes = DavMapping.patch(b.item, from: b.task, to: s.task, now: lastModified(s.task))
+                        // Touched: a change (even one back to the same value) is newer than the copy that vanished.
+                        let bytes = DavMapping.patch(b.item, from: b.task, to: s.task, now: lastModified(s.task), touch: true)
                         try write(bytes, collection: collection, name: b.collection == collection ? b.name : Self.fileName(for: s.task))
                         report.kept.append(id)
                         report.sent += 1
                     } else {
                         tombstone[s.kind, default: []].insert(id)
-                        deletedElsewhere.insert(id)
+                        deletedElsewhere[id] = stamp(of: b)
                         report.deleted += 1
                         report.merged += 1
                     }
@@ -331,10 +335,19 @@ public struct DavBridge: Sendable {
                     report.sent += 1
                     continue
                 }
-                if deletedElsewhere.remove(id) != nil {
+                if let vanished = deletedElsewhere.removeValue(forKey: id) {
                     // Deleted here because it vanished from the server (a
                     // delete of unknown time), and now back: another end kept
                     // it (changed after the delete) or it was a move in flight.
+                    // A copy no newer than the one that vanished changed
+                    // nothing since (another machine restored a wiped
+                    // calendar with its old copy): the delete stands.
+                    guard phoneTime > vanished else {
+                        deletedElsewhere[id] = vanished
+                        try delete(collection: v.collection, name: v.name)
+                        report.sent += 1
+                        continue
+                    }
                     revived.insert(id)
                 } else if let at = tombstones[id], at >= phoneTime {
                     try delete(collection: v.collection, name: v.name)
@@ -412,7 +425,7 @@ public struct DavBridge: Sendable {
         try Self.writeRemovedTasks(removedTasks.filter { now.timeIntervalSince($0.value) < Self.removalMemory }, root: root)
         try Self.writeRemovedLists(Self.readRemovedLists(root: root).filter { c, at in kinds[c] == nil && now.timeIntervalSince(at) < Self.removalMemory }, root: root)
         let deletedNow = Set(tombstone.values.joined())
-        try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0] != nil || deletedNow.contains($0) })
+        try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0.key] != nil || deletedNow.contains($0.key) })
         try writeLastPass()
         return report
     }

@@ -152,13 +152,15 @@ public enum DavMapping {
     /// differ from `old` (the task the item describes now) are replaced in
     /// place (new ones go before `END:VTODO`), LAST-MODIFIED and DTSTAMP are
     /// set to `now`, and every other line is kept as it was, folding included.
-    /// Returns the item's bytes unchanged when no mapped field differs.
-    public static func patch(_ item: DavItem, from old: TaskItem, to task: TaskItem, now: Date) -> [UInt8] {
+    /// Returns the item's bytes unchanged when no mapped field differs, unless
+    /// `touch` (a move to another calendar: the copy written there is a change
+    /// with its time, so no end takes it for an older copy).
+    public static func patch(_ item: DavItem, from old: TaskItem, to task: TaskItem, now: Date, touch: Bool = false) -> [UInt8] {
         var changed = differences(old, task)
         if !changed.contains(where: { $0.key == "repeat" }), needsRRule(item, rule: task.repeatRule), let field = fields.first(where: { $0.key == "repeat" }) {
             changed.append(field)
         }
-        guard !changed.isEmpty else { return item.bytes }
+        guard !changed.isEmpty || touch else { return item.bytes }
         let entries = item.entries
         func raw(_ lines: [String]) -> String {
             let text = lines.map(ICalendarCodec.fold).joined()

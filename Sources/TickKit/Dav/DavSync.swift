@@ -377,6 +377,12 @@ public struct DavSync: Sendable {
                 var probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
                 probed.uploaded += probe.uploaded
                 probed.downloaded += probe.downloaded
+                // A wiped calendar empty on both sides (this machine deleted
+                // or moved away what it held there) stays aside: joining it
+                // would let this machine's next items there hide the wipe from
+                // the other machines, which would then take every item it lost
+                // for the phone's deletes.
+                if probe.succeeded, wiped, bridge.vdirItems(c).isEmpty { continue }
                 if probe.succeeded, wiped {
                     probe = try join(c, keeping: before)
                     probed.uploaded += probe.uploaded
