@@ -247,6 +247,11 @@ import Testing
                 let bridge = m.fixture.bridge(at: now)
                 let before = bridge.vdirItems(c)
                 guard try vdirsyncer(m, only: [c])[c] == .synced, !bridge.vdirItems(c).isEmpty else { continue }
+                // Joined as a restore: a task deleted elsewhere meanwhile may come back (restore(_:)).
+                for (kind, task) in try tasks(m) where DavBridge.collection(of: kind) == c && deletedAt[task.id] != nil {
+                    deletedAt[task.id] = nil
+                    atRisk.insert(task.id)
+                }
                 for (name, bytes) in before where !FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + c + "/" + name) {
                     try Data(bytes).write(to: URL(fileURLWithPath: bridge.vdirPath + "/" + c + "/" + name))
                 }

@@ -307,7 +307,7 @@ public struct DavBridge: Sendable {
                         report.sent += 1
                     } else {
                         tombstone[s.kind, default: []].insert(id)
-                        deletedElsewhere[id] = stamp(of: b)
+                        deletedElsewhere.insert(id)
                         report.deleted += 1
                         report.merged += 1
                     }
@@ -335,19 +335,14 @@ public struct DavBridge: Sendable {
                     report.sent += 1
                     continue
                 }
-                if let vanished = deletedElsewhere.removeValue(forKey: id) {
+                if deletedElsewhere.remove(id) != nil {
                     // Deleted here because it vanished from the server (a
                     // delete of unknown time), and now back: another end kept
-                    // it (changed after the delete) or it was a move in flight.
-                    // A copy no newer than the one that vanished changed
-                    // nothing since (another machine restored a wiped
-                    // calendar with its old copy): the delete stands.
-                    guard phoneTime > vanished else {
-                        deletedElsewhere[id] = vanished
-                        try delete(collection: v.collection, name: v.name)
-                        report.sent += 1
-                        continue
-                    }
+                    // it (changed after the delete, or restored a wiped
+                    // calendar with its copy) or it was a move in flight. Its
+                    // LAST-MODIFIED says nothing here: a copy another machine
+                    // kept may be older than the version that vanished and
+                    // still hold a change made after the delete.
                     revived.insert(id)
                 } else if let at = tombstones[id], at >= phoneTime {
                     try delete(collection: v.collection, name: v.name)
@@ -425,7 +420,7 @@ public struct DavBridge: Sendable {
         try Self.writeRemovedTasks(removedTasks.filter { now.timeIntervalSince($0.value) < Self.removalMemory }, root: root)
         try Self.writeRemovedLists(Self.readRemovedLists(root: root).filter { c, at in kinds[c] == nil && now.timeIntervalSince(at) < Self.removalMemory }, root: root)
         let deletedNow = Set(tombstone.values.joined())
-        try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0.key] != nil || deletedNow.contains($0.key) })
+        try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0] != nil || deletedNow.contains($0) })
         try writeLastPass()
         return report
     }

@@ -21,33 +21,22 @@ extension DavBridge {
 
     /// The machine-local record of the tasks the bridge deleted here because
     /// they vanished from the server (`<dav>/deleted-elsewhere`, one id a
-    /// line, with the LAST-MODIFIED of the version that vanished). Such a
-    /// delete has no real time: when the item comes back changed since (a
-    /// move whose upload had not arrived yet, another machine that kept the
-    /// task because it changed it after the delete), it is taken again; a
-    /// copy no newer than the one that vanished (a machine that restored a
-    /// wiped calendar with its old copy) is deleted again. A line without a
-    /// time (written before the time was kept) takes any copy back.
+    /// line). Such a delete has no real time: when the item comes back (a
+    /// move whose upload had not arrived yet, or another machine that kept
+    /// the task because it changed it after the delete), it is taken again.
     var deletedElsewherePath: String { root + "/deleted-elsewhere" }
 
-    func readDeletedElsewhere() -> [UUID: Date] {
-        guard let data = FileManager.default.contents(atPath: deletedElsewherePath) else { return [:] }
-        var out: [UUID: Date] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard let first = parts.first, let id = UUID(fastString: String(first)) else { continue }
-            out[id] = parts.count > 1 ? Timestamp.parse(String(parts[1])) ?? .distantPast : .distantPast
-        }
-        return out
+    func readDeletedElsewhere() -> Set<UUID> {
+        guard let data = FileManager.default.contents(atPath: deletedElsewherePath) else { return [] }
+        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { UUID(fastString: String($0)) })
     }
 
-    func writeDeletedElsewhere(_ ids: [UUID: Date]) throws {
+    func writeDeletedElsewhere(_ ids: Set<UUID>) throws {
         if ids.isEmpty {
             if FileManager.default.fileExists(atPath: deletedElsewherePath) { try AtomicFile.remove(path: deletedElsewherePath) }
             return
         }
-        let text = ids.map { id, at in at == .distantPast ? id.lowercased : id.lowercased + " " + Timestamp.format(at) }
-            .sorted().joined(separator: "\n") + "\n"
+        let text = ids.map(\.lowercased).sorted().joined(separator: "\n") + "\n"
         try makeDirectory(root)
         try writeIfChanged(Array(text.utf8), to: deletedElsewherePath)
     }
