@@ -277,3 +277,34 @@ import Testing
         #expect(QuickAddParser.fieldKeys == TaskField.inputKeys.union(["list", "for"]))
     }
 }
+
+/// Issue 45: the docs' field table is the field table. FORMAT.md §4 has a row
+/// for every field (`slot` and `estimate` were missing), in the order the
+/// encoder writes the keys.
+@Suite struct TaskFieldDocsTests {
+    @Test func formatMdListsEveryFieldInTheOrderFilesHaveThem() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Docs/FORMAT.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let start = try #require(text.range(of: "## 4. Tasks"))
+        let end = try #require(text.range(of: "### 4.1", range: start.upperBound..<text.endIndex))
+        // The table's keys: "| 6a | `wait` | ..." → wait.
+        let rows = text[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line -> String? in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 2, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { return nil }
+            return String(cells[1].dropFirst().dropLast())
+        }
+        let fields = TaskField.all.filter { $0.mergeRule != .unknownKeys }.map(\.name)
+        for name in fields { #expect(rows.contains(name), "FORMAT.md §4 has no row for \(name)") }
+        // The order a task's keys are written in (a task with every field set).
+        let task = TaskFieldTests.base
+        var done = task
+        done.state = .done
+        done.completedAt = TaskFieldTests.t2
+        done.modifiedAt = TaskFieldTests.t2
+        let node = TaskFileEncoder.node(for: done)
+        guard case .object(let members) = node.kind else { Issue.record("not an object"); return }
+        let written = members.map(\.key).filter { rows.contains($0) }
+        #expect(written == rows.filter { written.contains($0) }, "FORMAT.md §4's order is not the encoder's: \(written) vs \(rows)")
+    }
+}
