@@ -101,6 +101,18 @@ enum RoundTripDates {
 
     static func isDay(_ value: String) -> Bool { value.count == 10 }
 
+    /// The time of a dated notes line (`YYYY-MM-DD HH:MM TEXT`, local), as `tick annotate` writes it.
+    static func annotationTime(_ line: String) -> Date? {
+        let b = Array(line.utf8)
+        guard b.count > 17, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x20,
+              !String(decoding: b[17...], as: UTF8.self).trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "yyyy-MM-dd HH:mm"
+        return f.date(from: String(decoding: b[0..<16], as: UTF8.self))
+    }
+
     /// The local day of an instant.
     static func localDay(_ timestamp: String) -> String {
         guard let d = parse(timestamp) else { return timestamp }
@@ -150,12 +162,23 @@ extension RoundTripContract {
         "remind": .exact, "scheduled": .exact,
         "slot": .dropped("dropped: Taskwarrior has no slot"),
         "priority": .exact, "energy": .exact, "estimate": .exact, "repeat": .exact,
-        "notes": Rule(doc: "one annotation per non-empty line; empty lines are not exported") {
-            guard let notes = $0.string("notes") else { return nil }
-            let kept = notes.split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
-            return kept.isEmpty ? nil : kept
+        "notes": Rule(doc: "one annotation per non-empty line, in Taskwarrior's time order: undated lines (and dated ones from before the task) first, then dated lines by time; empty lines are not exported") {
+            guard let notes = $0.string("notes"), let created = $0.string("createdAt").flatMap(RoundTripDates.parse) else { return nil }
+            let lines = notes.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            let dated = lines.map { RoundTripDates.annotationTime($0).flatMap { $0 >= created ? $0 : nil } }
+            var plain = -dated.filter { $0 == nil }.count
+            var keyed: [(at: Date, n: Int, line: String)] = []
+            for (n, (line, at)) in zip(lines, dated).enumerated() {
+                if let at { keyed.append((at, n, line)) } else { keyed.append((created.addingTimeInterval(TimeInterval(plain)), n, line)); plain += 1 }
+            }
+            let sorted = keyed.sorted { ($0.at, $0.n) < ($1.at, $1.n) }.map(\.line).joined(separator: "\n")
+            return sorted.isEmpty ? nil : sorted
         },
-        "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact, "completedAt": .exact,
+        "depends": Rule(doc: "exact as a set: Taskwarrior sorts them") { ($0.task["depends"] as? [String])?.sorted() },
+        "tags": Rule(doc: "exact as a set: Taskwarrior sorts them") {
+            ($0.task["tags"] as? [String])?.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        },
+        "createdAt": .exact, "modifiedAt": .exact, "completedAt": .exact,
         "extra": Rule(doc: "only x-taskwarrior-* keys are exported (and come back)") {
             RoundTripContract.extra($0.task).filter { $0.key.hasPrefix("x-taskwarrior-") }
         },

@@ -81,6 +81,7 @@ struct RoundTripPropertyTests {
 
         // tick's own JSON keeps everything: the store holds what was generated.
         let before = try storeTasks(a)
+        try #require(before.count == count, "\(replay): \(before.count) of \(count) generated tasks are in the store")
         var generatedByID: [String: Stored] = [:]
         for t in generated.tasks { generatedByID[t.id] = (t.object, t.list) }
         report(compare(RoundTripContract.json, before: generatedByID, after: before, completed: [:]), "json", replay)
@@ -95,12 +96,26 @@ struct RoundTripPropertyTests {
         #expect(imported.status == 0 && imported.stderr.isEmpty, "\(replay): import into an empty store: \(imported)")
         #expect(imported.stdout.hasPrefix("Imported: \(count) added, 0 updated"), "\(replay): \(imported)")
         let after = try storeTasks(b)
+        if let dump = environment["TICK_ROUNDTRIP_DUMP"] {
+            try? FileManager.default.copyItem(atPath: a.root, toPath: dump + "/a-\(seed)")
+            try? FileManager.default.copyItem(atPath: b.root, toPath: dump + "/b-\(seed)")
+        }
         report(compare(contract, before: before, after: after, completed: completed), contract.format, replay)
 
         // The same file into the store it came from: nothing added, only the tool's changes updated.
+        let blocksBefore = try taskBlocks(a)
         let again = try a.tick(["import", file, "--format", contract.format], now: importNow)
         let expected = "Imported: 0 added, \(completed.count) updated, \(count - completed.count) unchanged"
         #expect(again.status == 0 && again.stdout.hasPrefix(expected), "\(replay): re-import into the exporting store: expected \(expected): \(again)")
+        let reimported = try storeTasks(a), blocksAfter = try taskBlocks(a)
+        var changed: [String] = []
+        for (id, old) in before.sorted(by: { $0.key < $1.key }) where completed[id] == nil && blocksBefore[id] != blocksAfter[id] {
+            guard let new = reimported[id] else { changed.append("  \(id): gone"); continue }
+            let keys = Set(old.task.keys).union(new.task.keys).filter { canonical(old.task[$0]) != canonical(new.task[$0]) }
+            changed.append("  \(id) \"\(old.task.string("title") ?? "")\": " + (keys.isEmpty ? "key order:\n\(blocksBefore[id] ?? "")\n→\n\(blocksAfter[id] ?? "")"
+                : keys.sorted().map { "\($0) \(canonical(old.task[$0])) → \(canonical(new.task[$0]))" }.joined(separator: "; ")))
+        }
+        report(changed.isEmpty ? [] : ["re-import changed \(changed.count) tasks the tool did not change:"] + changed.prefix(6), contract.format, replay)
     }
 
     static func report(_ failures: [String], _ format: String, _ replay: String) {
@@ -120,6 +135,23 @@ struct RoundTripPropertyTests {
             let list = file["path"] as? String == "inbox.json" ? nil : content["name"] as? String
             for task in content["tasks"] as? [[String: Any]] ?? [] {
                 out[task.string("id") ?? ""] = (task, list)
+            }
+        }
+        return out
+    }
+
+    /// The text of every task in a store's files, by id (FORMAT.md §6: a task is the
+    /// lines from `    {` to `    }` in `tasks`), to see that a task's bytes did not change.
+    static func taskBlocks(_ s: Sandbox) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for file in s.storeFiles() where file.hasSuffix(".json") {
+            var block: [String] = []
+            for line in lines(try String(contentsOfFile: s.path(file), encoding: .utf8)) {
+                if line == "    {" { block = [] }
+                block.append(line)
+                if line == "    }" || line == "    },", let idLine = block.first(where: { $0.hasPrefix("      \"id\": \"") }) {
+                    out[String(idLine.dropFirst(13).prefix(36))] = block.joined(separator: "\n")
+                }
             }
         }
         return out

@@ -35,6 +35,8 @@ struct RoundTripTaskGenerator {
     struct Generated {
         var object: [String: Any]
         var list: String?
+        /// The order of its unknown keys (random: tick keeps it, and so must every re-import).
+        var extraOrder: [String]
         var id: String { object["id"] as? String ?? "" }
     }
 
@@ -194,20 +196,38 @@ struct RoundTripTaskGenerator {
             if let value = field.generate(&rng) { o[field.name] = value }
         }
         let list: String? = rng.chance(0.3) ? nil : rng.pick(lists)
-        return Generated(object: o, list: list)
+        var extraOrder = o.keys.filter { !RoundTripContract.knownKeys.contains($0) }.sorted()
+        for i in extraOrder.indices.reversed() where i > 0 { extraOrder.swapAt(i, rng.int(0...i)) }
+        return Generated(object: o, list: list, extraOrder: extraOrder)
     }
 
-    /// A tick export document (`tick import --format json`) holding the tasks.
+    /// A tick export document (`tick import --format json`) holding the tasks,
+    /// keys in the canonical order and unknown keys in each task's own.
     func exportDocument() throws -> Data {
-        var files: [[String: Any]] = []
-        let inbox = tasks.filter { $0.list == nil }.map(\.object)
-        files.append(["path": "inbox.json", "content": ["version": 1, "tasks": inbox]])
-        for (n, name) in Self.lists.enumerated() {
-            let members = tasks.filter { $0.list == name }.map(\.object)
-            files.append(["path": "lists/list\(n).json", "content": ["version": 1, "name": name, "tasks": members]])
+        func json(_ value: Any) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]), as: UTF8.self)
         }
-        return try JSONSerialization.data(withJSONObject: ["tickExport": 1, "exportedAt": "2029-12-01T00:00:00Z", "files": files])
+        func object(_ t: Generated) throws -> String {
+            let keys = Self.canonicalOrder.filter { t.object[$0] != nil } + t.extraOrder
+            return "{" + (try keys.map { try json($0) + ":" + json(t.object[$0] ?? NSNull()) }).joined(separator: ",") + "}"
+        }
+        func file(_ path: String, _ name: String?, _ members: [Generated]) throws -> String {
+            var head = "\"version\":1"
+            if let name { head += ",\"name\":" + (try json(name)) }
+            return "{\"path\":\(try json(path)),\"content\":{\(head),\"tasks\":[\n" + (try members.map(object)).joined(separator: ",\n") + "\n]}}"
+        }
+        var files = [try file("inbox.json", nil, tasks.filter { $0.list == nil })]
+        for (n, name) in Self.lists.enumerated() {
+            files.append(try file("lists/list\(n).json", name, tasks.filter { $0.list == name }))
+        }
+        return Data(("{\"tickExport\":1,\"exportedAt\":\"2029-12-01T00:00:00Z\",\"files\":[\n" + files.joined(separator: ",\n") + "\n]}\n").utf8)
     }
+
+    /// FORMAT.md §4's order of a task's keys.
+    static let canonicalOrder = [
+        "id", "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy", "estimate", "slot",
+        "tags", "depends", "notes", "createdAt", "modifiedAt", "completedAt",
+    ]
 }
 
 private extension Date {
