@@ -13,7 +13,7 @@ import TickKit
 /// `TICK_ROUNDTRIP_TASKS` sets the tasks per format (default 1,000, in
 /// batches of `TICK_ROUNDTRIP_BATCH`, default 250); `TICK_ROUNDTRIP_SEED=N`
 /// replays the batch with seed N (a failure prints it); the long run is
-/// `scripts/roundtrip.sh`.
+/// `scripts/roundtrip.sh`, which moves `TICK_ROUNDTRIP_FIRST_SEED` on.
 @Suite("Round-trip property (issue 45)")
 struct RoundTripPropertyTests {
     static let environment = ProcessInfo.processInfo.environment
