@@ -164,4 +164,21 @@ import Testing
         #expect(back.flatMap { $0.tasks }.first?.extra.map { $0.key } == [ICalendarCodec.statusKey, "x-mine"])
         #expect(back.flatMap { $0.tasks } == [task])
     }
+
+    /// Issue 45's round-trip test: a SUMMARY's edge spaces were trimmed, so a title
+    /// " Buy" came back "Buy"; and notes with a CR (which TEXT cannot carry) made every
+    /// re-import of tick's own export an update.
+    @Test func titlesKeepEdgeSpacesAndReimportKeepsCarriageReturns() throws {
+        let created = try Self.ts("2026-11-01T08:00:00Z")
+        let task = TaskItem(id: UUID(), title: " Buy ", notes: "a\r\nb\rc", createdAt: created, modifiedAt: created)
+        let inbox = TaskFile(kind: .inbox, id: UUID(), name: nil, createdAt: created, modifiedAt: created, tasks: [task])
+        let back = try ICalendarCodec.decode(ICalendarCodec.encode([inbox], context: Self.context), context: Self.context)
+        let read = try #require(back.first?.tasks.first)
+        #expect(read.title == " Buy ")
+        #expect(read.notes == "a\nbc")
+        let kept = ICalendarCodec.reconcile(back, with: StoreSnapshot(files: [inbox]))
+        #expect(kept.first?.tasks.first?.notes == "a\r\nb\rc")
+        #expect(kept.first?.tasks.first == task)
+        #expect(throws: ImportError.self) { try Self.decode("BEGIN:VCALENDAR\nBEGIN:VTODO\nSUMMARY:  \nEND:VTODO\nEND:VCALENDAR\n") }
+    }
 }

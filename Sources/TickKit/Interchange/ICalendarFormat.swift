@@ -99,6 +99,26 @@ public enum ICalendarCodec: InterchangeCodec {
         return out
     }
 
+    /// For a task already in the store, notes that differ from the store's only by
+    /// what TEXT escaping cannot carry (a CRLF is written as a line break, a lone CR
+    /// not at all) keep the store's, so a re-import that changes no value changes no
+    /// byte. Call it between `decode` and `ImportPlan.make`.
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot) -> [TaskFile] {
+        var current: [UUID: TaskItem] = [:]
+        for (_, task) in snapshot.allTasks { current[task.id] = task }
+        return files.map { file in
+            var f = file
+            f.tasks = file.tasks.map { task in
+                guard let old = current[task.id], let notes = old.notes, task.notes != notes,
+                      task.notes == unescape(escape(notes)) else { return task }
+                var t = task
+                t.notes = notes
+                return t
+            }
+            return f
+        }
+    }
+
     /// TEXT escaping.
     static func escape(_ s: String) -> String {
         var out = ""
@@ -288,8 +308,9 @@ public enum ICalendarCodec: InterchangeCodec {
     static func makeTask(_ props: [ContentLine], alarms: [[ContentLine]], start: Int, context: InterchangeContext) throws(ImportError) -> (TaskItem, String?) {
         func prop(_ name: String) -> ContentLine? { props.first { $0.name == name } }
         func fail(_ line: Int, _ message: String) -> ImportError { ImportError(path: context.path, line: line, message: message) }
-        let summary = prop("SUMMARY").map { unescape($0.value) }?.trimmingWhitespaceAndNewlines() ?? ""
-        guard !summary.isEmpty else { throw fail(start, "VTODO has no SUMMARY (a task needs a title)") }
+        // Kept as written, edge spaces too (issue 45: a title " Buy" came back as "Buy").
+        let summary = prop("SUMMARY").map { unescape($0.value) } ?? ""
+        guard !summary.trimmingWhitespaceAndNewlines().isEmpty else { throw fail(start, "VTODO has no SUMMARY (a task needs a title)") }
         var extra: [JSONMember] = []
         // The order of the unknown keys, `x-ical-` ones (which properties set) included.
         var order: [String] = []

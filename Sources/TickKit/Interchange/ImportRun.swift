@@ -30,7 +30,8 @@ public struct ImportRun {
             case .todotxt: files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: timeZone)
             case .csv: files = CSVCodec.reconcile(files, with: snapshot)
             case .taskwarrior: files = TaskwarriorCodec.reconcile(files, with: snapshot, timeZone: timeZone)
-            case .json, .markdown, .ics: break
+            case .ics: files = ICalendarCodec.reconcile(files, with: snapshot)
+            case .json, .markdown: break
             }
             let kinds = try store.kinds()
             let plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(kinds.compactMap(\.slug)),
