@@ -233,7 +233,10 @@ extension RoundTripContract {
     static let icalendar = RoundTripContract(format: "ics", fileExtension: "ics", tool: .icalendar, rules: [
         "id": .exact, "list": .exact, "title": .exact, "state": .exact, "due": .exact, "remind": .exact, "wait": .exact,
         "scheduled": .exact, "slot": .exact, "priority": .exact, "energy": .exact, "estimate": .exact, "repeat": .exact,
-        "notes": .exact, "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
+        "notes": Rule(doc: "exact, but a CRLF comes back as a line break and a lone CR is dropped (TEXT has no CR)") {
+            $0.string("notes").map { $0.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "") }
+        },
+        "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
         "completedAt": .exact, "extra": .exact,
     ])
 
@@ -241,7 +244,10 @@ extension RoundTripContract {
     static let csv = RoundTripContract(format: "csv", fileExtension: "csv", tool: .csv, rules: [
         "id": .exact, "list": .exact, "title": .exact, "state": .exact, "due": .exact, "remind": .exact, "wait": .exact,
         "scheduled": .exact, "slot": .dropped(), "priority": .exact, "energy": .exact, "estimate": .exact,
-        "repeat": .exact, "notes": .exact, "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
+        "repeat": .exact,
+        "notes": Rule(doc: "exact, but a CRLF comes back as a line break") {
+            $0.string("notes").map { $0.replacingOccurrences(of: "\r\n", with: "\n") }
+        }, "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
         "completedAt": .exact,
         "extra": Rule(doc: "dropped on export") { _ in [String: Any]() },
     ])

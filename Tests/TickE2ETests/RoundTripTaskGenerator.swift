@@ -57,7 +57,7 @@ struct RoundTripTaskGenerator {
         "plain line", "two, commas; and semicolons", "back\\slash and \\n literal", "tab\there", "  leading spaces",
         "trailing spaces  ", "2031-03-04 10:15 looks like an annotation", "2026-01-01 08:00 dated before the task",
         "日本語のメモ 🎉", "BEGIN:VALARM", "\"quoted\", \"more\"", "x done-looking line", "key:value +tag @ctx",
-        "very long line " + String(repeating: "abcdefghij", count: 12),
+        "very long line " + String(repeating: "abcdefghij", count: 12), "carriage\rreturn", "crlf\r\nline", " ", "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467} family",
     ]
 
     static let tags = [
@@ -131,7 +131,7 @@ struct RoundTripTaskGenerator {
     /// Taskwarrior reads as a day).
     static func dateOrInstant(_ rng: inout Random) -> String {
         if rng.chance(0.5) { return day(&rng) }
-        if rng.chance(0.1) { return day(&rng) + "T23:00:00Z" }   // midnight in Berlin (winter)
+        if rng.chance(0.1) { return day(&rng) + rng.pick(["T23:00:00Z", "T22:00:00Z"]) }   // midnight in Berlin (winter, summer)
         return timestamp(instant(&rng))
     }
 
@@ -140,6 +140,8 @@ struct RoundTripTaskGenerator {
         for _ in 0..<rng.int(1...7) { words.append(rng.pick(titleWords)) }
         var title = words.joined(separator: rng.chance(0.05) ? "  " : " ")
         if rng.chance(0.2) { title = rng.pick(titleOpenings) + title }
+        if rng.chance(0.03) { title = " " + title }
+        if rng.chance(0.03) { title += " " }
         return title
     }
 
