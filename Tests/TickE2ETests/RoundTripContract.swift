@@ -227,6 +227,7 @@ extension RoundTripContract {
     /// How todo.txt's `rec:` spells tick's rules back (INTERCHANGE.md, `rec:`), for the generator's rules.
     static let todoTxtRepeat: [String: String] = [
         "every 2 weeks": "every 2w", "every 3d": "every 3d", "every 2m": "every 2mo", "annually": "yearly",
+        "every 2 days": "every 2d", "every 3 months": "every 3mo", "every year": "yearly",
     ]
 
     /// INTERCHANGE.md, "iCalendar (VTODO) interchange", through Python's icalendar.

@@ -65,12 +65,12 @@ struct RoundTripTaskGenerator {
         "under_score", "semi;c", "back\\s", "quote\"d",
     ]
 
-    static let lists = ["Work", "Home Garden", "Café ☕", "Proj.Sub", "a,b;c"]
+    static let lists = ["Work", "Home Garden", "Café ☕", "Proj.Sub", "a,b;c", "due:soon", "@ctx \"list\"", "日本 \\ list"]
 
     /// Rules tick knows, and a few in each other family (RECURRENCE.md).
     static let repeatRules = [
         "daily", "weekly", "monthly", "yearly", "weekdays", "every 2 weeks", "every 3d", "every 2m", "+3d", "+1w",
-        "mon,thu", "every friday", "annually",
+        "mon,thu", "every friday", "annually", "every 2 days", "+2w", "every 3 months", "every year",
     ]
 
     /// User-defined fields (issue 45, `[fields.NAME]` in config.toml) join here:
