@@ -14,6 +14,8 @@ import TickKit
 /// batches of `TICK_ROUNDTRIP_BATCH`, default 250); `TICK_ROUNDTRIP_SEED=N`
 /// replays the batch with seed N (a failure prints it); the long run is
 /// `scripts/roundtrip.sh`, which moves `TICK_ROUNDTRIP_FIRST_SEED` on.
+/// `TICK_ROUNDTRIP_DUMP=DIR` keeps both sandboxes of each batch (the stores,
+/// the export, the tool's file) in DIR to look at.
 @Suite("Round-trip property (issue 45)")
 struct RoundTripPropertyTests {
     static let environment = ProcessInfo.processInfo.environment
