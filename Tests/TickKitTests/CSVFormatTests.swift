@@ -93,4 +93,15 @@ import Testing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("id,list,title,state,due,scheduled,remind,repeat,priority,energy,tags,notes,createdAt,modifiedAt,completedAt,estimate,wait,depends\r\n"))
     }
+
+    /// Issue 45's round-trip test: import reads a CRLF in notes as a line break, so every
+    /// re-import of tick's own export updated a task whose notes had one; the store's stay.
+    @Test func reimportKeepsTheStoresCRLF() throws {
+        let now = try ts("2026-11-21T09:00:00Z")
+        var inbox = TaskFile(kind: .inbox, id: UUID(name: "tick-list:inbox"), createdAt: now, modifiedAt: now)
+        inbox.tasks = [TaskItem(id: UUID(), title: "A", notes: "one\r\ntwo", createdAt: now, modifiedAt: now)]
+        let back = try CSVCodec.decode(CSVCodec.encode([inbox], context: context), context: context)
+        #expect(back.first?.tasks.first?.notes == "one\ntwo")
+        #expect(CSVCodec.reconcile(back, with: StoreSnapshot(files: [inbox])).first?.tasks == inbox.tasks)
+    }
 }

@@ -27,6 +27,15 @@ import Testing
         #expect(unfolded == long)
     }
 
+    /// Issue 45's round-trip test: Python's icalendar folds between the scalars of an
+    /// emoji sequence, so a continuation line starts with a space and a zero-width joiner
+    /// (one Character in Swift); it is a continuation all the same and the joiner is kept.
+    @Test func unfoldsAContinuationThatStartsWithAJoiner() throws {
+        let family = "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let files = try Self.decode("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a@b\r\nSUMMARY:Family \u{1F469}\r\n \u{200D}\u{1F469}\u{200D}\u{1F467}\r\n \u{0301}accent\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        #expect(files.flatMap(\.tasks).map(\.title) == ["Family " + family + "\u{0301}accent"])
+    }
+
     @Test func escapesTextBothWays() {
         let s = "a\\b; c, d\nline"
         #expect(ICalendarCodec.escape(s) == "a\\\\b\\; c\\, d\\nline")
@@ -139,5 +148,37 @@ import Testing
         #expect(throws: ImportError(path: "tasks.ics", line: 3, message: "BEGIN:VTODO is never closed (truncated file?)")) {
             try Self.decode("BEGIN:VCALENDAR\nBEGIN:VTODO\nSUMMARY:x\n")
         }
+    }
+
+    /// Issue 45's round-trip test: a done task's `x-ical-status` written before another
+    /// unknown key came back after it (X-TICK-JSON left it out, STATUS set it last), so a
+    /// re-import of tick's own export rewrote the task. X-TICK-JSON now names it in place.
+    @Test func unknownKeysKeepTheirOrderWithTheIcalOnes() throws {
+        let created = try Self.ts("2026-11-01T08:00:00Z")
+        let task = TaskItem(id: UUID(), title: "Cancelled", state: .done, createdAt: created, modifiedAt: created, completedAt: created,
+                            extra: [JSONMember(ICalendarCodec.statusKey, .string("CANCELLED")), JSONMember("x-mine", JSONNode(.bool(true)))])
+        let files = [TaskFile(kind: .inbox, id: UUID(), name: nil, createdAt: created, modifiedAt: created, tasks: [task])]
+        let bytes = ICalendarCodec.encode(files, context: Self.context)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("STATUS:CANCELLED\r\n"))
+        let back = try ICalendarCodec.decode(bytes, context: Self.context)
+        #expect(back.flatMap { $0.tasks }.first?.extra.map { $0.key } == [ICalendarCodec.statusKey, "x-mine"])
+        #expect(back.flatMap { $0.tasks } == [task])
+    }
+
+    /// Issue 45's round-trip test: a SUMMARY's edge spaces were trimmed, so a title
+    /// " Buy" came back "Buy"; and notes with a CR (which TEXT cannot carry) made every
+    /// re-import of tick's own export an update.
+    @Test func titlesKeepEdgeSpacesAndReimportKeepsCarriageReturns() throws {
+        let created = try Self.ts("2026-11-01T08:00:00Z")
+        let task = TaskItem(id: UUID(), title: " Buy ", notes: "a\r\nb\rc", createdAt: created, modifiedAt: created)
+        let inbox = TaskFile(kind: .inbox, id: UUID(), name: nil, createdAt: created, modifiedAt: created, tasks: [task])
+        let back = try ICalendarCodec.decode(ICalendarCodec.encode([inbox], context: Self.context), context: Self.context)
+        let read = try #require(back.first?.tasks.first)
+        #expect(read.title == " Buy ")
+        #expect(read.notes == "a\nbc")
+        let kept = ICalendarCodec.reconcile(back, with: StoreSnapshot(files: [inbox]))
+        #expect(kept.first?.tasks.first?.notes == "a\r\nb\rc")
+        #expect(kept.first?.tasks.first == task)
+        #expect(throws: ImportError.self) { try Self.decode("BEGIN:VCALENDAR\nBEGIN:VTODO\nSUMMARY:  \nEND:VTODO\nEND:VCALENDAR\n") }
     }
 }

@@ -163,4 +163,41 @@ import Testing
         let text = String(decoding: TaskwarriorCodec.encode([inbox], context: context), as: UTF8.self)
         #expect(text == "[\n{\"uuid\":\"0e4f3c2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b\",\"description\":\"A\",\"status\":\"pending\",\"entry\":\"20261121T090000Z\",\"modified\":\"20261121T090000Z\"}\n]\n")
     }
+
+    /// Issue 45's round-trip test, with the real Taskwarrior 2.6: what comes back from
+    /// `task import` and `task export` is read back to the task that went out.
+    @Test func taskwarriorsOwnChangesAreNotData() throws {
+        let created = try ts("2030-06-01T10:00:30Z")
+        // A dated line from before the task (it used to lose its date: Taskwarrior's
+        // annotations before `entry` are tick's undated lines), and two of one minute
+        // (Taskwarrior moves the second to the next second; it used to be kept as
+        // `x-taskwarrior-annotations`).
+        let notes = "plain\n2026-01-01 08:00 before the task\n2031-03-04 10:15 same\n2031-03-04 10:15 same"
+        let task = TaskItem(id: UUID(), title: "Notes", tags: ["k:v", "a:b:c"], notes: notes, createdAt: created, modifiedAt: created)
+        let out = TaskwarriorCodec.encode([TaskFile(kind: .inbox, id: UUID(), name: nil, createdAt: created, modifiedAt: created, tasks: [task])], context: context)
+        let text = String(decoding: out, as: UTF8.self)
+        #expect(text.contains("{\"entry\":\"20300601T100028Z\",\"description\":\"plain\"},{\"entry\":\"20300601T100029Z\",\"description\":\"2026-01-01 08:00 before the task\"}"), "\(text)")
+        #expect(text.contains("{\"entry\":\"20310304T091500Z\",\"description\":\"same\"},{\"entry\":\"20310304T091501Z\",\"description\":\"same\"}"), "\(text)")
+        // What Taskwarrior exports: tags sorted, each tag with a colon a stray attribute, annotations by time.
+        let back = try decode("""
+        [{"uuid":"\(task.id.lowercased)","description":"Notes","entry":"20300601T100030Z","modified":"20300601T100030Z","status":"pending","c":"x","v":"x",\
+        "tags":["a:b:c","k:v"],"annotations":[{"entry":"20300601T100028Z","description":"plain"},{"entry":"20300601T100029Z","description":"2026-01-01 08:00 before the task"},\
+        {"entry":"20310304T091500Z","description":"same"},{"entry":"20310304T091501Z","description":"same"}]}]
+        """).flatMap(\.tasks)
+        let read = try #require(back.first)
+        #expect(read.notes == notes)
+        #expect(read.extra.isEmpty, "no stray tag attributes, no kept annotations: \(read.extra)")
+        #expect(read.tags == ["a:b:c", "k:v"])
+        // A re-import into the store keeps its order, slot, other unknown keys and day dates.
+        var stored = task
+        stored.slot = TaskSlot(day: try #require(LocalDate(year: 2030, month: 6, day: 2)), start: try #require(ClockTime(minutes: 600)), minutes: 30)
+        stored.due = .day(try #require(LocalDate(year: 2030, month: 6, day: 3)))
+        stored.extra = [JSONMember("x-mine", JSONNode(.bool(true)))]
+        var imported = read
+        imported.due = .time(try ts("2030-06-02T22:00:00Z"))
+        imported.notes = "plain\n2026-01-01 08:00 before the task\n2031-03-04 10:15 same\n2031-03-04 10:15 same"
+        #expect(TaskwarriorCodec.keepStore(imported, of: stored, timeZone: berlin) == stored)
+        imported.tags = ["k:v", "other"]
+        #expect(TaskwarriorCodec.keepStore(imported, of: stored, timeZone: berlin).tags == ["k:v", "other"])
+    }
 }

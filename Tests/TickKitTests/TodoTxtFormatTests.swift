@@ -117,4 +117,15 @@ import Testing
         #expect(merged.priority == .must)
         #expect(merged.modifiedAt == later.now)
     }
+
+    /// Issue 45's round-trip test: a re-import put `x-todotxt-priority` behind the store's
+    /// other unknown keys, rewriting a task whose values had not changed.
+    @Test func reimportKeepsTheOrderOfUnknownKeys() {
+        let store = [JSONMember("x-todotxt-priority", .string("C")), JSONMember("x-mine", JSONNode(.number("42"))), JSONMember("x-todotxt-extra", .string("old"))]
+        let line = [JSONMember("x-todotxt-priority", .string("D")), JSONMember("x-todotxt-projects", JSONNode(.array([])))]
+        let merged = ImportExtra.merge(store, dropping: ["x-todotxt-priority", "x-todotxt-projects", "x-todotxt-extra"], imported: line)
+        #expect(merged.map { $0.key } == ["x-todotxt-priority", "x-mine", "x-todotxt-projects"])
+        #expect(merged.first?.value == .string("D"))
+        #expect(ImportExtra.merge(store, dropping: ["x-todotxt-extra"], imported: [store[0]]).map { $0.key } == ["x-todotxt-priority", "x-mine"])
+    }
 }

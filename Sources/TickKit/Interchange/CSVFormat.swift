@@ -248,6 +248,8 @@ public enum CSVCodec: InterchangeCodec {
                 guard let old = current[task.id] else { return task }
                 var t = task
                 t.slot = old.slot
+                // Import reads a CRLF in notes as a line break: the store's CRLFs stay.
+                if let notes = old.notes, t.notes != notes, t.notes == notes.replacingAll("\r\n", with: "\n") { t.notes = notes }
                 let csvKeys = old.extra.filter { $0.key.hasPrefix("x-csv-") }
                 t.extra = csvKeys == task.extra ? old.extra : old.extra.filter { !$0.key.hasPrefix("x-csv-") } + task.extra
                 return t

@@ -27,8 +27,10 @@ public enum ICalendarCodec: InterchangeCodec {
             var s = String(raw)
             if s.hasSuffix("\r") { s.removeLast() }
             if number == 1, s.hasPrefix("\u{FEFF}") { s.removeFirst() }
-            if let first = s.first, first == " " || first == "\t", !logical.isEmpty {
-                logical[logical.count - 1].0 += s.dropFirst()
+            // By scalar: a fold before a joiner or combining mark (Python's icalendar folds
+            // there) makes " " and it one Character, which `first` would not see as a space.
+            if let first = s.unicodeScalars.first, first == " " || first == "\t", !logical.isEmpty {
+                logical[logical.count - 1].0 += String(s.unicodeScalars.dropFirst())
             } else if !s.isEmpty {
                 logical.append((s, number))
             }
@@ -95,6 +97,26 @@ public enum ICalendarCodec: InterchangeCodec {
         }
         if escaping { out.append("\\") }
         return out
+    }
+
+    /// For a task already in the store, notes that differ from the store's only by
+    /// what TEXT escaping cannot carry (a CRLF is written as a line break, a lone CR
+    /// not at all) keep the store's, so a re-import that changes no value changes no
+    /// byte. Call it between `decode` and `ImportPlan.make`.
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot) -> [TaskFile] {
+        var current: [UUID: TaskItem] = [:]
+        for (_, task) in snapshot.allTasks { current[task.id] = task }
+        return files.map { file in
+            var f = file
+            f.tasks = file.tasks.map { task in
+                guard let old = current[task.id], let notes = old.notes, task.notes != notes,
+                      task.notes == unescape(escape(notes)) else { return task }
+                var t = task
+                t.notes = notes
+                return t
+            }
+            return f
+        }
     }
 
     /// TEXT escaping.
@@ -286,14 +308,18 @@ public enum ICalendarCodec: InterchangeCodec {
     static func makeTask(_ props: [ContentLine], alarms: [[ContentLine]], start: Int, context: InterchangeContext) throws(ImportError) -> (TaskItem, String?) {
         func prop(_ name: String) -> ContentLine? { props.first { $0.name == name } }
         func fail(_ line: Int, _ message: String) -> ImportError { ImportError(path: context.path, line: line, message: message) }
-        let summary = prop("SUMMARY").map { unescape($0.value) }?.trimmingWhitespaceAndNewlines() ?? ""
-        guard !summary.isEmpty else { throw fail(start, "VTODO has no SUMMARY (a task needs a title)") }
+        // Kept as written, edge spaces too (issue 45: a title " Buy" came back as "Buy").
+        let summary = prop("SUMMARY").map { unescape($0.value) } ?? ""
+        guard !summary.trimmingWhitespaceAndNewlines().isEmpty else { throw fail(start, "VTODO has no SUMMARY (a task needs a title)") }
         var extra: [JSONMember] = []
+        // The order of the unknown keys, `x-ical-` ones (which properties set) included.
+        var order: [String] = []
         if let json = prop("X-TICK-JSON") {
             guard let node = try? JSONParser.parse(unescape(json.value)), case .object(let members) = node.kind else {
                 throw fail(json.line, "X-TICK-JSON is not a JSON object")
             }
             extra = members.filter { !$0.key.hasPrefix("x-ical-") }
+            order = members.map(\.key)
         }
         let id: UUID
         if let uid = prop("UID")?.value.trimmingWhitespace(), !uid.isEmpty {
@@ -428,6 +454,10 @@ public enum ICalendarCodec: InterchangeCodec {
             task.remind = Date(timeIntervalSince1970: remind.timeIntervalSince1970.rounded(.down))
         }
         let list = prop("X-TICK-LIST").map { unescape($0.value) }.flatMap { $0.isEmpty ? nil : $0 }
+        if !order.isEmpty {
+            func rank(_ key: String) -> Int { order.firstIndex(of: key) ?? order.count }
+            task.extra = task.extra.enumerated().sorted { (rank($0.element.key), $0.offset) < (rank($1.element.key), $1.offset) }.map(\.element)
+        }
         return (task, list)
     }
 
@@ -448,9 +478,10 @@ public enum ICalendarCodec: InterchangeCodec {
                 add("CREATED:" + stamp(task.createdAt))
                 add("LAST-MODIFIED:" + stamp(task.modifiedAt))
                 if let name = file.name { add("X-TICK-LIST:" + escape(name)) }
-                let keep = task.extra.filter { !$0.key.hasPrefix("x-ical-") }
-                if !keep.isEmpty {
-                    add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(keep)), as: UTF8.self)))
+                // With the `x-ical-` keys too (their values come from the properties): the
+                // order of the unknown keys comes back, so a re-import changes no byte.
+                if task.extra.contains(where: { !$0.key.hasPrefix("x-ical-") }) || task.extra.count > 1 {
+                    add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self)))
                 }
                 // Every field as the CalDAV bridge writes it: one VTODO codec (alarms last).
                 for field in DavMapping.fields { field.lines(task).forEach(add) }

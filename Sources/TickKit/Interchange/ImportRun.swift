@@ -29,7 +29,9 @@ public struct ImportRun {
             switch format {
             case .todotxt: files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: timeZone)
             case .csv: files = CSVCodec.reconcile(files, with: snapshot)
-            case .json, .markdown, .taskwarrior, .ics: break
+            case .taskwarrior: files = TaskwarriorCodec.reconcile(files, with: snapshot, timeZone: timeZone)
+            case .ics: files = ICalendarCodec.reconcile(files, with: snapshot)
+            case .json, .markdown: break
             }
             let kinds = try store.kinds()
             let plan = ImportPlan.make(consuming: &files, into: snapshot, existingSlugs: Set(kinds.compactMap(\.slug)),

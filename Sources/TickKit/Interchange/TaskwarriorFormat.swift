@@ -218,9 +218,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 var lines: [String] = []
                 // An annotation is a dated notes line (`2026-11-24 11:00 TEXT`, ``Annotation``);
                 // one dated before its task's `entry`, which Taskwarrior never makes, is an
-                // undated notes line of tick's export again. Kept as well when export
-                // would not write them back the same (seconds, other keys).
-                var kept = false
+                // undated notes line of tick's export again.
                 for item in items {
                     guard case .object(let ms) = item.kind,
                           let d = ms.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind
@@ -237,19 +235,25 @@ public enum TaskwarriorCodec: InterchangeCodec {
                     }
                     if oneLine, let at {
                         lines.append(Annotation(at: at, text: text).line(in: context.timeZone))
-                        // Export writes the line's minute back: only seconds need keeping.
-                        if ms.count != 2 || Int(at.timeIntervalSince1970) % 60 != 0 { kept = true }
                     } else {
                         lines.append(text)
-                        kept = true
                     }
                 }
                 if !lines.isEmpty {
-                    task.notes = lines.joined(separator: "\n")
-                    if kept { extra.append(JSONMember(prefix + "annotations", annNode)) }
+                    let notes = lines.joined(separator: "\n")
+                    task.notes = notes
+                    // Kept when export would not write them back the same (Taskwarrior's own
+                    // seconds, other keys, a line break in one).
+                    if !sameAnnotations(annotations(for: notes, createdAt: entry, kept: nil, timeZone: context.timeZone), items) {
+                        extra.append(JSONMember(prefix + "annotations", annNode))
+                    }
                 }
             }
+            // Taskwarrior 2.6 exports a tag holding `:` (`k:v`) with a stray `"v": "x"` (its
+            // internal `tag_k:v` attribute cut at the last colon): not data, so not kept.
+            let strays = Set(task.tags.compactMap { t in t.lastIndex(of: ":").map { String(t[t.index(after: $0)...]) } })
             for m in members where !mapped.contains(m.key) {
+                if strays.contains(m.key), case .string("x") = m.value.kind { continue }
                 extra.append(JSONMember(prefix + m.key, m.value))
             }
             // A task exported from tick keeps its unknown keys when they come back verbatim.
@@ -429,42 +433,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
         case nil: break
         }
         if let notes = task.notes {
-            // Kept annotations (from Taskwarrior), for their exact entry times.
-            var pool: [(text: String, entry: JSONNode, at: Date?)] = []
-            if case .array(let items)? = kept["annotations"]?.kind {
-                for item in items {
-                    if case .object(let a) = item.kind, let d = a.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind,
-                       let e = a.first(where: { $0.key == "entry" }) {
-                        let at: Date? = if case .string(let et) = e.value.kind { parseDate(et) } else { nil }
-                        pool.append((text, e.value, at))
-                    }
-                }
-            }
-            var anns: [JSONNode] = []
-            let lines = notes.split(separator: "\n", omittingEmptySubsequences: true)
-            // Undated lines get distinct entries (Taskwarrior keys annotations by their time)
-            // just before the task's: no annotation Taskwarrior makes predates its task, so
-            // import knows them for undated lines again.
-            var plain = -lines.filter { Annotation(line: $0, in: context.timeZone) == nil }.count
-            for line in lines {
-                var text = String(line)
-                let entry: JSONNode
-                if let annotation = Annotation(line: line, in: context.timeZone) {
-                    // A dated line: an annotation of that time (a kept one of the same minute and text keeps its seconds).
-                    text = annotation.text
-                    if let i = pool.firstIndex(where: { $0.text == text && $0.at.map { abs($0.timeIntervalSince(annotation.at)) < 60 } == true }) {
-                        entry = pool.remove(at: i).entry
-                    } else {
-                        entry = .string(formatDate(annotation.at))
-                    }
-                } else if let i = pool.firstIndex(where: { $0.text == text }) {
-                    entry = pool.remove(at: i).entry
-                } else {
-                    entry = .string(formatDate(task.createdAt.addingTimeInterval(TimeInterval(plain))))
-                    plain += 1
-                }
-                anns.append(.object([JSONMember("entry", entry), JSONMember("description", .string(text))]))
-            }
+            let anns = annotations(for: notes, createdAt: task.createdAt, kept: kept["annotations"], timeZone: context.timeZone)
             if !anns.isEmpty { ms.append(JSONMember("annotations", .array(anns))) }
         }
         if let r = task.remind { put("tickremind", formatDate(r)) }
@@ -480,6 +449,79 @@ public enum TaskwarriorCodec: InterchangeCodec {
             ms.append(JSONMember(name, m.value))
         }
         return .object(ms)
+    }
+
+    /// The annotations tick writes for `notes` (INTERCHANGE.md): one per non-empty line.
+    /// A dated line (`YYYY-MM-DD HH:MM TEXT`, ``Annotation``) is TEXT at that minute, or at
+    /// the exact time of a `kept` annotation (from Taskwarrior) of that text and minute. Any
+    /// other line, and a dated one from before the task's `createdAt`, is the whole line dated
+    /// just before `createdAt`, 1 s apart in order: Taskwarrior never makes an annotation
+    /// older than its task, so import reads those back as the lines they were. Entries are
+    /// distinct as Taskwarrior makes them (a second one of the same second is 1 s later).
+    static func annotations(for notes: String, createdAt: Date, kept: JSONNode?, timeZone: Zone) -> [JSONNode] {
+        var pool: [(text: String, entry: JSONNode, at: Date?)] = []
+        if case .array(let items)? = kept?.kind {
+            for item in items {
+                if case .object(let a) = item.kind, let d = a.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind,
+                   let e = a.first(where: { $0.key == "entry" }) {
+                    let at: Date? = if case .string(let et) = e.value.kind { parseDate(et) } else { nil }
+                    pool.append((text, e.value, at))
+                }
+            }
+        }
+        func keptIndex(_ a: Annotation) -> Int? {
+            pool.firstIndex { $0.text == a.text && $0.at.map { abs($0.timeIntervalSince(a.at)) < 60 } == true }
+        }
+        let lines = notes.split(separator: "\n", omittingEmptySubsequences: true)
+        let dated: [Annotation?] = lines.map { line in
+            guard let a = Annotation(line: line, in: timeZone), a.at >= createdAt || keptIndex(a) != nil else { return nil }
+            return a
+        }
+        var plain = -dated.filter { $0 == nil }.count
+        var used = Set<Int>()
+        var anns: [JSONNode] = []
+        for (line, annotation) in zip(lines, dated) {
+            var text = String(line)
+            var entry: JSONNode?
+            var at = createdAt
+            if let annotation {
+                text = annotation.text
+                if let i = keptIndex(annotation) { entry = pool.remove(at: i).entry } else { at = annotation.at }
+            } else if let i = pool.firstIndex(where: { $0.text == text }) {
+                entry = pool.remove(at: i).entry
+            } else {
+                at = createdAt.addingTimeInterval(TimeInterval(plain))
+                plain += 1
+            }
+            if let kept = entry {
+                if case .string(let et) = kept.kind, let d = parseDate(et) { used.insert(Int(d.timeIntervalSince1970)) }
+            } else {
+                var second = Int(at.timeIntervalSince1970.rounded(.down))
+                while used.contains(second) { second += 1 }
+                used.insert(second)
+                entry = .string(formatDate(Date(timeIntervalSince1970: TimeInterval(second))))
+            }
+            anns.append(.object([JSONMember("entry", entry ?? .string(formatDate(at))), JSONMember("description", .string(text))]))
+        }
+        return anns
+    }
+
+    /// True when two lists of annotations hold the same entries and descriptions
+    /// (any order, as Taskwarrior orders them by time) and nothing else.
+    static func sameAnnotations(_ a: [JSONNode], _ b: [JSONNode]) -> Bool {
+        func keys(_ items: [JSONNode]) -> [String]? {
+            var out: [String] = []
+            for item in items {
+                guard case .object(let ms) = item.kind, ms.count == 2,
+                      let e = ms.first(where: { $0.key == "entry" }), case .string(let et) = e.value.kind, let at = parseDate(et),
+                      let d = ms.first(where: { $0.key == "description" }), case .string(let text) = d.value.kind
+                else { return nil }
+                out.append("\(Int(at.timeIntervalSince1970)) \(text)")
+            }
+            return out.sorted()
+        }
+        guard let x = keys(a), let y = keys(b) else { return false }
+        return x == y
     }
 
     /// The moment a wait ends: a day waits until its start, local.

@@ -307,12 +307,11 @@ public enum TodoTxtCodec: InterchangeCodec {
         // `state:active` starts a task; a line without it does not stop one started in tick.
         if r.state == .open, current.state == .active { r.state = .active }
         if r.title == titleWords(current.title).joined(separator: " ") { r.title = current.title }
-        let own: Set<String> = [priorityKey, projectsKey, extraKey]
-        r.extra = current.extra.filter { !own.contains($0.key) } + imported.extra
+        r.extra = ImportExtra.merge(current.extra, dropping: [priorityKey, projectsKey, extraKey], imported: imported.extra)
         // Done lines carry no priority (tick writes none; `todo.sh do` removes it).
         if r.state == .done, r.priority == nil {
             r.priority = current.priority
-            r.extra = current.extra.filter { $0.key != projectsKey && $0.key != extraKey } + imported.extra
+            r.extra = ImportExtra.merge(current.extra, dropping: [projectsKey, extraKey], imported: imported.extra)
         }
         r.needsFill = current.needsFill
         // Change times are the store's (the write stamps what the import changes): a line

@@ -1,0 +1,44 @@
+import FoundationEssentials
+
+extension TaskwarriorCodec {
+    /// For a task already in the store, keeps what Taskwarrior cannot say or says
+    /// another way, so that a round trip through Taskwarrior that changed nothing is
+    /// *unchanged* (issue 45): Taskwarrior keeps tags and dependencies as sets (`task
+    /// export` sorts them) and annotations in time order, and tick's export leaves out
+    /// empty notes lines, so the same ones in another order keep the store's (its
+    /// order, its empty lines); a due or wait date at local midnight keeps the store's
+    /// form (a day or that instant); the slot and unknown keys other than
+    /// `x-taskwarrior-` ones, which are not exported, are kept (as CSV keeps them).
+    /// Call it between `decode` and `ImportPlan.make`.
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone) -> [TaskFile] {
+        var current: [UUID: TaskItem] = [:]
+        for (_, task) in snapshot.allTasks { current[task.id] = task }
+        return files.map { file in
+            var f = file
+            f.tasks = file.tasks.map { t in current[t.id].map { keepStore(t, of: $0, timeZone: timeZone) } ?? t }
+            return f
+        }
+    }
+
+    /// `imported` with what ``reconcile(_:with:timeZone:)`` keeps of `current`.
+    static func keepStore(_ imported: TaskItem, of current: TaskItem, timeZone: Zone) -> TaskItem {
+        var r = imported
+        r.slot = current.slot
+        r.extra = ImportExtra.merge(current.extra, dropping: { $0.hasPrefix(prefix) }, imported: imported.extra)
+        func sameInstant(_ a: TaskDate?, _ b: TaskDate?) -> Bool {
+            switch (a, b) {
+            case (.day(let d)?, .time(let t)?), (.time(let t)?, .day(let d)?): d.startOfDay(in: timeZone) == t
+            default: false
+            }
+        }
+        if sameInstant(r.due, current.due) { r.due = current.due }
+        if sameInstant(r.wait, current.wait) { r.wait = current.wait }
+        if r.tags != current.tags, r.tags.sorted() == current.tags.sorted() { r.tags = current.tags }
+        if r.depends != current.depends, r.depends.map(\.lowercased).sorted() == current.depends.map(\.lowercased).sorted() {
+            r.depends = current.depends
+        }
+        func lines(_ notes: String?) -> [Substring] { (notes ?? "").split(separator: "\n", omittingEmptySubsequences: true).sorted() }
+        if r.notes != current.notes, lines(r.notes) == lines(current.notes) { r.notes = current.notes }
+        return r
+    }
+}
