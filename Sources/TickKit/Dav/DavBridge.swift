@@ -20,11 +20,14 @@ public struct DavBridge: Sendable {
     public let root: String
     public let now: Date
     public let timeZone: Zone
+    /// The fields declared in config.toml: each goes to the phone as an `X-TICK-FIELD` (``DavMapping/fields(_:)``).
+    public let fields: UserFields
 
     /// The inbox's collection (the slug `inbox` is reserved, so no list has it).
     public static let inboxCollection = "inbox"
 
-    public init(store: Store, settings: DavSettings, root: String, now: Date, timeZone: Zone) {
+    public init(store: Store, settings: DavSettings, root: String, now: Date, timeZone: Zone, fields: UserFields = UserFields()) {
+        self.fields = fields
         self.store = store
         self.settings = settings
         self.root = root
@@ -211,7 +214,7 @@ public struct DavBridge: Sendable {
                 let phoneChanged = b == nil || b?.bytes != v.bytes || b?.collection != v.collection
                 if phoneChanged { report.received += 1 }
                 var result = s.task
-                for field in DavMapping.fields where !field.equal(v.task, result) {
+                for field in DavMapping.fields(fields) where !field.equal(v.task, result) {
                     var takePhone: Bool
                     if let b {
                         let phoneSide = !field.equal(v.task, b.task)
@@ -280,7 +283,7 @@ public struct DavBridge: Sendable {
                     replace[s.kind, default: [:]][id] = result
                     report.merged += 1
                 }
-                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: lastModified(result), touch: target != v.collection)
+                let bytes = DavMapping.patch(v.item, from: v0.task, to: result, now: lastModified(result), declared: fields, touch: target != v.collection)
                 if target != v.collection {
                     try write(bytes, collection: target, name: v.name)
                     try delete(collection: v.collection, name: v.name)
@@ -301,7 +304,7 @@ public struct DavBridge: Sendable {
                     report.received += 1
                     if changedHere(s.task, kind: s.kind, since: b, lastPass: lastPass) {
                         // Touched: a change (even one back to the same value) is newer than the copy that vanished.
-                        let bytes = DavMapping.patch(b.item, from: b.task, to: s.task, now: lastModified(s.task), touch: true)
+                        let bytes = DavMapping.patch(b.item, from: b.task, to: s.task, now: lastModified(s.task), declared: fields, touch: true)
                         try write(bytes, collection: collection, name: b.collection == collection ? b.name : Self.fileName(for: s.task))
                         report.kept.append(id)
                         report.sent += 1
@@ -312,7 +315,7 @@ public struct DavBridge: Sendable {
                         report.merged += 1
                     }
                 } else if !unreadable.contains(collection + "/" + Self.fileName(for: s.task)) {
-                    try write(DavMapping.newItem(for: s.task, now: lastModified(s.task)), collection: collection, name: Self.fileName(for: s.task))
+                    try write(DavMapping.newItem(for: s.task, now: lastModified(s.task), declared: fields), collection: collection, name: Self.fileName(for: s.task))
                     report.sent += 1
                 }
             case let (nil, v?):
@@ -399,7 +402,7 @@ public struct DavBridge: Sendable {
             }
         }
         for (kind, task) in occurrences {
-            try write(DavMapping.newItem(for: task, now: now), collection: Self.collection(of: kind), name: Self.fileName(for: task))
+            try write(DavMapping.newItem(for: task, now: now, declared: fields), collection: Self.collection(of: kind), name: Self.fileName(for: task))
             report.sent += 1
         }
 
@@ -464,7 +467,7 @@ public struct DavBridge: Sendable {
                     guard let data = fm.contents(atPath: path) else { throw DavError.io(path: path, reason: "cannot be read") }
                     let bytes = [UInt8](data)
                     let item = try DavItem(bytes: bytes, path: path)
-                    let task = try item.task(path: path, now: now, timeZone: timeZone)
+                    let task = try item.task(path: path, now: now, timeZone: timeZone, fields: fields)
                     if result[task.id] != nil {
                         duplicates.append(Item(collection: collection, name: name, bytes: bytes, item: item, task: task))
                         continue

@@ -14,7 +14,7 @@ extension DavBridge {
     func changedHere(_ task: TaskItem, kind: FileKind, since base: Item, lastPass: Date?) -> Bool {
         if Self.collection(of: kind) != base.collection { return true }
         if let lastPass, task.listTime > lastPass { return true }
-        return DavMapping.fields.contains { field in
+        return DavMapping.fields(fields).contains { field in
             !field.equal(task, base.task) || lastPass.map { field.changeTime(of: task, against: base.task) > $0 } ?? false
         }
     }

@@ -131,7 +131,7 @@ public struct DavItem: Sendable, Equatable {
     /// (Docs/INTERCHANGE.md). Its list is not read from the item (the
     /// collection is the list); `createdAt`/`modifiedAt` come from
     /// CREATED/LAST-MODIFIED, else `now`.
-    public func task(path: String, now: Date, timeZone: Zone) throws(DavError) -> TaskItem {
+    public func task(path: String, now: Date, timeZone: Zone, fields: UserFields = UserFields()) throws(DavError) -> TaskItem {
         let props = todoProperties.map { ICalendarCodec.ContentLine(name: $0.name, params: $0.params, value: $0.value, line: $0.line) }
         let alarms: [[ICalendarCodec.ContentLine]] = alarmRanges.map { range in
             entries[range].filter { $0.path == ["VCALENDAR", "VTODO", "VALARM"] && $0.name != "BEGIN" && $0.name != "END" }
@@ -143,6 +143,8 @@ public struct DavItem: Sendable, Equatable {
             // Only the UID's spelling is kept among the unknown keys: the
             // item's own text keeps everything else.
             task.extra = task.extra.filter { $0.key == ICalendarCodec.uidKey }
+            // … and the declared fields' `X-TICK-FIELD`s.
+            task.extra += DavMapping.userFieldValues(props, fields: fields)
             // NUL, a line break in a title, over-long text and dates out of range never
             // reach the store; other control characters do, shown visibly (Docs/DAV.md).
             if let problem = TextRules.bridgedProblem(title: task.title, notes: task.notes) {

@@ -33,6 +33,8 @@ public struct DavField: Sendable {
     func owns(_ name: String, params: [String: String]) -> Bool {
         guard properties.contains(name) else { return false }
         if name == "RELATED-TO" { return params["RELTYPE"]?.uppercased() == "DEPENDS-ON" }
+        // A declared field's property names it (``DavMapping/userFieldProperty``).
+        if name == DavMapping.userFieldProperty { return params["NAME"] == key }
         return true
     }
 }
@@ -112,12 +114,14 @@ public enum DavMapping {
     ]
 
     /// The fields whose values differ between `a` and `b`.
-    public static func differences(_ a: TaskItem, _ b: TaskItem) -> [DavField] {
-        fields.filter { !$0.equal(a, b) }
+    public static func differences(_ a: TaskItem, _ b: TaskItem, declared: UserFields = UserFields()) -> [DavField] {
+        fields(declared).filter { !$0.equal(a, b) }
     }
 
     /// True when every mapped field is equal.
-    public static func same(_ a: TaskItem, _ b: TaskItem) -> Bool { differences(a, b).isEmpty }
+    public static func same(_ a: TaskItem, _ b: TaskItem, declared: UserFields = UserFields()) -> Bool {
+        differences(a, b, declared: declared).isEmpty
+    }
 
     /// The UID an item for `task` has: the one it came with, else its id.
     static func uid(of task: TaskItem) -> String {
@@ -128,11 +132,11 @@ public enum DavMapping {
     }
 
     /// A new item for `task`.
-    public static func newItem(for task: TaskItem, now: Date) -> [UInt8] {
+    public static func newItem(for task: TaskItem, now: Date, declared: UserFields = UserFields()) -> [UInt8] {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tick//tick//EN", "BEGIN:VTODO", "UID:" + uid(of: task),
                      "DTSTAMP:" + ICalendarCodec.stamp(now), "CREATED:" + ICalendarCodec.stamp(task.createdAt),
                      "LAST-MODIFIED:" + ICalendarCodec.stamp(now)]
-        for field in fields { lines += field.lines(task) }
+        for field in fields(declared) { lines += field.lines(task) }
         lines += ["END:VTODO", "END:VCALENDAR"]
         return Array(lines.map(ICalendarCodec.fold).joined().utf8)
     }
@@ -155,8 +159,9 @@ public enum DavMapping {
     /// Returns the item's bytes unchanged when no mapped field differs, unless
     /// `touch` (a move to another calendar: the copy written there is a change
     /// with its time, so no end takes it for an older copy).
-    public static func patch(_ item: DavItem, from old: TaskItem, to task: TaskItem, now: Date, touch: Bool = false) -> [UInt8] {
-        var changed = differences(old, task)
+    public static func patch(_ item: DavItem, from old: TaskItem, to task: TaskItem, now: Date, declared: UserFields = UserFields(),
+                             touch: Bool = false) -> [UInt8] {
+        var changed = differences(old, task, declared: declared)
         if !changed.contains(where: { $0.key == "repeat" }), needsRRule(item, rule: task.repeatRule), let field = fields.first(where: { $0.key == "repeat" }) {
             changed.append(field)
         }

@@ -339,7 +339,7 @@ public struct DavSync: Sendable {
     func entry(at now: Date) -> DavSync {
         guard let session = bridge.store.journal else { return self }
         let store = bridge.store.with(journal: session.restarted(at: now))
-        let journaled = DavBridge(store: store, settings: bridge.settings, root: bridge.root, now: bridge.now, timeZone: bridge.timeZone)
+        let journaled = DavBridge(store: store, settings: bridge.settings, root: bridge.root, now: bridge.now, timeZone: bridge.timeZone, fields: bridge.fields)
         return DavSync(bridge: journaled, configPath: configPath, environment: environment, clock: clock, backoff: backoff)
     }
 
@@ -395,7 +395,7 @@ public struct DavSync: Sendable {
             var down = try syncRound(live, removed: removed, accepted: accepted)
             down.uploaded += probed.uploaded
             down.downloaded += probed.downloaded
-            let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone).reconcile()
+            let report = try DavBridge(store: bridge.store, settings: bridge.settings, root: root, now: clock(), timeZone: bridge.timeZone, fields: bridge.fields).reconcile()
             var result = report
             // Calendars the pass made lists of came from the server: no change
             // of tick's lists to discover again.

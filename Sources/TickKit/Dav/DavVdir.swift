@@ -22,7 +22,7 @@ extension DavBridge {
                 guard let slash = key.firstIndex(of: "/") else { continue }
                 let path = dir + "/" + key
                 guard let item = try? DavItem(bytes: bytes, path: path),
-                      let task = try? item.task(path: path, now: bridge.now, timeZone: bridge.timeZone),
+                      let task = try? item.task(path: path, now: bridge.now, timeZone: bridge.timeZone, fields: bridge.fields),
                       result[task.id] == nil else { continue }
                 result[task.id] = Item(collection: String(key[..<slash]), name: String(key[key.index(after: slash)...]), bytes: bytes, item: item, task: task)
             }
@@ -115,17 +115,17 @@ extension DavBridge {
         var merged = kept.task
         if let base {
             for other in ranked.dropFirst() {
-                for field in DavMapping.fields where !field.equal(other.task, base.task) && field.equal(merged, base.task) {
+                for field in DavMapping.fields(fields) where !field.equal(other.task, base.task) && field.equal(merged, base.task) {
                     field.copy(&merged, other.task)
                 }
             }
         }
-        if !DavMapping.same(merged, kept.task) {
+        if !DavMapping.same(merged, kept.task, declared: fields) {
             let latest = ranked.map { stamp(of: $0) }.max() ?? now
-            let bytes = DavMapping.patch(kept.item, from: kept.task, to: merged, now: latest)
+            let bytes = DavMapping.patch(kept.item, from: kept.task, to: merged, now: latest, declared: fields)
             let path = vdirPath + "/" + kept.key
             let item = try DavItem(bytes: bytes, path: path)
-            kept = Item(collection: kept.collection, name: kept.name, bytes: bytes, item: item, task: try item.task(path: path, now: now, timeZone: timeZone))
+            kept = Item(collection: kept.collection, name: kept.name, bytes: bytes, item: item, task: try item.task(path: path, now: now, timeZone: timeZone, fields: fields))
             try write(bytes, kept)
             sent += 1
         }

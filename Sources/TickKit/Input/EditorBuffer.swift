@@ -8,16 +8,24 @@ import FoundationEssentials
 /// (`due`, `wait`, `remind`, `createdAt`, `modifiedAt`, `completedAt`) in the local zone; a time
 /// with `Z` or an offset keeps its exact instant. (Files on disk read such times as UTC:
 /// Docs/FORMAT.md; the buffer is a person typing, whose clock is local.)
+///
+/// Fields declared in config.toml are keys of the JSON like any other; the
+/// header names them, a date field's zone-less time is local too, a duration
+/// may be typed as `"1h30m"` and one of a set of values in any case; they are
+/// stored in their type's form (Docs/FIELDS.md "Setting").
 public struct EditorBuffer: Sendable {
     /// The zone in which times without a zone are read.
     public let timeZone: Zone
+    /// The fields declared in config.toml.
+    public let fields: UserFields
 
     /// The members whose string values may be instants (from the field table: `due`, `wait`,
     /// `remind` and the timestamps).
     static let timeKeys = TaskField.timeKeys
 
-    public init(timeZone: Zone) {
+    public init(timeZone: Zone, fields: UserFields = UserFields()) {
         self.timeZone = timeZone
+        self.fields = fields
     }
 
     /// The header comment, one `//` line each.
@@ -27,7 +35,22 @@ public struct EditorBuffer: Sendable {
             "// Times ending in Z are UTC (2026-11-24T16:00:00Z), or give an offset (2026-11-24T17:00:00+01:00).",
             "// A time without a zone (2026-11-24T17:00) is read in your local zone, \(timeZone.identifier).",
             "// Lines starting with // are ignored.",
-        ]
+        ] + fieldsLine
+    }
+
+    /// The header line naming the declared fields and how each is typed.
+    private var fieldsLine: [String] {
+        guard !fields.isEmpty else { return [] }
+        let each = fields.all.map { field -> String in
+            switch field.kind {
+            case .string: return "\"\(field.name)\": text"
+            case .number: return "\"\(field.name)\": a number"
+            case .date: return "\"\(field.name)\": a day (\"2026-12-01\") or a time"
+            case .duration: return "\"\(field.name)\": minutes or \"1h30m\""
+            case .values(let names): return "\"\(field.name)\": " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+            }
+        }
+        return ["// Your fields (config.toml): " + each.joined(separator: "; ") + ". Add a key to set one, remove it to clear it."]
     }
 
     /// The buffer for a task's JSON: the header, then the JSON.
@@ -43,9 +66,9 @@ public struct EditorBuffer: Sendable {
         var bytes = EditorBuffer.blankingComments(buffer)
         guard let root = try? JSONParser.parse(bytes), case .object(let members) = root.kind else { return bytes }
         var replacements: [(range: Range<Int>, text: String)] = []
-        for member in members where EditorBuffer.timeKeys.contains(member.key) {
+        for member in members {
             guard case .string(let text) = member.value.kind, member.value.offset >= 0,
-                  let instant = localInstant(text)
+                  let replacement = replacement(key: member.key, text: text)
             else { continue }
             let start = member.value.offset
             let raw = Array(text.utf8)
@@ -54,12 +77,34 @@ public struct EditorBuffer: Sendable {
             guard end < bytes.count, bytes[start] == UInt8(ascii: "\""), Array(bytes[(start + 1)..<end]) == raw,
                   bytes[end] == UInt8(ascii: "\"")
             else { continue }
-            replacements.append((start..<(end + 1), "\"" + Timestamp.format(instant) + "\""))
+            replacements.append((start..<(end + 1), replacement))
         }
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             bytes.replaceSubrange(replacement.range, with: Array(replacement.text.utf8))
         }
         return bytes
+    }
+
+    /// The JSON text a string typed at `key` is read as, or nil to keep it:
+    /// a zone-less time at a time key or a declared date field, UTC; a
+    /// duration (`1h30m`) at a declared duration field, minutes; a value of
+    /// a declared set in another case, as declared.
+    private func replacement(key: String, text: String) -> String? {
+        if let field = fields[key], field.name == key {
+            switch field.kind {
+            case .date: break
+            case .duration:
+                guard let minutes = DurationText.parse(text), minutes > 0 else { return nil }
+                return String(minutes)
+            case .values(let names):
+                guard !names.contains(text), let match = names.first(where: { $0.lowercased() == text.lowercased() }) else { return nil }
+                return "\"" + match + "\""
+            case .string, .number: return nil
+            }
+        } else if !EditorBuffer.timeKeys.contains(key) {
+            return nil
+        }
+        return localInstant(text).map { "\"" + Timestamp.format($0) + "\"" }
     }
 
     /// The instant of `YYYY-MM-DDTHH:MM[:SS[.fff]]` (or a space for `T`) with no zone, read

@@ -4,7 +4,8 @@ import FoundationEssentials
 ///
 /// Columns: id,list,title,state,due,scheduled,remind,repeat,priority,energy,
 /// tags,notes,createdAt,modifiedAt,completedAt,estimate (minutes),wait,depends (UUIDs separated by
-/// spaces). On import the header may be in any order and only `title` is required.
+/// spaces), then one column per declared field, named as it is (``UserFieldCells``).
+/// On import the header may be in any order and only `title` is required.
 public enum CSVCodec: InterchangeCodec {
     /// The columns tick writes, in order.
     public static let columns = [
@@ -51,6 +52,8 @@ public enum CSVCodec: InterchangeCodec {
         var header: Record?
         var index: [String: Int] = [:]
         var unknown: [(Int, String)] = []
+        /// The columns of declared fields (header `NAME`).
+        var declared: [(column: Int, field: UserField)] = []
         var grouper: ImportGrouper
         var occurrences: [String: Int] = [:]
 
@@ -78,10 +81,13 @@ public enum CSVCodec: InterchangeCodec {
         mutating func readHeader(_ header: Record) throws(ImportError) {
             var index: [String: Int] = [:]
             var unknown: [(Int, String)] = []
+            var declared: [(column: Int, field: UserField)] = []
             let known = Dictionary(uniqueKeysWithValues: columns.map { ($0.lowercased(), $0) })
             for (i, raw) in header.fields.enumerated() {
                 let name = raw.trimmingWhitespace()
-                if let k = known[name.lowercased()] {
+                if let field = context.fields[name], field.name == name, !declared.contains(where: { $0.field == field }) {
+                    declared.append((i, field))
+                } else if let k = known[name.lowercased()] {
                     guard index[k] == nil else { throw ImportError(path: context.path, line: header.line, message: "column \"\(k)\" appears twice in the header") }
                     index[k] = i
                 } else if !name.isEmpty {
@@ -93,12 +99,14 @@ public enum CSVCodec: InterchangeCodec {
             }
             self.index = index
             self.unknown = unknown
+            self.declared = declared
             self.header = header
         }
 
         mutating func readRow(_ row: Record, header: Record) throws(ImportError) {
             let index = self.index
             let unknown = self.unknown
+            let declared = self.declared
             let context = self.context
             func fail(_ message: String) -> ImportError { ImportError(path: context.path, line: row.line, message: message) }
             if row.fields.count == 1, row.fields[0].isEmpty { return }
@@ -195,6 +203,12 @@ public enum CSVCodec: InterchangeCodec {
             } else {
                 _ = try timestamp("completedAt")
             }
+            for (i, field) in declared where !row.fields[i].isEmpty {
+                switch UserFieldCells.stored(cell: row.fields[i], for: field) {
+                case .success(let value): task.extra.append(JSONMember(field.name, value))
+                case .failure(let message): throw fail(message.text)
+                }
+            }
             for (i, name) in unknown where !row.fields[i].isEmpty {
                 task.extra.append(JSONMember("x-csv-\(name)", .string(row.fields[i])))
             }
@@ -206,7 +220,8 @@ public enum CSVCodec: InterchangeCodec {
 
     public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
         var out = ""
-        out += columns.joined(separator: ",") + "\r\n"
+        // tick's columns, then one per declared field (header: its name).
+        out += (columns + context.fields.names).map(quote).joined(separator: ",") + "\r\n"
         for file in files {
             let list = file.kind == .inbox ? "" : file.displayName
             for task in file.tasks {
@@ -229,7 +244,7 @@ public enum CSVCodec: InterchangeCodec {
                     task.estimate.map(String.init) ?? "",
                     task.wait?.fileString ?? "",
                     task.depends.map(\.lowercased).joined(separator: " "),
-                ]
+                ] + context.fields.all.map { field in field.value(in: task).map { UserFieldCells.cell($0, for: field) } ?? "" }
                 out += row.map(quote).joined(separator: ",") + "\r\n"
             }
         }
@@ -250,8 +265,9 @@ public enum CSVCodec: InterchangeCodec {
                 t.slot = old.slot
                 // Import reads a CRLF in notes as a line break: the store's CRLFs stay.
                 if let notes = old.notes, t.notes != notes, t.notes == notes.replacingAll("\r\n", with: "\n") { t.notes = notes }
-                let csvKeys = old.extra.filter { $0.key.hasPrefix("x-csv-") }
-                t.extra = csvKeys == task.extra ? old.extra : old.extra.filter { !$0.key.hasPrefix("x-csv-") } + task.extra
+                // The row's `x-csv-` keys and declared fields replace the store's in their places; a
+                // field the row leaves empty (or has no column for) keeps the store's value.
+                t.extra = ImportExtra.merge(old.extra, dropping: { $0.hasPrefix("x-csv-") }, imported: task.extra)
                 return t
             }
             return f

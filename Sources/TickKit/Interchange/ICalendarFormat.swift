@@ -335,6 +335,10 @@ public enum ICalendarCodec: InterchangeCodec {
             id = UUID(name: "ical-summary:" + summary)
         }
         var task = TaskItem(id: id, title: summary, createdAt: context.now, modifiedAt: context.now)
+        // Declared fields' `X-TICK-FIELD`s (over the same keys in `X-TICK-JSON`).
+        for member in DavMapping.userFieldValues(props, fields: context.fields) {
+            if let i = extra.firstIndex(where: { $0.key == member.key }) { extra[i] = member } else { extra.append(member) }
+        }
         task.extra = extra
         if let d = prop("DESCRIPTION").map({ unescape($0.value) }), !d.isEmpty { task.notes = d }
         if let p = prop("DUE") {
@@ -484,7 +488,7 @@ public enum ICalendarCodec: InterchangeCodec {
                     add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self)))
                 }
                 // Every field as the CalDAV bridge writes it: one VTODO codec (alarms last).
-                for field in DavMapping.fields { field.lines(task).forEach(add) }
+                for field in DavMapping.fields(context.fields) { field.lines(task).forEach(add) }
                 add("END:VTODO")
             }
         }

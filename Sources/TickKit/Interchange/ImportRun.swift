@@ -8,11 +8,14 @@ public struct ImportRun {
     let store: Store
     let now: Date
     let timeZone: Zone
+    /// The declared fields: a Taskwarrior import's UDAs of these names are fields.
+    let fields: UserFields
 
-    public init(store: Store, now: Date, timeZone: Zone) {
+    public init(store: Store, now: Date, timeZone: Zone, fields: UserFields = UserFields()) {
         self.store = store
         self.now = now
         self.timeZone = timeZone
+        self.fields = fields
     }
 
     /// Plans the import of `files` (consumed), decoded from `format`, and, with
@@ -29,7 +32,7 @@ public struct ImportRun {
             switch format {
             case .todotxt: files = TodoTxtCodec.reconcile(files, with: snapshot, timeZone: timeZone)
             case .csv: files = CSVCodec.reconcile(files, with: snapshot)
-            case .taskwarrior: files = TaskwarriorCodec.reconcile(files, with: snapshot, timeZone: timeZone)
+            case .taskwarrior: files = TaskwarriorCodec.reconcile(files, with: snapshot, timeZone: timeZone, fields: fields)
             case .ics: files = ICalendarCodec.reconcile(files, with: snapshot)
             case .json, .markdown: break
             }

@@ -107,11 +107,14 @@ public struct InterchangeContext: Sendable {
     public var path: String
     public var now: Date
     public var timeZone: Zone
+    /// The fields declared in config.toml: the formats carry them (Docs/FIELDS.md "Formats").
+    public var fields: UserFields
 
-    public init(path: String, now: Date, timeZone: Zone) {
+    public init(path: String, now: Date, timeZone: Zone, fields: UserFields = UserFields()) {
         self.path = path
         self.now = now
         self.timeZone = timeZone
+        self.fields = fields
     }
 }
 

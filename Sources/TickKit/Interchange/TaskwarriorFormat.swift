@@ -254,7 +254,12 @@ public enum TaskwarriorCodec: InterchangeCodec {
             let strays = Set(task.tags.compactMap { t in t.lastIndex(of: ":").map { String(t[t.index(after: $0)...]) } })
             for m in members where !mapped.contains(m.key) {
                 if strays.contains(m.key), case .string("x") = m.value.kind { continue }
-                extra.append(JSONMember(prefix + m.key, m.value))
+                // A declared field's UDA is the field (typed when it comes back the same); any other is kept.
+                if let field = context.fields[m.key], field.name == m.key, !isNull(m.value) {
+                    extra.append(JSONMember(m.key, TaskwarriorUDA.stored(m.value, for: field, timeZone: context.timeZone)))
+                } else {
+                    extra.append(JSONMember(prefix + m.key, m.value))
+                }
             }
             // A task exported from tick keeps its unknown keys when they come back verbatim.
             task.extra = extra.map { JSONMember($0.key, stripOffsets($0.value)) }
@@ -443,6 +448,10 @@ public enum TaskwarriorCodec: InterchangeCodec {
             "status", "start", "end", "scheduled", "wait", "depends", "priority", "annotations", "recur", "mask", "rtype",
             TaskwarriorRecurrence.seriesKey,
         ]
+        // Declared fields as UDAs (a name of Taskwarrior's own is never declared).
+        for (field, value) in context.fields.values(of: task) where !ms.contains(where: { $0.key == field.name }) {
+            ms.append(JSONMember(field.name, TaskwarriorUDA.attribute(value, for: field, timeZone: context.timeZone)))
+        }
         for m in task.extra where m.key.hasPrefix(prefix) {
             let name = String(m.key.dropFirst(prefix.count))
             if special.contains(name) || name.isEmpty || ms.contains(where: { $0.key == name }) { continue }

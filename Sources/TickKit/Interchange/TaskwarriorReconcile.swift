@@ -9,22 +9,24 @@ extension TaskwarriorCodec {
     /// order, its empty lines); a due or wait date at local midnight keeps the store's
     /// form (a day or that instant); the slot and unknown keys other than
     /// `x-taskwarrior-` ones, which are not exported, are kept (as CSV keeps them).
-    /// Call it between `decode` and `ImportPlan.make`.
-    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone) -> [TaskFile] {
+    /// The keys Taskwarrior carries (`x-taskwarrior-…` and the declared fields) are the
+    /// import's, in the store's places. Call it between `decode` and `ImportPlan.make`.
+    public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone,
+                                 fields: UserFields = UserFields()) -> [TaskFile] {
         var current: [UUID: TaskItem] = [:]
         for (_, task) in snapshot.allTasks { current[task.id] = task }
         return files.map { file in
             var f = file
-            f.tasks = file.tasks.map { t in current[t.id].map { keepStore(t, of: $0, timeZone: timeZone) } ?? t }
+            f.tasks = file.tasks.map { t in current[t.id].map { keepStore(t, of: $0, timeZone: timeZone, fields: fields) } ?? t }
             return f
         }
     }
 
-    /// `imported` with what ``reconcile(_:with:timeZone:)`` keeps of `current`.
-    static func keepStore(_ imported: TaskItem, of current: TaskItem, timeZone: Zone) -> TaskItem {
+    /// `imported` with what ``reconcile(_:with:timeZone:fields:)`` keeps of `current`.
+    static func keepStore(_ imported: TaskItem, of current: TaskItem, timeZone: Zone, fields: UserFields = UserFields()) -> TaskItem {
         var r = imported
         r.slot = current.slot
-        r.extra = ImportExtra.merge(current.extra, dropping: { $0.hasPrefix(prefix) }, imported: imported.extra)
+        r.extra = ImportExtra.merge(current.extra, dropping: { $0.hasPrefix(prefix) || fields[$0]?.name == $0 }, imported: imported.extra)
         func sameInstant(_ a: TaskDate?, _ b: TaskDate?) -> Bool {
             switch (a, b) {
             case (.day(let d)?, .time(let t)?), (.time(let t)?, .day(let d)?): d.startOfDay(in: timeZone) == t

@@ -18,6 +18,7 @@ import Glibc
 /// - `tick:<uuid>` ↔ the task id (written on export so a re-import after
 ///   `todo.sh do N` updates the same task). Lines without it get a name-based
 ///   id derived from their text without completion mark, priority and dates;
+/// - a declared field's `NAME:value` ↔ the field (``UserFieldCells``);
 /// - every other `key:value` whose key is a word (starts with a letter) is kept, in order, in `x-todotxt-extra` (an
 ///   object) and written back on export;
 /// - a title word that would read as a marker (`+word`, `@word`, `key:value`) is written with a
@@ -125,6 +126,8 @@ public enum TodoTxtCodec: InterchangeCodec {
         var depends: [UUID] = []
         var id: UUID?
         var extras: [JSONMember] = []
+        // Declared fields (``UserFieldCells``), stored under their names.
+        var declared: [JSONMember] = []
         for w in words {
             if w.count > 1, w.hasPrefix("+") {
                 projects.append(String(w.dropFirst()))
@@ -163,6 +166,9 @@ public enum TodoTxtCodec: InterchangeCodec {
                 } else if key == idKey {
                     guard let u = UUID(fastString: value) else { throw fail("invalid task id \"\(value)\" in tick:; expected a UUID") }
                     id = u
+                } else if let field = context.fields[key], field.name == key, !declared.contains(where: { $0.key == key }),
+                          let stored = UserFieldCells.stored(word: value, for: field) {
+                    declared.append(JSONMember(key, stored))
                 } else {
                     extras.append(JSONMember(key, .string(value)))
                 }
@@ -184,6 +190,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         task.wait = wait
         // A dependency on itself is dropped (as Taskwarrior's import does).
         task.depends = depends.filter { $0 != taskID }
+        task.extra = declared
         if active { task.state = .active }
         if done {
             task.state = .done
@@ -208,14 +215,14 @@ public enum TodoTxtCodec: InterchangeCodec {
         var out = ""
         for file in files {
             for task in file.tasks {
-                out += line(for: task, list: file.name, timeZone: context.timeZone) + "\n"
+                out += line(for: task, list: file.name, timeZone: context.timeZone, fields: context.fields) + "\n"
             }
         }
         return Array(out.utf8)
     }
 
-    /// One task as a todo.txt line.
-    public static func line(for task: TaskItem, list: String?, timeZone: Zone) -> String {
+    /// One task as a todo.txt line; the `fields` declared are `NAME:value` words.
+    public static func line(for task: TaskItem, list: String?, timeZone: Zone, fields: UserFields = UserFields()) -> String {
         var parts: [String] = []
         let created = LocalDate(date: task.createdAt, timeZone: timeZone).iso
         if task.state == .done {
@@ -264,6 +271,9 @@ public enum TodoTxtCodec: InterchangeCodec {
         if let energy = task.energy { parts.append("\(energyKey):" + energy.rawValue) }
         if let estimate = task.estimate { parts.append("\(estimateKey):\(estimate)m") }
         for dep in task.depends { parts.append("\(dependsKey):" + dep.lowercased) }
+        for (field, value) in fields.values(of: task) {
+            if let word = UserFieldCells.word(value, for: field) { parts.append(field.name + ":" + word) }
+        }
         for member in task.extra where member.key == extraKey {
             if case .object(let kvs) = member.value.kind {
                 for kv in kvs { if case .string(let v) = kv.value.kind { parts.append(kv.key + ":" + v) } }

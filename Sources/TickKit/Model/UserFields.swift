@@ -38,8 +38,8 @@ public struct UserFields: Sendable, Equatable {
     /// each field's file key and change key (``TaskField/all``), the
     /// quick-add keys and their other spellings (``QuickAddParser/keys``,
     /// ``FieldNames``), the filter keys (``FilterParser/keys``), the keys tick
-    /// refuses in `add` (``FieldNames/notTakenOnAdd``) and the file's own
-    /// keys (`id`, `changed`, `list`).
+    /// refuses in `add` (``FieldNames/notTakenOnAdd``), the file's own
+    /// keys (`id`, `changed`, `list`) and Taskwarrior's attributes (`until`, `mask`, …).
     public static let reservedNames: Set<String> = {
         var names: Set<String> = ["id", "changed", "list", "order", "version"]
         for field in TaskField.all {
@@ -55,6 +55,8 @@ public struct UserFields: Sendable, Equatable {
         names.formUnion(FieldNames.notTakenOnAdd.keys)
         names.formUnion(FilterParser.keys)
         names.formUnion(FilterParser.modifiers)
+        // Taskwarrior's own attributes: a declared field is a UDA of its name there.
+        names.formUnion(TaskwarriorUDA.attributes)
         return names
     }()
 

@@ -20,10 +20,14 @@ public struct EditorSession {
     let now: Date
     let timeZone: Zone
     let path: String
+    /// The fields declared in config.toml: named in the buffer's header, checked on save.
+    let fields: UserFields
 
     /// `path` is the scratch file (``scratchPath(location:task:processID:)``);
     /// it is removed once the edit is saved or had no changes, and kept otherwise.
-    public init(store: Store, session: IndexSession, item: ListedTask, now: Date, timeZone: Zone, path: String) {
+    public init(store: Store, session: IndexSession, item: ListedTask, now: Date, timeZone: Zone, path: String,
+                fields: UserFields = UserFields()) {
+        self.fields = fields
         self.store = store
         self.session = session
         self.item = item
@@ -68,7 +72,7 @@ public struct EditorSession {
         var originalNode = JSONWriter.write(TaskFileEncoder.node(for: original))
         if originalNode.isEmpty { originalNode = [] }
         // A `//` header says how times are read; zone-less times are local (EditorBuffer).
-        let buffer = EditorBuffer(timeZone: timeZone)
+        let buffer = EditorBuffer(timeZone: timeZone, fields: fields)
         let originalBuffer = buffer.render(json: originalNode)
         try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
         try AtomicFile.write(originalBuffer, to: path, mode: PrivateFiles.fileMode)
@@ -117,7 +121,25 @@ public struct EditorSession {
         if edited.notes != original.notes, let notes = edited.notes, let problem = TextRules.notesProblem(notes) {
             throw FormatError(path: path, location: nil, message: problem)
         }
+        // A declared field the edit set or changed must be of its type (a value
+        // already of another type, a hand edit, is kept as it is).
+        for field in fields.all {
+            guard let value = field.value(in: edited), value != field.value(in: original), !field.isWellTyped(value) else { continue }
+            throw FormatError(path: path, location: nil,
+                              message: "\(field.name): \(field.text(of: value)) is not \(Self.expected(field.kind))")
+        }
         return edited
+    }
+
+    /// What a declared field of `kind` takes in the buffer.
+    static func expected(_ kind: UserField.Kind) -> String {
+        switch kind {
+        case .string: return "text (give it in quotes)"
+        case .number: return "a number like 3 or 2.5"
+        case .date: return "a day like \"2026-12-01\" or a time like \"2026-12-01T09:00\""
+        case .duration: return "minutes like 90 or a duration like \"1h30m\""
+        case .values(let names): return "one of " + names.joined(separator: ", ")
+        }
     }
 
     /// Saves `edited` over the task when its values are still as `original`

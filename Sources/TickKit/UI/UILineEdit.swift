@@ -8,7 +8,8 @@ public enum UILineEdit {
     /// ``QuickAddParser/split(_:allowRemoval:)`` reads it (title words and
     /// tokens). A `list:` (a move is `m`'s) or a slot (`at:`, `for:`) is
     /// refused, and so is a line without a title.
-    public static func change(to task: TaskItem, titleWords: [String], tokens: TaskEdit) throws(InputError) -> TaskEdit {
+    public static func change(to task: TaskItem, titleWords: [String], tokens: TaskEdit,
+                              fields: UserFields = UserFields()) throws(InputError) -> TaskEdit {
         if tokens.list != nil {
             throw .invalid("list: cannot be changed by edit; press m to move the task to another list")
         }
@@ -27,6 +28,10 @@ public enum UILineEdit {
         if task.energy != nil, edit.energy == .keep { edit.energy = .clear }
         if task.estimate != nil, edit.estimate == .keep { edit.estimate = .clear }
         if task.wait != nil, edit.wait == .keep { edit.wait = .clear }
+        // A declared field the line showed (``UITaskText/word(_:for:timeZone:)``) and no longer says.
+        for (field, value) in fields.values(of: task) where edit.userFields[field.name] == nil {
+            if UITaskText.word(value, for: field, timeZone: .utc) != nil { edit.userFields[field.name] = .clear }
+        }
         let kept = Set(edit.addTags.map { $0.lowercased() })
         edit.removeTags += task.tags.filter { !kept.contains($0.lowercased()) }
         if let problem = edit.textProblem { throw .invalid(problem) }

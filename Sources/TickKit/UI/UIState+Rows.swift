@@ -57,7 +57,7 @@ extension UIState {
             // todo.txt's and most apps' mark: done at once; on a done task, open again.
             return [.setState(id, item.task.state == .done ? .open : .done)]
         case .character("e"):
-            begin(.edit(id), text: UITaskText.tokens(of: item.task, timeZone: timeZone))
+            begin(.edit(id), text: UITaskText.tokens(of: item.task, timeZone: timeZone, fields: fields))
         case .character("E"):
             return [.editInEditor(id)]
         case .character("d"), .delete:

@@ -46,9 +46,12 @@ public struct UIState: Sendable {
     public internal(set) var dragging: UUID?
     /// For ``UITaskText``: dates in the input line are local.
     public let timeZone: Zone
+    /// For ``UITaskText``: the declared fields are `NAME:value` words of the input line.
+    public let fields: UserFields
 
-    public init(timeZone: Zone, view: UIView = .today, filter: String = "") {
+    public init(timeZone: Zone, view: UIView = .today, filter: String = "", fields: UserFields = UserFields()) {
         self.timeZone = timeZone
+        self.fields = fields
         self.filter = filter
         viewIndex = views.firstIndex(of: view) ?? 1
     }

@@ -3,11 +3,12 @@ import Glibc
 
 /// A task written as the quick-add words that would make it again, for `e`
 /// (edit in the input line): the title, then `due:` `sched:` `remind:`
-/// `repeat:` `pri:` `energy:` `est:` `wait:` and the tags.
+/// `repeat:` `pri:` `energy:` `est:` `wait:`, the declared fields' `NAME:value`
+/// (``word(_:for:timeZone:)``) and the tags.
 public enum UITaskText {
     /// The words of `task`, dates in `timeZone`. Title words that would read
     /// as tokens get a leading `\` (title text, Docs/CLI.md "Literal titles").
-    public static func tokens(of task: TaskItem, timeZone: Zone) -> String {
+    public static func tokens(of task: TaskItem, timeZone: Zone, fields: UserFields = UserFields()) -> String {
         let title = task.title.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             looksLikeToken(String(word)) ? "\\" + word : String(word)
         }.joined(separator: " ")
@@ -20,8 +21,24 @@ public enum UITaskText {
         if let e = task.energy { words.append("energy:" + e.rawValue) }
         if let e = task.estimate { words.append("est:" + DurationText.format(e)) }
         if let w = task.wait { words.append("wait:" + when(w, timeZone)) }
+        for (field, value) in fields.values(of: task) {
+            if let word = word(value, for: field, timeZone: timeZone) { words.append(field.name + ":" + word) }
+        }
         words += task.tags.map { "+" + $0 }
         return words.joined(separator: " ")
+    }
+
+    /// A declared field's value as the input line types it (a date local, a
+    /// duration as `1h30m`); nil for a value of another type than declared or
+    /// text with a space, which the line cannot hold (it is left as it is).
+    public static func word(_ value: JSONNode, for field: UserField, timeZone: Zone) -> String? {
+        guard field.isWellTyped(value) else { return nil }
+        switch (field.kind, value.kind) {
+        case (.date, .string(let s)): return TaskDate(fileString: s).map { when($0, timeZone) }
+        case (.duration, .number), (.number, .number): return field.text(of: value)
+        case (_, .string(let s)): return s.isEmpty || s.contains(where: \.isWhitespace) ? nil : s
+        default: return nil
+        }
     }
 
     /// `2026-11-24` or `2026-11-24T17:00`, local.

@@ -49,7 +49,7 @@ extension Tick {
             let command = passwordCommand.map(DavSetup.splitCommand)
             if let command, command.isEmpty { throw CLIError("--password-command is empty", status: .usage) }
             let text = DavSetup.config(url: url, user: user, passwordCommand: command, root: root)
-            let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone)
+            let bridge = DavBridge(store: context.store, settings: config.dav, root: root, now: context.now, timeZone: context.timeZone, fields: config.fields)
             let sync = DavSync(bridge: bridge, configPath: configPath, environment: context.environment, clock: context.clock)
             // Written only once discover worked with it: a failure leaves the old one.
             let (collections, report) = try sync.setUp(config: text)

@@ -92,7 +92,7 @@ extension Context {
     /// The CalDAV sync of this store, as the user's configuration sets it up.
     func davSync(_ config: TickConfig) -> DavSync {
         let root = config.dav.resolvedPath(environment: environment)
-        let bridge = DavBridge(store: store, settings: config.dav, root: root, now: now, timeZone: timeZone)
+        let bridge = DavBridge(store: store, settings: config.dav, root: root, now: now, timeZone: timeZone, fields: config.fields)
         return DavSync(bridge: bridge, configPath: DavSetup.configPath(environment: environment), environment: environment, clock: clock)
     }
 }

@@ -57,7 +57,7 @@ extension Tick {
                 files = files.filter { $0.kind == kind }
             }
             let chosen = format ?? output.flatMap(InterchangeFormat.infer(fromPath:)) ?? .json
-            let bytes = chosen.encode(files, context: InterchangeContext(path: output ?? "-", now: context.now, timeZone: context.timeZone))
+            let bytes = chosen.encode(files, context: InterchangeContext(path: output ?? "-", now: context.now, timeZone: context.timeZone, fields: try context.userFields()))
             if let output {
                 let path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
                 let parent = PathString.deletingLastComponent(path)

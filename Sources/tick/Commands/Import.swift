@@ -80,13 +80,13 @@ extension Tick {
             // Bad lines are skipped (each reported, and the exit status 4) unless --strict.
             var skipped: [ImportError] = []
             let strict = self.strict
-            var files = try chosen.decode(from: reader, context: InterchangeContext(path: path, now: context.now, timeZone: context.timeZone)) {
+            var files = try chosen.decode(from: reader, context: InterchangeContext(path: path, now: context.now, timeZone: context.timeZone, fields: try context.userFields())) {
                 (error: ImportError) throws(ImportError) in
                 if strict { throw error }
                 skipped.append(error)
             }
             let showProgress = context.terminal.stderrIsTTY
-            let plan = try ImportRun(store: context.store, now: context.now, timeZone: context.timeZone)
+            let plan = try ImportRun(store: context.store, now: context.now, timeZone: context.timeZone, fields: try context.userFields())
                 .run(&files, from: chosen, apply: !dryRun) { plan in
                     showProgress && plan.addedCount + plan.updatedCount > 1_000 ? { ProgressBar.draw(done: $0, total: $1, unit: "files") } : nil
                 }

@@ -87,6 +87,7 @@ extension Tick {
             if config.dav.watch, FileManager.default.fileExists(atPath: davConfig) {
                 let root = config.dav.resolvedPath(environment: context.environment)
                 let settings = config.dav
+                let fields = config.fields
                 let environment = context.environment
                 // What a sync changes in the store goes into the undo journal as
                 // `tick dav sync`'s changes do, under its name: DavSync makes each
@@ -96,7 +97,7 @@ extension Tick {
                     warn: { warning in t.errLine("\(Timestamp.format(Date())) CalDAV: warning: \(warning.description)") })
                 let davStore = store.with(journal: journal)
                 davScheduler = DavScheduler(interval: settings.interval, debounce: settings.debounce) {
-                    let bridge = DavBridge(store: davStore, settings: settings, root: root, now: clock(), timeZone: zone)
+                    let bridge = DavBridge(store: davStore, settings: settings, root: root, now: clock(), timeZone: zone, fields: fields)
                     let sync = DavSync(bridge: bridge, configPath: davConfig, environment: environment, clock: clock)
                     let stamp = Timestamp.format(Date())
                     do {

@@ -27,7 +27,7 @@ struct FilterArguments: ParsableArguments {
 /// `--sort` and `--limit` of listings.
 struct OrderOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Sort by these keys (due, sched, remind, created, modified, completed, pri, energy, estimate, title, list, id), comma-separated; a trailing - sorts descending.",
+        "Sort by these keys (due, sched, remind, created, modified, completed, pri, energy, estimate, title, list, id, or a field declared in config.toml), comma-separated; a trailing - sorts descending.",
         valueName: "keys"))
     var sort: String?
 
@@ -38,7 +38,8 @@ struct OrderOptions: ParsableArguments {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
     }
 
-    func taskSort() throws -> TaskSort? {
-        try sort.map { try TaskSort($0) }
+    /// The `--sort` keys, a declared field's name (`fields`) among them.
+    func taskSort(fields: UserFields) throws -> TaskSort? {
+        try sort.map { try TaskSort($0, fields: fields) }
     }
 }

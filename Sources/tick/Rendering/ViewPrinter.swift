@@ -25,7 +25,7 @@ struct ViewPrinter {
         }
         // `is:waiting`, `wait.after:fri`: asking about waiting shows waiting tasks.
         if parsed.expression.choosesWaiting { filter.showWaiting = true }
-        let sort = try order.taskSort()
+        let sort = try order.taskSort(fields: context.userFields())
         let t = context.terminal
         // A context never hides tasks silently: every listing says it is on.
         let note = active.map { "\($0.label) is active (\($0.filter.line)); tick context none shows everything" }

@@ -12,7 +12,7 @@ struct InlineEdit {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         let (titleWords, tokens) = try context.quickAdd().split(words, allowRemoval: true)
         let task = try context.load().tasks.resolve(.id(id)).task
-        let edit = try UILineEdit.change(to: task, titleWords: titleWords, tokens: tokens)
+        let edit = try UILineEdit.change(to: task, titleWords: titleWords, tokens: tokens, fields: try context.userFields())
         return try TaskMutation(context: context).edit(.id(id), with: edit)
     }
 }

@@ -25,7 +25,7 @@ final class UISession {
         loader = UILoader(base: context)
         let plain = Terminal(noColorFlag: true, environment: context.environment)
         painter = ScreenPainter(renderer: TaskRenderer(terminal: plain, dates: context.dates, query: context.query), dates: context.dates)
-        state = UIState(timeZone: context.timeZone, view: .today, filter: filter)
+        state = UIState(timeZone: context.timeZone, view: .today, filter: filter, fields: try context.userFields())
     }
 
     /// Runs until `q`; the terminal is given back however it ends.

@@ -7,9 +7,10 @@ import TickKit
 /// $EDITOR on the terminal, "Edit again?", and the confirmation line.
 extension EditorSession {
     /// The command's edit of `item`: its store, start time and zone.
-    init(context: Context, item: ListedTask) {
+    init(context: Context, item: ListedTask) throws {
         self.init(store: context.store, session: context.indexSession, item: item, now: context.now, timeZone: context.timeZone,
-                  path: Self.scratchPath(location: context.store.location, task: item.task, processID: getpid()))
+                  path: Self.scratchPath(location: context.store.location, task: item.task, processID: getpid()),
+                  fields: try context.userFields())
     }
 
     /// Edits the task in the user's editor and prints what was saved.

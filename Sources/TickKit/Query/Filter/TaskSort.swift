@@ -5,8 +5,21 @@ import Glibc
 /// descending with a trailing `-`. Tasks without the field come last either
 /// way; ties keep the listing's own order.
 public struct TaskSort: Sendable, Equatable {
-    public enum Key: String, Sendable, CaseIterable {
+    /// A sort key: one of tick's fields, or a field declared in config.toml.
+    public enum Key: Sendable, Equatable {
         case due, sched, remind, created, modified, completed, pri, energy, estimate, title, list, id
+        /// A declared field (Docs/FIELDS.md "Sorting"): a date, number or
+        /// duration by value, a string by its text ignoring case, one of a set
+        /// of values in the declared order; a value of another type than
+        /// declared sorts with the tasks that have none, last.
+        case field(UserField)
+
+        /// tick's own keys by name.
+        public static let builtIn: [(name: String, key: Key)] = [
+            ("due", .due), ("sched", .sched), ("remind", .remind), ("created", .created), ("modified", .modified),
+            ("completed", .completed), ("pri", .pri), ("energy", .energy), ("estimate", .estimate), ("title", .title),
+            ("list", .list), ("id", .id),
+        ]
     }
 
     public var keys: [(key: Key, descending: Bool)]
@@ -16,14 +29,20 @@ public struct TaskSort: Sendable, Equatable {
     }
 
     /// Parses `due,pri-`; `+` after a key means ascending, as in Taskwarrior.
-    public init(_ text: String) throws(InputError) {
+    /// A declared field's name (`fields`) is a key too.
+    public init(_ text: String, fields: UserFields = UserFields()) throws(InputError) {
         var keys: [(key: Key, descending: Bool)] = []
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
             var word = raw.trimmingWhitespace().lowercased()
             var descending = false
             if word.hasSuffix("-") { descending = true; word.removeLast() } else if word.hasSuffix("+") { word.removeLast() }
-            guard let key = Key(rawValue: FieldNames.canonical(word)) else {
-                let names = Key.allCases.map(\.rawValue)
+            let key: Key
+            if let field = fields[word], field.name == word {
+                key = .field(field)
+            } else if let row = Key.builtIn.first(where: { $0.name == FieldNames.canonical(word) }) {
+                key = row.key
+            } else {
+                let names = Key.builtIn.map(\.name) + fields.names
                 let guess = Spelling.closest(to: word, among: names).map { " (did you mean \($0)?)" } ?? ""
                 throw .invalid("--sort: \"\(raw)\" is not a sort key\(guess); give one or more of \(names.joined(separator: ", ")), comma-separated, each with - for descending")
             }
@@ -62,7 +81,30 @@ public struct TaskSort: Sendable, Equatable {
             case .title: return .text(t.title.lowercased())
             case .list: return .number(Double(listRank(item.kind) ?? Int.max))
             case .id: return item.shortID.map { .number(Double($0)) }
+            case .field(let field): return Self.value(of: field, in: t, timeZone: query.timeZone)
             }
+        }
+    }
+
+    /// A declared field's sort value in `task`; nil when unset or not of its type.
+    static func value(of field: UserField, in task: TaskItem, timeZone: Zone) -> Value? {
+        guard let value = field.value(in: task), field.isWellTyped(value) else { return nil }
+        switch (field.kind, value.kind) {
+        case (.number, .number(let literal)), (.duration, .number(let literal)):
+            return Double(literal).map { .number($0) }
+        case (.date, .string(let s)):
+            switch TaskDate(fileString: s) {
+            // A day sorts at its end, as `due` does: after the times on it.
+            case .day(let d)?: return .number(d.startOfDay(in: timeZone).timeIntervalSinceReferenceDate + 86_399)
+            case .time(let x)?: return .number(x.timeIntervalSinceReferenceDate)
+            case nil: return nil
+            }
+        case (.values(let allowed), .string(let s)):
+            return allowed.firstIndex(of: s).map { .number(Double($0)) }
+        case (.string, .string(let s)):
+            return .text(s.lowercased())
+        default:
+            return nil
         }
     }
 
