@@ -509,9 +509,11 @@ import Testing
             } else {
                 let kind = rng.pick(lists)
                 let gone = try st.read(kind)?.file.tasks.map(\.id) ?? []
+                let tombstones = try st.read(kind)?.file.deleted ?? []
                 try st.withLock { w in try w.remove(kind) }
-                // As `tick lists rm` tells the bridge (ListsRemove).
-                try DavState.noteRemoved(collection: DavBridge.collection(of: kind), root: m.fixture.dav, at: at, tasks: gone)
+                // As `tick lists rm` tells the bridge (ListsRemove, its tombstones too).
+                try DavState.noteRemoved(collection: DavBridge.collection(of: kind), root: m.fixture.dav, at: at, tasks: gone,
+                                         deleted: Dictionary(tombstones.map { ($0.id, $0.at) }, uniquingKeysWith: max))
                 for id in gone { deletedAt[id] = at; atRisk.insert(id); localChange[m.name]?[id] = nil }
                 // Removing a list removes its calendar for every machine: what the other has in it goes too.
                 for other in [a, b] where other !== m {

@@ -80,7 +80,7 @@ extension DavBridge {
         try AtomicFile.write([UInt8](data), to: path, mode: nil, durable: false)
     }
 
-    /// Records `tasks` as deleted with a list at `at` (``DavState/noteRemoved(collection:root:at:tasks:)``).
+    /// Records `tasks` as deleted with a list at `at` (``DavState/noteRemoved(collection:root:at:tasks:deleted:)``).
     static func noteRemovedTasks(_ tasks: [UUID], at: Date, root: String) throws {
         guard !tasks.isEmpty else { return }
         var all = readRemovedTasks(root: root)

@@ -66,9 +66,11 @@ public struct DavState: Codable, Sendable, Equatable {
     /// `tasks`, the ids of the list's tasks, are deleted with it at `at`
     /// wherever their items are (another end may have moved one out of the
     /// calendar before this machine's sync): ``DavBridge/readRemovedTasks(root:)``.
-    public static func noteRemoved(collection: String, root: String, at: Date, tasks: [UUID] = []) throws {
+    public static func noteRemoved(collection: String, root: String, at: Date, tasks: [UUID] = [], deleted: [UUID: Date] = [:]) throws {
         guard FileManager.default.fileExists(atPath: root + "/vdir/" + collection) else { return }
         try DavBridge.noteRemovedTasks(tasks, at: at, root: root)
+        // The list's tombstones go with its file: kept here with their own times.
+        for (id, when) in deleted { try DavBridge.noteRemovedTasks([id], at: when, root: root) }
         var lists = DavBridge.readRemovedLists(root: root)
         lists[collection] = at
         try DavBridge.writeRemovedLists(lists, root: root)

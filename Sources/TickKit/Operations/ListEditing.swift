@@ -68,6 +68,10 @@ public struct ListEditing {
         public var pending: Int
         /// The ids of its tasks (the CalDAV bridge deletes their items wherever they are).
         public var taskIDs: [UUID] = []
+        /// The tasks deleted in it, with when (its tombstones, which go with the
+        /// file): the CalDAV bridge keeps them, so a copy another end sends back
+        /// is still deleted.
+        public var deleted: [UUID: Date] = [:]
     }
 
     /// Looks up the list named `ref` for ``remove(_:)``: not the inbox, and
@@ -81,7 +85,8 @@ public struct ListEditing {
             throw LookupError.listNotFound(ref, known: loaded.listInfos.filter { $0.kind != .inbox }.map(\.name))
         }
         return Removal(kind: kind, displayName: file.displayName, count: file.tasks.count,
-                       pending: file.tasks.filter { $0.state.isPending }.count, taskIDs: file.tasks.map(\.id))
+                       pending: file.tasks.filter { $0.state.isPending }.count, taskIDs: file.tasks.map(\.id),
+                       deleted: Dictionary(file.deleted.map { ($0.id, $0.at) }, uniquingKeysWith: max))
     }
 
     /// Removes the list file looked up by ``removal(of:)``; refuses (writing

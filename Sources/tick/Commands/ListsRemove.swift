@@ -49,7 +49,7 @@ extension Tick {
             // The CalDAV bridge: the next `tick dav sync` empties the list's calendar and detaches it.
             if let dav = try? context.config().dav {
                 try? DavState.noteRemoved(collection: DavBridge.collection(of: list.kind), root: dav.resolvedPath(environment: context.environment),
-                                              at: context.now, tasks: list.taskIDs)
+                                              at: context.now, tasks: list.taskIDs, deleted: list.deleted)
             }
             t.out("Deleted list \(list.displayName) (\(list.kind.relativePath)) and its \(count) task\(count == 1 ? "" : "s")")
         }
