@@ -68,6 +68,24 @@ import Testing
         #expect(TaskwarriorUDA.taskwarriorNumber("100") == "100")
     }
 
+    /// A declared date stored as the instant of local midnight comes back
+    /// from Taskwarrior as that day; re-importing into the store keeps the
+    /// store's form, as for `due` (the round-trip property test found it).
+    @Test func reconcileKeepsTheStoresFormOfADateAtLocalMidnight() throws {
+        let imported = try decode("""
+            [{"uuid":"0e4f3c2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b","description":"Audit","status":"pending","entry":"20261120T080000Z",
+              "review":"20301130T230000Z"}]
+            """)
+        #expect(value(imported, "review") == .string("2030-12-01"))
+        var current = imported
+        current.extra = [JSONMember("review", .string("2030-11-30T23:00:00Z"))]
+        let kept = TaskwarriorCodec.keepStore(imported, of: current, timeZone: Self.berlin, fields: Self.fields)
+        #expect(value(kept, "review") == .string("2030-11-30T23:00:00Z"))
+        current.extra = [JSONMember("review", .string("2030-12-01T10:00:00Z"))]
+        let changed = TaskwarriorCodec.keepStore(imported, of: current, timeZone: Self.berlin, fields: Self.fields)
+        #expect(value(changed, "review") == .string("2030-12-01"), "another instant is a change: the import's")
+    }
+
     @Test func valuesThatWouldNotComeBackTheSameAreVerbatim() throws {
         let task = try decode("""
             [{"uuid":"0e4f3c2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b","description":"Audit","status":"pending","entry":"20261120T080000Z",
