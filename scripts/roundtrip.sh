@@ -1,6 +1,6 @@
 #!/bin/sh
 # The long run of the round-trip property test (issue 45): random tasks with
-# every built-in field through each interchange format and its real tool
+# every built-in field and one declared field of each type through each interchange format and its real tool
 # (Taskwarrior, todo.txt-cli, Python's icalendar and csv) and back.
 # CI runs 1,000 tasks per format (RoundTripPropertyTests); this one runs for
 # MINUTES (default 30), 1,000 new tasks per format at a time (batches of 250,

@@ -69,10 +69,17 @@ struct RoundTripContract: Sendable {
     let rules: [String: Rule]
 
     /// The task keys that are not unknown keys.
-    static let knownKeys: Set<String> = [
+    static let knownKeys: Set<String> = Set([
         "id", "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy", "estimate", "slot",
         "tags", "depends", "notes", "createdAt", "modifiedAt", "completedAt", "changed",
-    ]
+    ] + declaredNames)
+
+    /// The generator's declared fields (config.toml `[fields.NAME]`): fields
+    /// with a rule of their own in every contract, not unknown keys.
+    static let declaredNames = RoundTripTaskGenerator.declaredFields.map(\.name)
+
+    /// Every declared field exact (the formats that carry them all as they are).
+    static let declaredExact: [String: Rule] = Dictionary(uniqueKeysWithValues: declaredNames.map { ($0, Rule.exact) })
 
     /// The unknown keys of a task object.
     static func extra(_ task: [String: Any]) -> [String: Any] {
@@ -148,9 +155,9 @@ extension RoundTripContract {
         "scheduled": .exact, "slot": .exact, "priority": .exact, "energy": .exact, "estimate": .exact, "repeat": .exact,
         "notes": .exact, "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
         "completedAt": .exact, "extra": .exact,
-    ])
+    ].merging(declaredExact) { a, _ in a })
 
-    /// INTERCHANGE.md, "Taskwarrior import and export".
+    /// INTERCHANGE.md, "Taskwarrior import and export"; FIELDS.md, "Formats".
     static let taskwarrior = RoundTripContract(format: "taskwarrior", fileExtension: "json", tool: .taskwarrior, rules: [
         "id": .exact, "list": .exact, "title": .exact, "state": .exact,
         "due": Rule(doc: "exact instant; an instant at local midnight comes back as that day") {
@@ -182,9 +189,14 @@ extension RoundTripContract {
         "extra": Rule(doc: "only x-taskwarrior-* keys are exported (and come back)") {
             RoundTripContract.extra($0.task).filter { $0.key.hasPrefix("x-taskwarrior-") }
         },
+        // Declared fields are UDAs (declared in Taskwarrior's rc too).
+        "client": .exact, "points": .exact, "spent": .exact, "size": .exact,
+        "review": Rule(doc: "a UDA date: exact instant; an instant at local midnight comes back as that day") {
+            RoundTripDates.dayIfMidnight($0.string("review"))
+        },
     ])
 
-    /// INTERCHANGE.md, "todo.txt interchange". todo.sh `do` completes some lines on the real clock.
+    /// INTERCHANGE.md, "todo.txt interchange"; FIELDS.md, "Formats". todo.sh `do` completes some lines on the real clock.
     static let todoTxt = RoundTripContract(format: "todotxt", fileExtension: "txt", tool: .todoTxt, rules: [
         "id": .exact,
         "list": Rule(doc: "exact for names without spaces; spaces are written as _") {
@@ -222,6 +234,10 @@ extension RoundTripContract {
                $0.string("state") != "done", $0.completedByTool == nil { kept["x-todotxt-priority"] = letter }
             return kept
         },
+        "client": Rule(doc: "NAME:value; text with a space or a `:`, or starting with `/`, has no todo.txt word and is not written") {
+            $0.string("client").flatMap { $0.contains(" ") || $0.contains(":") || $0.hasPrefix("/") ? nil : $0 }
+        },
+        "points": .exact, "review": .exact, "spent": .exact, "size": .exact,
     ])
 
     /// How todo.txt's `rec:` spells tick's rules back (INTERCHANGE.md, `rec:`), for the generator's rules.
@@ -239,7 +255,7 @@ extension RoundTripContract {
         },
         "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
         "completedAt": .exact, "extra": .exact,
-    ])
+    ].merging(declaredExact) { a, _ in a })
 
     /// INTERCHANGE.md, "CSV import and export", through Python's csv.
     static let csv = RoundTripContract(format: "csv", fileExtension: "csv", tool: .csv, rules: [
@@ -251,5 +267,5 @@ extension RoundTripContract {
         }, "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
         "completedAt": .exact,
         "extra": Rule(doc: "dropped on export") { _ in [String: Any]() },
-    ])
+    ].merging(declaredExact) { a, _ in a })
 }

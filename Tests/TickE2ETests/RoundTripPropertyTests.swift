@@ -35,9 +35,10 @@ struct RoundTripPropertyTests {
         }
     }
 
-    @Test("every field of TaskField.all has a rule in every format's contract")
+    @Test("every field of TaskField.all and every declared field has a rule in every format's contract")
     func contractsCoverEveryField() {
-        let fields = Set(TaskField.all.map(\.name) + ["id", "list"])
+        let fields = Set(TaskField.all.map(\.name) + ["id", "list"] + RoundTripContract.declaredNames)
+        #expect(Set(RoundTripContract.declaredNames).isDisjoint(with: TaskField.all.map(\.name)))
         for contract in [RoundTripContract.json, .taskwarrior, .todoTxt, .icalendar, .csv] {
             #expect(Set(contract.rules.keys) == fields, "\(contract.format): rules for \(contract.rules.keys.sorted()), fields \(fields.sorted())")
         }
@@ -75,7 +76,7 @@ struct RoundTripPropertyTests {
     static func roundTrip(_ contract: RoundTripContract, seed: UInt64, count: Int) throws {
         let replay = "seed \(seed) (replay: TICK_ROUNDTRIP_SEED=\(seed) TICK_ROUNDTRIP_BATCH=\(count) swift test --skip-build --filter RoundTripPropertyTests)"
         let generated = RoundTripTaskGenerator(seed: seed, count: count)
-        let a = try Sandbox()
+        let a = try sandbox()
         let document = a.root + "/io/generated.json"
         try generated.exportDocument().write(to: URL(fileURLWithPath: document))
         let loaded = try a.tick(["import", document, "--format", "json"], now: createdNow)
@@ -93,7 +94,7 @@ struct RoundTripPropertyTests {
         try #require(out.status == 0, "\(replay): export: \(out)")
         let (file, completed) = try passThroughTool(contract.tool, a, exported, seed: seed)
 
-        let b = try Sandbox()
+        let b = try sandbox()
         let imported = try b.tick(["import", file, "--format", contract.format], now: importNow)
         #expect(imported.status == 0 && imported.stderr.isEmpty, "\(replay): import into an empty store: \(imported)")
         #expect(imported.stdout.hasPrefix("Imported: \(count) added, 0 updated"), "\(replay): \(imported)")
@@ -118,6 +119,14 @@ struct RoundTripPropertyTests {
                 : keys.sorted().map { "\($0) \(canonical(old.task[$0])) → \(canonical(new.task[$0]))" }.joined(separator: "; ")))
         }
         report(changed.isEmpty ? [] : ["re-import changed \(changed.count) tasks the tool did not change:"] + changed.prefix(6), contract.format, replay)
+    }
+
+    /// A sandbox whose config.toml declares the generator's fields.
+    static func sandbox() throws -> Sandbox {
+        let s = try Sandbox()
+        try FileManager.default.createDirectory(atPath: s.home + "/.config/tick", withIntermediateDirectories: true)
+        try RoundTripTaskGenerator.declaredConfig.write(toFile: s.home + "/.config/tick/config.toml", atomically: true, encoding: .utf8)
+        return s
     }
 
     static func report(_ failures: [String], _ format: String, _ replay: String) {
@@ -172,6 +181,10 @@ struct RoundTripPropertyTests {
             return (exported, [:])
         case .taskwarrior:
             let tw = try TaskwarriorInterchangeTests.TW(s, "tw")
+            let rc = try FileHandle(forWritingTo: URL(fileURLWithPath: tw.dir + "/rc"))
+            try rc.seekToEnd()
+            try rc.write(contentsOf: Data(("\n" + RoundTripTaskGenerator.declaredTaskrc).utf8))
+            try rc.close()
             let imported = try TaskwarriorInterchangeTests.taskImport(tw, try String(contentsOfFile: exported, encoding: .utf8))
             try #require(imported.status == 0, "task import: \(imported)")
             let back = try tw.task("export")

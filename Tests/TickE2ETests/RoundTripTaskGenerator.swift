@@ -6,7 +6,9 @@ import Foundation
 /// dates in front), multi-line notes, all-day and timed due and wait dates,
 /// reminders, priorities, states (done, and done as iCalendar's CANCELLED),
 /// tags, lists, energy, estimates, dependencies, repeat rules, slots and the
-/// three timestamps. The same seed makes the same store.
+/// three timestamps; and one declared field of each type (``declaredFields``,
+/// Docs/FIELDS.md), with titles holding words that look like them. The same
+/// seed makes the same store.
 ///
 /// Dates are in 2030–2035: Taskwarrior runs on the real clock, and a wait or
 /// due in the future keeps it from unwaiting tasks or making recurring
@@ -35,7 +37,7 @@ struct RoundTripTaskGenerator {
     struct Generated {
         var object: [String: Any]
         var list: String?
-        /// The order of its unknown keys (random: tick keeps it, and so must every re-import).
+        /// The order of its unknown keys and declared fields (random: tick keeps it, and so must every re-import).
         var extraOrder: [String]
         var id: String { object["id"] as? String ?? "" }
     }
@@ -48,6 +50,7 @@ struct RoundTripTaskGenerator {
         "https://example.com/a?b=c&d=e", "C:\\dir", "a\\:b", "\\+x", "\\@y", "\\\\", "50%", "a,b", "semi;colon",
         "\"quoted\"", "'single'", "back\\slash", "#hash", "=SUM(A1)", "-dash", "2030-02-03", "x:y:z", "ü:ö", ":colon",
         "colon:", "{\"json\":1}", "[brackets]", "<tag>", "&amp;", "BEGIN:VTODO", "END:VCALENDAR", "a=b", "100$",
+        "client:Acme", "size:l", "points:3", "review:2031-01-01", "spent:1h",
     ]
 
     /// Openings a todo.txt reader could take for markers.
@@ -73,13 +76,65 @@ struct RoundTripTaskGenerator {
         "mon,thu", "every friday", "annually", "every 2 days", "+2w", "every 3 months", "every year",
     ]
 
-    /// User-defined fields (issue 45, `[fields.NAME]` in config.toml) join here:
-    /// TODO(issue 45, user-defined fields): when the codecs carry declared fields,
-    /// declare one field of each type (string, number, date, duration, closed
-    /// set) in the sandbox's config.toml, add a generator for each to this list
-    /// (it sets `object[name]`), and give each format's contract
-    /// (``RoundTripContract``) a rule for it. Nothing else needs to change.
-    static let declaredFields: [(name: String, generate: @Sendable (inout Random) -> Any?)] = []
+    /// One declared field of each type (FIELDS.md), in the config.toml of
+    /// both the exporting and the importing store (``declaredConfig``) and,
+    /// as UDAs, in Taskwarrior's rc (``declaredTaskrc``). Each is unset in
+    /// about four tasks of ten.
+    static let declaredFields: [(name: String, generate: @Sendable (inout Random) -> Any?)] = [
+        ("client", { rng in rng.chance(0.4) ? nil : rng.pick(clientValues) }),
+        ("points", { rng in rng.chance(0.4) ? nil : rng.pick(pointValues).number }),
+        ("review", { rng in rng.chance(0.4) ? nil : dateOrInstant(&rng) }),
+        ("spent", { rng in rng.chance(0.4) ? nil : rng.pick(spentMinutes) }),
+        ("size", { rng in rng.chance(0.4) ? nil : rng.pick(["S", "M", "L"]) }),
+    ]
+
+    /// The declarations, for `~/.config/tick/config.toml`.
+    static let declaredConfig = """
+        [fields.client]
+        type = "string"
+
+        [fields.points]
+        type = "number"
+
+        [fields.review]
+        type = "date"
+
+        [fields.spent]
+        type = "duration"
+
+        [fields.size]
+        type = "values"
+        values = ["S", "M", "L"]
+
+        """
+
+    /// The same fields as Taskwarrior UDAs (lines for its rc), so `task import` keeps them.
+    static let declaredTaskrc = """
+        uda.client.type=string
+        uda.points.type=numeric
+        uda.review.type=date
+        uda.spent.type=duration
+        uda.size.type=string
+        uda.size.values=S,M,L
+
+        """
+
+    /// One-line text for the string field: Unicode, bidi controls, quotes,
+    /// the marks CSV, iCalendar parameters and todo.txt care about, words
+    /// that look like numbers, dates or keys, and (for todo.txt, which has
+    /// no word for them) spaces, `:` and a leading `/`.
+    static let clientValues = [
+        "Acme", "Globex Corp", "Café ☕", "日本語", "🎉", "\u{202E}rtl\u{202C}", "zero\u{200B}width", "a,b;c",
+        "\"quoted\"", "'single'", "back\\slash", "a:b", "https://example.com/a?b=c", "/start", "+x", "@y", "tick:abc",
+        "=SUM(A1)", "x", "BEGIN:VTODO", " lead", "trail ", "two  spaces", "100%", "#hash", "{\"json\":1}", "<tag>",
+        "&amp;", "007", "2031-01-01", "true", "null", "-dash", "(A)", "semi;colon", "a=b", "ü",
+    ]
+
+    /// Whole and fractional numbers (the fractions exact in binary), as JSON spells them.
+    static let pointValues = ["0", "1", "3", "-2", "42", "2.5", "-0.75", "12.125", "1000000"]
+
+    /// Minutes: under an hour, hours, whole days, days and hours, tick's largest estimate.
+    static let spentMinutes = [1, 5, 45, 90, 150, 1_439, 1_440, 1_500, 2_880, 99_999]
 
     let seed: UInt64
     private(set) var tasks: [Generated] = []
@@ -198,7 +253,8 @@ struct RoundTripTaskGenerator {
             if let value = field.generate(&rng) { o[field.name] = value }
         }
         let list: String? = rng.chance(0.3) ? nil : rng.pick(lists)
-        var extraOrder = o.keys.filter { !RoundTripContract.knownKeys.contains($0) }.sorted()
+        // Declared fields are stored among the unknown keys, in their order.
+        var extraOrder = o.keys.filter { !RoundTripContract.knownKeys.contains($0) || RoundTripContract.declaredNames.contains($0) }.sorted()
         for i in extraOrder.indices.reversed() where i > 0 { extraOrder.swapAt(i, rng.int(0...i)) }
         return Generated(object: o, list: list, extraOrder: extraOrder)
     }
@@ -230,6 +286,11 @@ struct RoundTripTaskGenerator {
         "id", "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy", "estimate", "slot",
         "tags", "depends", "notes", "createdAt", "modifiedAt", "completedAt",
     ]
+}
+
+private extension String {
+    /// The JSON number of a literal: an Int when whole, so it is written without a fraction.
+    var number: Any { Int(self).map { $0 as Any } ?? Double(self) ?? self }
 }
 
 private extension Date {

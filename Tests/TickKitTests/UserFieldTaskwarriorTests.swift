@@ -52,6 +52,40 @@ import Testing
         #expect(value(task, "x-taskwarrior-client") == nil)
     }
 
+    /// Taskwarrior 2.6 exports a numeric UDA with `%f` (`3` → `3.000000`):
+    /// read back as tick stores the number typed (`3`), so re-importing the
+    /// export of tick's own export changes nothing (the round-trip property test found it).
+    @Test func taskwarriorsFixedPointNumbersReadAsTyped() throws {
+        for (exported, stored) in [("3.000000", "3"), ("2.500000", "2.5"), ("-0.750000", "-0.75"), ("1000000.000000", "1000000"),
+                                   ("0.000000", "0"), ("-0.000000", "0"), ("12.125000", "12.125"), ("42", "42"), ("1e+06", "1e+06")] {
+            let task = try decode("""
+                [{"uuid":"0e4f3c2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b","description":"Audit","status":"pending","entry":"20261120T080000Z",
+                  "points":\(exported)}]
+                """)
+            #expect(value(task, "points") == JSONNode(.number(stored)), "\(exported)")
+        }
+        #expect(TaskwarriorUDA.taskwarriorNumber("10.0100") == "10.01")
+        #expect(TaskwarriorUDA.taskwarriorNumber("100") == "100")
+    }
+
+    /// A declared date stored as the instant of local midnight comes back
+    /// from Taskwarrior as that day; re-importing into the store keeps the
+    /// store's form, as for `due` (the round-trip property test found it).
+    @Test func reconcileKeepsTheStoresFormOfADateAtLocalMidnight() throws {
+        let imported = try decode("""
+            [{"uuid":"0e4f3c2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b","description":"Audit","status":"pending","entry":"20261120T080000Z",
+              "review":"20301130T230000Z"}]
+            """)
+        #expect(value(imported, "review") == .string("2030-12-01"))
+        var current = imported
+        current.extra = [JSONMember("review", .string("2030-11-30T23:00:00Z"))]
+        let kept = TaskwarriorCodec.keepStore(imported, of: current, timeZone: Self.berlin, fields: Self.fields)
+        #expect(value(kept, "review") == .string("2030-11-30T23:00:00Z"))
+        current.extra = [JSONMember("review", .string("2030-12-01T10:00:00Z"))]
+        let changed = TaskwarriorCodec.keepStore(imported, of: current, timeZone: Self.berlin, fields: Self.fields)
+        #expect(value(changed, "review") == .string("2030-12-01"), "another instant is a change: the import's")
+    }
+
     @Test func valuesThatWouldNotComeBackTheSameAreVerbatim() throws {
         let task = try decode("""
             [{"uuid":"0e4f3c2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b","description":"Audit","status":"pending","entry":"20261120T080000Z",

@@ -35,6 +35,14 @@ extension TaskwarriorCodec {
         }
         if sameInstant(r.due, current.due) { r.due = current.due }
         if sameInstant(r.wait, current.wait) { r.wait = current.wait }
+        // A declared date field, like `due`: Taskwarrior reads an instant at local midnight as that day.
+        for field in fields.all {
+            guard case .date = field.kind, let i = r.extra.firstIndex(where: { $0.key == field.name }),
+                  let mine = current.extra.first(where: { $0.key == field.name })?.value,
+                  case .string(let a) = r.extra[i].value.kind, case .string(let b) = mine.kind,
+                  sameInstant(TaskDate(fileString: a), TaskDate(fileString: b)) else { continue }
+            r.extra[i].value = mine
+        }
         if r.tags != current.tags, r.tags.sorted() == current.tags.sorted() { r.tags = current.tags }
         if r.depends != current.depends, r.depends.map(\.lowercased).sorted() == current.depends.map(\.lowercased).sorted() {
             r.depends = current.depends

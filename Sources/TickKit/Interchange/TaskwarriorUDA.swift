@@ -3,8 +3,9 @@ import FoundationEssentials
 /// A declared field (``UserField``) as a Taskwarrior UDA attribute, both ways
 /// (Docs/FIELDS.md "Formats"): a date as Taskwarrior's `20301201T000000Z` (a
 /// day as its local midnight, as `due`), a duration as Taskwarrior's ISO 8601
-/// period (`PT1H30M`, `P1DT1H`), a number as a JSON number, a string or one
-/// of a set of values as a JSON string.
+/// period (`PT1H30M`, `P1DT1H`), a number as a JSON number (read back
+/// without the zeros Taskwarrior's `%f` adds: `3.000000` is `3`), a string or
+/// one of a set of values as a JSON string.
 ///
 /// A value comes in typed only when it goes back out byte for byte the same;
 /// any other (a duration of seconds, `PT90M`, a value not in the set, a date
@@ -25,7 +26,7 @@ enum TaskwarriorUDA {
         let typed: JSONNode? = switch (field.kind, node.kind) {
         case (.string, .string): node
         case (.values(let allowed), .string(let s)): allowed.contains(s) ? node : nil
-        case (.number, .number): node
+        case (.number, .number(let literal)): JSONNode(.number(taskwarriorNumber(literal)))
         case (.date, .string(let s)): TaskwarriorCodec.parseDate(s).map { instant in
             let day = LocalDate(date: instant, timeZone: timeZone)
             return .string(day.startOfDay(in: timeZone) == instant ? day.iso : Timestamp.format(instant))
@@ -34,8 +35,21 @@ enum TaskwarriorUDA {
         default: nil
         }
         let plain = JSONNode(node.kind)
+        if case .number = field.kind, let typed { return typed }   // Taskwarrior writes every number as `%f`
         guard let typed, attribute(typed, for: field, timeZone: timeZone) == plain else { return plain }
         return JSONNode(typed.kind)
+    }
+
+    /// A number as Taskwarrior's `task export` writes a numeric UDA (`printf`'s
+    /// `%f`: `3` → `3.000000`, `2.5` → `2.500000`) without the zeros it added:
+    /// `3`, `2.5`, as tick stores a number typed so. Other literals are as they came.
+    static func taskwarriorNumber(_ literal: String) -> String {
+        guard literal.contains("."), literal.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) })
+        else { return literal }
+        var text = Substring(literal)
+        while text.last == "0" { text = text.dropLast() }
+        if text.last == "." { text = text.dropLast() }
+        return text == "-0" ? "0" : String(text)
     }
 
     /// The UDA attribute for a stored `value`; a value not of the field's
