@@ -247,7 +247,9 @@ import Testing
                 let bridge = m.fixture.bridge(at: now)
                 let before = bridge.vdirItems(c)
                 guard try vdirsyncer(m, only: [c])[c] == .synced, !bridge.vdirItems(c).isEmpty else { continue }
-                // Joined as a restore: a task deleted elsewhere meanwhile may come back (restore(_:)).
+                // Joined as a restore (this machine's restore of it, for the
+                // oracle): a task deleted elsewhere meanwhile may come back (restore(_:)).
+                wipePending[m.name]?.remove(c)
                 for (kind, task) in try tasks(m) where DavBridge.collection(of: kind) == c && deletedAt[task.id] != nil {
                     deletedAt[task.id] = nil
                     atRisk.insert(task.id)
