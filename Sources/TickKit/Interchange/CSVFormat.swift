@@ -255,22 +255,15 @@ public enum CSVCodec: InterchangeCodec {
     /// unknown keys (other than the `x-csv-` columns a row brings). Call it between `decode`
     /// and `ImportPlan.make`.
     public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot) -> [TaskFile] {
-        var current: [UUID: TaskItem] = [:]
-        for (_, task) in snapshot.allTasks { current[task.id] = task }
-        return files.map { file in
-            var f = file
-            f.tasks = file.tasks.map { task in
-                guard let old = current[task.id] else { return task }
-                var t = task
-                t.slot = old.slot
-                // Import reads a CRLF in notes as a line break: the store's CRLFs stay.
-                if let notes = old.notes, t.notes != notes, t.notes == notes.replacingAll("\r\n", with: "\n") { t.notes = notes }
-                // The row's `x-csv-` keys and declared fields replace the store's in their places; a
-                // field the row leaves empty (or has no column for) keeps the store's value.
-                t.extra = ImportExtra.merge(old.extra, dropping: { $0.hasPrefix("x-csv-") }, imported: task.extra)
-                return t
-            }
-            return f
+        snapshot.reconciling(files) { task, old in
+            var t = task
+            t.slot = old.slot
+            // Import reads a CRLF in notes as a line break: the store's CRLFs stay.
+            if let notes = old.notes, t.notes != notes, t.notes == notes.replacingAll("\r\n", with: "\n") { t.notes = notes }
+            // The row's `x-csv-` keys and declared fields replace the store's in their places; a
+            // field the row leaves empty (or has no column for) keeps the store's value.
+            t.extra = ImportExtra.merge(old.extra, dropping: { $0.hasPrefix("x-csv-") }, imported: task.extra)
+            return t
         }
     }
 

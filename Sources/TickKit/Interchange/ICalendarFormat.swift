@@ -104,18 +104,11 @@ public enum ICalendarCodec: InterchangeCodec {
     /// not at all) keep the store's, so a re-import that changes no value changes no
     /// byte. Call it between `decode` and `ImportPlan.make`.
     public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot) -> [TaskFile] {
-        var current: [UUID: TaskItem] = [:]
-        for (_, task) in snapshot.allTasks { current[task.id] = task }
-        return files.map { file in
-            var f = file
-            f.tasks = file.tasks.map { task in
-                guard let old = current[task.id], let notes = old.notes, task.notes != notes,
-                      task.notes == unescape(escape(notes)) else { return task }
-                var t = task
-                t.notes = notes
-                return t
-            }
-            return f
+        snapshot.reconciling(files) { task, old in
+            guard let notes = old.notes, task.notes != notes, task.notes == unescape(escape(notes)) else { return task }
+            var t = task
+            t.notes = notes
+            return t
         }
     }
 

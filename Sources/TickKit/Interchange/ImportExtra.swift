@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// How a re-import merges a task's unknown keys with the store's, for formats
 /// that carry only some of them (todo.txt's `x-todotxt-`, Taskwarrior's
 /// `x-taskwarrior-` keys).
@@ -23,5 +25,21 @@ enum ImportExtra {
     /// ``merge(_:dropping:imported:)`` dropping a set of keys.
     static func merge(_ current: [JSONMember], dropping keys: Set<String>, imported: [JSONMember]) -> [JSONMember] {
         merge(current, dropping: { keys.contains($0) }, imported: imported)
+    }
+}
+
+extension StoreSnapshot {
+    /// `files` with each task the store already holds replaced by `keep(imported,
+    /// current)`: how each format's `reconcile` keeps what it cannot say, so a
+    /// re-import that changes no value changes no byte (issue 45). Tasks new to the
+    /// store are left as imported.
+    func reconciling(_ files: [TaskFile], _ keep: (_ imported: TaskItem, _ current: TaskItem) -> TaskItem) -> [TaskFile] {
+        var current: [UUID: TaskItem] = [:]
+        for (_, task) in allTasks { current[task.id] = task }
+        return files.map { file in
+            var f = file
+            f.tasks = file.tasks.map { t in current[t.id].map { keep(t, $0) } ?? t }
+            return f
+        }
     }
 }

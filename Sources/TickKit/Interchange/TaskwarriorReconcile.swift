@@ -13,13 +13,7 @@ extension TaskwarriorCodec {
     /// import's, in the store's places. Call it between `decode` and `ImportPlan.make`.
     public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone,
                                  fields: UserFields = UserFields()) -> [TaskFile] {
-        var current: [UUID: TaskItem] = [:]
-        for (_, task) in snapshot.allTasks { current[task.id] = task }
-        return files.map { file in
-            var f = file
-            f.tasks = file.tasks.map { t in current[t.id].map { keepStore(t, of: $0, timeZone: timeZone, fields: fields) } ?? t }
-            return f
-        }
+        snapshot.reconciling(files) { t, current in keepStore(t, of: current, timeZone: timeZone, fields: fields) }
     }
 
     /// `imported` with what ``reconcile(_:with:timeZone:fields:)`` keeps of `current`.

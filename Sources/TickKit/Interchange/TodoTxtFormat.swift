@@ -335,13 +335,7 @@ public enum TodoTxtCodec: InterchangeCodec {
     /// Applies ``merge(_:onto:timeZone:)`` to every decoded task whose id is
     /// already in the store; call it between `decode` and `ImportPlan.make`.
     public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone) -> [TaskFile] {
-        var current: [UUID: TaskItem] = [:]
-        for (_, task) in snapshot.allTasks { current[task.id] = task }
-        return files.map { file in
-            var f = file
-            f.tasks = file.tasks.map { t in current[t.id].map { merge(t, onto: $0, timeZone: timeZone) } ?? t }
-            return f
-        }
+        snapshot.reconciling(files) { t, current in merge(t, onto: current, timeZone: timeZone) }
     }
 
     // MARK: Words
