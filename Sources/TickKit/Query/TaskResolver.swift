@@ -55,11 +55,6 @@ public struct TaskResolver {
         })
     }
 
-    /// Resolves several references, failing on the first bad one.
-    public func resolve(_ texts: [String]) throws -> [ListedTask] {
-        try texts.map { try resolve($0) }
-    }
-
     /// Resolves several parsed references, failing on the first bad one.
     public func resolve(_ references: [TaskReference]) throws -> [ListedTask] {
         try references.map { try resolve($0) }
