@@ -73,6 +73,8 @@ public struct TaskField: Sendable {
     /// by key; bookkeeping fields do nothing here (the merge settles them
     /// from the others' stamps).
     let merge: @Sendable (_ merge: inout TaskMerge, _ result: inout TaskItem) -> Void
+    /// For an element set: the change keys of the elements one task has and the other not.
+    let elementKeys: (@Sendable (TaskItem, TaskItem) -> [String])?
     /// Carries the change from `before` to `after` onto a task (tags,
     /// dependencies and unknown keys element by element, so changes the
     /// task has of its own are kept).
@@ -85,10 +87,7 @@ public struct TaskField: Sendable {
         case .register, .bookkeeping:
             return changeKey.map { [$0] } ?? []
         case .elementSet:
-            if name == "tags" {
-                return Set(a.tags).symmetricDifference(b.tags).map(TaskChange.tagKey)
-            }
-            return Set(a.depends).symmetricDifference(b.depends).map(TaskChange.dependencyKey)
+            return elementKeys?(a, b) ?? []
         case .unknownKeys:
             let mine = TaskItem.members(a.extra), theirs = TaskItem.members(b.extra)
             return Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }
@@ -113,7 +112,7 @@ public struct TaskField: Sendable {
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
-            merge: merge ?? registerMerge,
+            merge: merge ?? registerMerge, elementKeys: nil,
             applyChange: { task, before, after in
                 if before[keyPath: path] != after[keyPath: path] { task[keyPath: path] = after[keyPath: path] }
             })
@@ -134,6 +133,7 @@ public struct TaskField: Sendable {
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
+            elementKeys: { a, b in Set(a[keyPath: path]).symmetricDifference(b[keyPath: path]).map(key) },
             applyChange: { task, before, after in
                 let old = before[keyPath: path], new = after[keyPath: path]
                 guard old != new else { return }
@@ -201,7 +201,7 @@ public struct TaskField: Sendable {
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
             hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             differs: { $0.extra != $1.extra },
-            merge: { m, result in result.extra = m.mergeExtra() },
+            merge: { m, result in result.extra = m.mergeExtra() }, elementKeys: nil,
             applyChange: { task, before, after in
                 guard before.extra != after.extra else { return }
                 let old = TaskItem.members(before.extra), new = TaskItem.members(after.extra)
