@@ -448,6 +448,35 @@ import Testing
         #expect(f.items("inbox").count == 1)
     }
 
+    @Test func aCopyAnotherMachineKeptIsMergedFieldByFieldWithTheVersionDeletedHere() throws {
+        // Found by DavTwoMachineHistoryTests (seed 5056): this machine changed
+        // the task and sent it; the phone deleted it; another machine, which
+        // had changed another field earlier, kept its copy and sent it again.
+        // Taken whole, that copy lost this machine's later change.
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        try f.put(.list(slug: "shopping"), name: "Shopping", [])
+        try f.putItem("shopping", "apple-1.ics", Self.appleItem)
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        try f.edit(.list(slug: "shopping"), at: Self.at(3)) { $0.tasks[0].notes = "still needed" }
+        #expect(try f.bridge(at: Self.at(4)).reconcile().sent == 1)
+        _ = try f.bridge(at: Self.at(5)).reconcile()
+        try f.removeItem("shopping", "apple-1.ics")
+        #expect(try f.bridge(at: Self.at(6)).reconcile().deleted == 1)
+        // The other machine's copy: its own title change at minute 2, no note.
+        let copy = Self.appleItem.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk")
+            .settingLastModified("20261121T090200Z")
+        try f.putItem("shopping", "apple-1.ics", copy)
+        let back = try f.bridge(at: Self.at(7)).reconcile()
+        #expect(back.added == 1 && back.sent == 1, "\(back)")
+        let task = try #require(try f.tasks(.list(slug: "shopping")).first)
+        #expect(task.title == "Buy oat milk" && task.notes == "still needed", "the later change on each side: \(task)")
+        let sent = try #require(f.item("shopping", "apple-1.ics"))
+        #expect(sent.contains("SUMMARY:Buy oat milk") && sent.contains("DESCRIPTION:still needed"), "\(sent)")
+        #expect(try f.bridge(at: Self.at(8)).reconcile() == DavReport())
+        #expect(!FileManager.default.fileExists(atPath: f.dav + "/deleted-versions.json"), "forgotten once merged back")
+    }
+
     @Test func deletedOnThePhoneRightAfterTickSentAChangeIsDeletedNotKept() throws {
         // Found by DavHistoryTests (seed 3): tick's change was sent by the last
         // pass (its base copy still the older version, not confirmed yet), then

@@ -109,6 +109,8 @@ public struct DavBridge: Sendable {
         for c in kinds.keys { try? FileManager.default.removeItem(atPath: basePath + "/" + c + "/" + Self.removedMarker) }
         // Tasks deleted here because they vanished from the server (when is unknown).
         var deletedElsewhere = readDeletedElsewhere()
+        // Their last versions here (a copy that comes back is merged with it).
+        var deletedVersions = readDeletedVersions()
         // Of those, the ones that came back in this pass: their tombstones go.
         var revived = Set<UUID>()
 
@@ -213,44 +215,11 @@ public struct DavBridge: Sendable {
                 let phoneTime = stamp(of: v)
                 let phoneChanged = b == nil || b?.bytes != v.bytes || b?.collection != v.collection
                 if phoneChanged { report.received += 1 }
-                var result = s.task
-                for field in DavMapping.fields(fields) where !field.equal(v.task, result) {
-                    var takePhone: Bool
-                    if let b {
-                        let phoneSide = !field.equal(v.task, b.task)
-                        // Changed here since the last pass, even back to the base
-                        // value (done and reopened): a change that can win.
-                        let storeSide = !field.equal(s.task, b.task) || lastPass.map { field.changeTime(of: s.task, against: v.task) > $0 } ?? false
-                        if phoneSide && !storeSide {
-                            // An item that arrived in another calendar than the
-                            // base's, or that is older than the base, may have
-                            // been written from an older version (a move made
-                            // where a later edit had not arrived yet, a copy sent
-                            // again after a delete, a wiped server's restored
-                            // copy): its differences are changes only when they
-                            // are later.
-                            let descendant = b.collection == v.collection && phoneTime >= stamp(of: b)
-                            takePhone = descendant || phoneTime > field.changeTime(of: s.task, against: v.task)
-                        } else if !phoneSide {
-                            takePhone = false
-                        } else {
-                            takePhone = phoneTime > field.changeTime(of: s.task, against: v.task)
-                            report.overridden.append(FieldOverride(task: id, field: field.key))
-                        }
-                    } else {
-                        takePhone = phoneTime > field.changeTime(of: s.task, against: v.task)
-                    }
-                    guard takePhone else { continue }
-                    let keys = field.changeKeys(from: result, to: v.task)
-                    if field.key == "state", v.task.state == .done, result.state != .done, result.repeatRule != nil {
-                        completedRepeating[s.kind, default: []].append(id)
-                    }
-                    field.copy(&result, v.task)
-                    for key in keys {
-                        let at = TaskChange.stamp(now: phoneTime, after: s.task.changeTime(key))
-                        result.changed[key] = at
-                        if result.modifiedAt < at { result.modifiedAt = at }
-                    }
+                let merged = mergeFields(store: s.task, item: v, base: b, lastPass: lastPass)
+                var result = merged.task
+                report.overridden += merged.overridden.map { FieldOverride(task: id, field: $0) }
+                if merged.completesRepeating {
+                    completedRepeating[s.kind, default: []].append(id)
                 }
                 // Which collection: a move on one side, or the later move.
                 let storeCollection = Self.collection(of: s.kind)
@@ -311,6 +280,7 @@ public struct DavBridge: Sendable {
                     } else {
                         tombstone[s.kind, default: []].insert(id)
                         deletedElsewhere.insert(id)
+                        deletedVersions[id] = s.task
                         report.deleted += 1
                         report.merged += 1
                     }
@@ -338,15 +308,18 @@ public struct DavBridge: Sendable {
                     report.sent += 1
                     continue
                 }
+                var kept: TaskItem?
                 if deletedElsewhere.remove(id) != nil {
                     // Deleted here because it vanished from the server (a
                     // delete of unknown time), and now back: another end kept
                     // it (changed after the delete, or restored a wiped
                     // calendar with its copy) or it was a move in flight. Its
-                    // LAST-MODIFIED says nothing here: a copy another machine
-                    // kept may be older than the version that vanished and
-                    // still hold a change made after the delete.
+                    // LAST-MODIFIED says nothing about the delete: a copy
+                    // another machine kept may be older than the version that
+                    // vanished and still hold a change made after the delete.
+                    // It is merged with that version field by field, by time.
                     revived.insert(id)
+                    kept = deletedVersions.removeValue(forKey: id)
                 } else if let at = tombstones[id], at >= phoneTime {
                     try delete(collection: v.collection, name: v.name)
                     report.sent += 1
@@ -357,6 +330,14 @@ public struct DavBridge: Sendable {
                 task.modifiedAt = max(phoneTime, task.createdAt)
                 task.changed = [:]
                 task.needsFill = false
+                if let kept {
+                    task = mergeFields(store: kept, item: v, base: nil, lastPass: lastPass).task
+                    let bytes = DavMapping.patch(v.item, from: v.task, to: task, now: lastModified(task), declared: fields, touch: true)
+                    if DavMapping.fields(fields).contains(where: { !$0.equal(task, v.task) }) {
+                        try write(Self.revised(bytes, replacing: v.bytes), collection: v.collection, name: v.name)
+                        report.sent += 1
+                    }
+                }
                 append[kind, default: []].append(task)
                 report.added += 1
                 report.merged += 1
@@ -423,7 +404,9 @@ public struct DavBridge: Sendable {
         try Self.writeRemovedTasks(removedTasks.filter { now.timeIntervalSince($0.value) < Self.removalMemory }, root: root)
         try Self.writeRemovedLists(Self.readRemovedLists(root: root).filter { c, at in kinds[c] == nil && now.timeIntervalSince(at) < Self.removalMemory }, root: root)
         let deletedNow = Set(tombstone.values.joined())
-        try writeDeletedElsewhere(deletedElsewhere.filter { tombstones[$0] != nil || deletedNow.contains($0) })
+        let stillDeleted = deletedElsewhere.filter { tombstones[$0] != nil || deletedNow.contains($0) }
+        try writeDeletedElsewhere(stillDeleted)
+        try writeDeletedVersions(deletedVersions.filter { stillDeleted.contains($0.key) })
         try writeLastPass()
         return report
     }

@@ -41,6 +41,31 @@ extension DavBridge {
         try writeIfChanged(Array(text.utf8), to: deletedElsewherePath)
     }
 
+    /// The last version of each task in ``readDeletedElsewhere()`` as this
+    /// store held it (`<dav>/deleted-versions.json`, a store file): a copy
+    /// that comes back is merged with it field by field, so a change made
+    /// here before the delete arrived is not lost to an older copy.
+    var deletedVersionsPath: String { root + "/deleted-versions.json" }
+
+    func readDeletedVersions() -> [UUID: TaskItem] {
+        guard let data = FileManager.default.contents(atPath: deletedVersionsPath),
+              let file = try? TaskFileDecoder(bytes: [UInt8](data), path: deletedVersionsPath, kind: .inbox, fallbackDate: now).decode()
+        else { return [:] }
+        return Dictionary(file.tasks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func writeDeletedVersions(_ tasks: [UUID: TaskItem]) throws {
+        if tasks.isEmpty {
+            if FileManager.default.fileExists(atPath: deletedVersionsPath) { try AtomicFile.remove(path: deletedVersionsPath) }
+            return
+        }
+        let sorted = tasks.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        let file = TaskFile(kind: .inbox, id: UUID.tickNamespace, createdAt: Date(timeIntervalSince1970: 0),
+                            modifiedAt: Date(timeIntervalSince1970: 0), tasks: sorted)
+        try makeDirectory(root)
+        try writeIfChanged(TaskFileEncoder.encode(file), to: deletedVersionsPath)
+    }
+
     /// Tasks deleted with a list (`tick lists rm`), with the removal's time
     /// (`<dav>/removed-tasks`): the bridge counts them as tombstones, so an
     /// item of theirs in another calendar (moved there on the other end
