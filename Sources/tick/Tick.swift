@@ -30,7 +30,8 @@ struct Tick: ParsableCommand {
 
         DATES (WHEN) AND DURATIONS (all forms: Docs/CLI.md "Dates and durations")
           now  today  tomorrow  yesterday  eod  mon..sun, next mon (the next one)
-          sow  som  soy (start of next week/month/year)  eow  eom  eoy
+          sow  som  soq  soy (this week's/month's/... start)  eow  eom  eoq  eoy
+          sonw  sonm  sony (the next one's start)  sopw  eopw (the previous one's)
           dec 24  24 dec  15th  2026-11-24  2026-11-24T17:00  17:00  5pm  noon
           in 2h  +2h  2h  in 90min  3d  2w  3mo  1y
           A day and a time: tomorrow@17:00  fri@9am  fri@17  dec 24@noon

@@ -96,9 +96,10 @@ struct InputGrammarTests {
         (["due:now"], "due", "2026-10-24T22:30:00Z"),
         (["due:noon"], "due", "2026-10-25T11:00:00Z"),          // 12:00 CET, after the change
         (["due:eod"], "due", "2026-10-25"),
-        (["due:sow"], "due", "2026-10-26"),
-        (["due:som"], "due", "2026-11-01"),
-        (["due:soy"], "due", "2027-01-01"),
+        (["due:sow"], "due", "2026-10-19"),
+        (["due:som"], "due", "2026-10-01"),
+        (["due:soy"], "due", "2026-01-01"),
+        (["due:sonw"], "due", "2026-10-26"),
         (["due:eom"], "due", "2026-10-31"),
         (["due:eoy"], "due", "2026-12-31"),
         (["due:dec 24"], "due", "2026-12-24"),

@@ -32,7 +32,8 @@ import Testing
         #expect(try day(future, "7d") == "2026-11-28")
         #expect(try day(future, "fri") == "2026-11-27")
         #expect(try day(future, "nov 19") == "2027-11-19")
-        #expect(try day(future, "sow") == "2026-11-23")
+        #expect(try day(future, "sow") == "2026-11-16", "Taskwarrior's sow: this week's Monday, either way")
+        #expect(try day(future, "sonw") == "2026-11-23")
     }
 
     @Test func signedFormsSayTheirOwnWay() throws {

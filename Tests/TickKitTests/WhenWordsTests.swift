@@ -84,7 +84,8 @@ import Testing
     @Test func dayWords() throws {
         let p = try parser(Self.berlinNow, "Europe/Berlin")   // Sunday 2026-10-25
         let expected: [(String, String)] = [
-            ("eod", "2026-10-25"), ("sow", "2026-10-26"), ("som", "2026-11-01"), ("soy", "2027-01-01"),
+            ("eod", "2026-10-25"), ("sow", "2026-10-19"), ("som", "2026-10-01"), ("soy", "2026-01-01"),
+            ("sonw", "2026-10-26"), ("sonm", "2026-11-01"), ("sony", "2027-01-01"), ("soq", "2026-10-01"), ("eoq", "2026-12-31"),
             ("eom", "2026-10-31"), ("eoy", "2026-12-31"), ("next monday", "2026-10-26"), ("next mon", "2026-10-26"),
             ("next sunday", "2026-11-01"), ("next month", "2026-11-01"), ("next year", "2027-01-01"),
             ("dec 24", "2026-12-24"), ("24 dec", "2026-12-24"), ("December 24th", "2026-12-24"),
@@ -127,5 +128,69 @@ import Testing
         #expect(DurationText.parse("3mo") == nil)
         #expect(DurationText.single("2d")! == (2, .day))
         #expect(DurationText.single("3 mo")! == (3, .month))
+    }
+}
+
+/// Taskwarrior's period words (issue 46): `sow`… the current period's start,
+/// `eow`… its end; `p`/`n` the previous and next period; compared as instants.
+@Suite struct PeriodWordTests {
+    /// Saturday 28 November 2026 (what `task calc` printed on that day, 2.6.2).
+    static let today = LocalDate(year: 2026, month: 11, day: 28)!
+
+    @Test(arguments: [
+        ("sod", "2026-11-28"), ("eod", "2026-11-28"), ("sow", "2026-11-23"), ("eow", "2026-11-29"),
+        ("som", "2026-11-01"), ("eom", "2026-11-30"), ("soy", "2026-01-01"), ("eoy", "2026-12-31"),
+        ("soq", "2026-10-01"), ("eoq", "2026-12-31"), ("sonw", "2026-11-30"), ("sonm", "2026-12-01"),
+        ("sony", "2027-01-01"), ("sonq", "2027-01-01"), ("sopw", "2026-11-16"), ("sopm", "2026-10-01"),
+        ("soww", "2026-11-23"), ("eoww", "2026-11-27"), ("sopq", "2026-07-01"), ("eopw", "2026-11-22"),
+        ("eonm", "2026-12-31"), ("sopd", "2026-11-27"), ("EOM", "2026-11-30"),
+    ])
+    func wordsAreTaskwarriorsDays(word: String, iso: String) throws {
+        let period = try #require(PeriodWord(word))
+        #expect(period.day(from: Self.today).iso == iso)
+    }
+
+    @Test func otherWordsAreNone() {
+        for word in ["so", "eo", "sox", "sonww", "sowww", "soon", "eod2", "sopp", "son"] {
+            #expect(PeriodWord(word) == nil, "\(word)")
+        }
+    }
+
+    @Test func aQuarterStartsInItsFirstMonthAllYear() throws {
+        let soq = try #require(PeriodWord("soq")), eoq = try #require(PeriodWord("eoq"))
+        for month in 1...12 {
+            let day = try #require(LocalDate(year: 2027, month: month, day: 15))
+            let first = (month - 1) / 3 * 3 + 1
+            #expect(soq.day(from: day) == LocalDate(year: 2027, month: first, day: 1))
+            #expect(eoq.day(from: day).month == first + 2 && eoq.day(from: day).adding(days: 1).day == 1)
+        }
+    }
+
+    /// `due.before:eow` includes what is due on Sunday (the end is Sunday's
+    /// last moment); `due.after:sow` includes Monday; `due.before:sow` does not.
+    @Test func filtersComparePeriodWordsAsInstants() throws {
+        let zone = try #require(Zone(named: "UTC"))
+        let now = try #require(Timestamp.parse("2026-11-28T12:00:00Z"))
+        let parser = FilterParser(now: now, timeZone: zone)
+        let evaluator = DateTestEvaluator(timeZone: zone)
+        func holds(_ filter: String, _ value: DateTestEvaluator.Value) throws -> Bool {
+            let expression = try parser.parse([filter]).expression
+            guard case .term(let term) = expression, case .date(_, let test) = term.kind else { Issue.record("\(expression)"); return false }
+            return evaluator.holds(test, for: value)
+        }
+        let sunday = DateTestEvaluator.Value.day(LocalDate(year: 2026, month: 11, day: 29)!)
+        let monday = DateTestEvaluator.Value.day(LocalDate(year: 2026, month: 11, day: 23)!)
+        let nextMonday = DateTestEvaluator.Value.day(LocalDate(year: 2026, month: 11, day: 30)!)
+        #expect(try holds("due.before:eow", sunday))
+        #expect(try !holds("due.before:eow", nextMonday))
+        #expect(try holds("due.by:eow", sunday))
+        #expect(try !holds("due.after:eow", sunday))
+        #expect(try holds("due.after:eow", nextMonday))
+        #expect(try holds("due.after:sow", monday))
+        #expect(try !holds("due.before:sow", monday))
+        #expect(try holds("due:eow", sunday))
+        let lateSunday = DateTestEvaluator.Value.instant(try #require(Timestamp.parse("2026-11-29T23:30:00Z")))
+        #expect(try holds("due.before:eow", lateSunday))
+        #expect(try !holds("due.after:eow", lateSunday))
     }
 }

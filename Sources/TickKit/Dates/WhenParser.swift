@@ -163,23 +163,22 @@ public struct WhenParser: Sendable {
     private func matchDay(_ text: String) throws(DateError) -> LocalDate? {
         var word = WhenParser.normalize(text)
         switch word {
-        case "today", "eod": return today
+        case "today": return today
         case "tomorrow", "tom": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
-        case "sow" where direction == .past, "this week": return today.adding(days: 1 - today.weekday)
-        case "som" where direction == .past, "this month": return today.firstDayOfMonth
-        case "soy" where direction == .past, "this year": return today.adding(months: 1 - today.month).firstDayOfMonth
+        case "this week": return today.adding(days: 1 - today.weekday)
+        case "this month": return today.firstDayOfMonth
+        case "this year": return today.adding(months: 1 - today.month).firstDayOfMonth
         case "last week", "lastweek", "last-week": return today.adding(days: -6 - today.weekday)
         case "last month": return today.adding(months: -1).firstDayOfMonth
         case "last year": return today.adding(months: -11 - today.month).firstDayOfMonth   // Jan 1
-        case "next week", "nextweek", "next-week", "sow": return today.adding(days: 8 - today.weekday)
-        case "next month", "som": return today.adding(months: 1).firstDayOfMonth
-        case "next year", "soy": return today.adding(months: 13 - today.month).firstDayOfMonth   // Jan 1
-        case "eow": return today.adding(days: 7 - today.weekday)
-        case "eom": return today.lastDayOfMonth
-        case "eoy": return today.adding(months: 12 - today.month).lastDayOfMonth   // Dec 31
+        case "next week", "nextweek", "next-week": return today.adding(days: 8 - today.weekday)
+        case "next month": return today.adding(months: 1).firstDayOfMonth
+        case "next year": return today.adding(months: 13 - today.month).firstDayOfMonth   // Jan 1
         default: break
         }
+        // Taskwarrior's `sow`, `eom`, `sonw`, `eopq`…: this (next, previous) period's first or last day.
+        if let period = PeriodWord(word) { return period.day(from: today) }
         // `next monday` is the same day as `monday`: the next one after today; `last monday`
         // the last one before today.
         var lean = direction

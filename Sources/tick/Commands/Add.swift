@@ -34,7 +34,7 @@ extension Tick {
             text.
 
             DATES AND DURATIONS (WHEN; all forms in Docs/CLI.md "Dates and durations")
-              now  today  tomorrow  eod  fri  next monday  sow  som  soy  eow  eom  eoy
+              now  today  tomorrow  eod  fri  next monday  sow  som  soy  eow  eom  eoy  sonw
               dec 24  24 dec  15th  2026-11-24  17:00  5pm  noon  fri@17  dec 24@9am
               in 2h  +2h  2h  in 90min  in 1h30m  3d  2w  3mo  1y  2d ago  last fri
             Units: min or m = minutes, h = hours, d = days, w = weeks, mo = months, \

@@ -402,6 +402,16 @@ public struct FilterParser: Sendable {
         } catch {
             throw fail("\(text): \(error.errorDescription ?? "not a date")")
         }
+        // A period word compares as an instant (`due.before:eow` is before
+        // the end of Sunday, so what is due on Sunday is in).
+        if let period = PeriodWord(value.trimmingWhitespaceAndNewlines()), case .day(let day) = date {
+            switch (modifier, period.isEnd) {
+            case ("before", true), ("by", true): return .by(.day(day))
+            case ("after", false): return .after(.day(day.adding(days: -1)))
+            case ("by", false): return .before(.day(day))
+            default: break
+            }
+        }
         switch modifier {
         case "before": return .before(date)
         case "after": return .after(date)
