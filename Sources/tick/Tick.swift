@@ -64,7 +64,7 @@ struct Tick: ParsableCommand {
         version: version,
         subcommands: [
             Add.self, List.self, Inbox.self, Today.self, Upcoming.self, Overdue.self,
-            Show.self, Edit.self, Annotate.self, Start.self, Done.self, Reopen.self, Remove.self,
+            Show.self, Edit.self, Annotate.self, Start.self, Stop.self, Done.self, Reopen.self, Remove.self,
             Move.self, Reorder.self, Lists.self, Search.self, Export.self, Import.self,
             Reindex.self, Status.self, StatusLine.self, Open.self, Capture.self, Watch.self,
             Init.self, Git.self, Sync.self, Resolve.self, MergeDriver.self, Undo.self,

@@ -33,4 +33,91 @@ import Testing
         // The help says so.
         #expect(try s.ok("help").contains("sow  som  soq  soy (this week's/month's/... start)"))
     }
+
+    @Test("any filter goes before the command: /re/, plain words, ids, +tag, or")
+    func filtersBeforeTheCommand() throws {
+        let s = try Sandbox()
+        _ = try s.add("Buy milk", "+errand")
+        _ = try s.add("Email Bob")
+        _ = try s.add("Milk the cow", "+farm")
+        _ = try s.add("Feed hens", "+farm")
+        #expect(try s.json("/milk/", "list").titles.sorted() == ["Buy milk", "Milk the cow"])
+        #expect(try s.json("milk", "cow", "list").titles == ["Milk the cow"])
+        #expect(try s.json("+farm", "or", "+errand", "list").titles.count == 3)
+        #expect(try s.json("1-2", "list").titles.sorted() == ["Buy milk", "Email Bob"])
+        let done = try s.tick("+errand", "done")
+        #expect(done.status == 0, "\(done)")
+        #expect(try s.json("list").titles.sorted() == ["Email Bob", "Feed hens", "Milk the cow"])
+        try s.ok("hens", "done")
+        #expect(try s.json("list").titles.sorted() == ["Email Bob", "Milk the cow"])
+        // A plain word before no command is still an unknown command, with its suggestion.
+        let typo = try s.tick("tody")
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean \"today\""), "\(typo)")
+        let nothing = try s.tick("milk")
+        #expect(nothing.status == 2 && nothing.stderr.contains("unknown command \"milk\""), "\(nothing)")
+    }
+
+    @Test("a done task is not started or edited through its short id; --reopen asks; its UUID prefix edits it as done")
+    func doneTasksStayDone() throws {
+        let s = try Sandbox()
+        let water = try s.add("Water plants", "repeat:daily", "due:2026-11-21")
+        try s.ok(water, "done")
+        let next = try #require(try s.json("list").first { $0["title"] as? String == "Water plants" })
+        let nextID = try #require(next["shortId"] as? Int)
+        #expect(String(nextID) != water, "the occurrence has its own number")
+        // `tick 1 start` on the number the done occurrence keeps: refused, nothing written.
+        let before = try String(contentsOfFile: s.store + "/inbox.json", encoding: .utf8)
+        let start = try s.tick(water, "start")
+        #expect(start.status == 1 && start.stdout.isEmpty, "\(start)")
+        #expect(start.stderr.hasPrefix("tick: error: \(water) is done (Water plants); nothing changed; `tick start --reopen \(water)`"), "\(start)")
+        let edit = try s.tick("edit", water, "due:fri")
+        #expect(edit.status == 1 && edit.stderr.contains("is done") && edit.stderr.contains("changes it as a done task"), "\(edit)")
+        #expect(try String(contentsOfFile: s.store + "/inbox.json", encoding: .utf8) == before, "nothing was written")
+        #expect(try s.json("list").filter { $0["title"] as? String == "Water plants" }.count == 1, "one open copy of the series")
+        // Its UUID prefix edits it as a done task.
+        let done = try #require(try s.json("list", "--all").first { $0["state"] as? String == "done" })
+        let prefix = String(try #require(done["id"] as? String).prefix(8))
+        try s.ok("edit", prefix, "+watered")
+        #expect(try s.showJSON(prefix).string("state") == "done")
+        // --reopen asks for it.
+        try s.ok("start", "--reopen", water)
+        #expect(try s.showJSON(water).string("state") == "active")
+        try s.ok(water, "stop")
+        #expect(try s.showJSON(water).string("state") == "open")
+        let notActive = try s.tick("stop", water)
+        #expect(notActive.status == 0 && notActive.stdout.contains("was not active"), "\(notActive)")
+        // A second done says so and changes nothing.
+        try s.ok(water, "done")
+        let again = try s.tick(water, "done")
+        #expect(again.status == 0 && again.stdout.contains("was already done"), "\(again)")
+    }
+
+    @Test("modify is edit; title: sets the title; wait after due warns; status and init say the right thing")
+    func smallHabits() throws {
+        let s = try Sandbox()
+        let id = try s.add("Draft")
+        try s.ok(id, "modify", "title:Final draft", "+work")
+        #expect(try s.showJSON(id).string("title") == "Final draft")
+        try s.ok("mod", id, "description:Last")
+        #expect(try s.showJSON(id).string("title") == "Last")
+        let late = try s.tick("add", "Late", "due:2026-12-01", "wait:2026-12-04")
+        #expect(late.status == 0 && late.stderr.contains("waits until 2026-12-04, after it is due (2026-12-01)"), "\(late)")
+        let fine = try s.tick("add", "Fine", "due:2026-12-01", "wait:2026-12-01")
+        #expect(fine.status == 0 && !fine.stderr.contains("waits until"), "\(fine)")
+        let edited = try s.tick("edit", id, "due:2026-12-01", "wait:2026-12-02")
+        #expect(edited.stderr.contains("after it is due"), "\(edited)")
+        // tick status before the store exists: nothing alarming.
+        let fresh = try s.tick("status", env: ["TICK_STORE": nil, "XDG_DATA_HOME": s.root + "/data"])
+        #expect(fresh.status == 0 && fresh.stdout.contains("not made yet"), "\(fresh)")
+        #expect(!fresh.stdout.contains("probe failed") && fresh.stdout.contains("atomic exchange (renameat2)"), "\(fresh)")
+        // tick init FILE names the right fix.
+        FileManager.default.createFile(atPath: s.root + "/notes.txt", contents: Data("x".utf8))
+        let initFile = try s.tick("init", s.root + "/notes.txt")
+        #expect(initFile.status == 2 && initFile.stderr.contains("is a file, not a directory") && !initFile.stderr.contains("--store"), "\(initFile)")
+        // Taskwarrior's reports name tick's nearest command.
+        for (verb, form) in ["calendar": "tick upcoming", "burndown": "tick stats", "completion": "tick --generate-completion-script"] {
+            let r = try s.tick(verb)
+            #expect(r.status == 2 && r.stderr.contains("(Taskwarrior's); in tick: \(form)"), "\(verb): \(r)")
+        }
+    }
 }

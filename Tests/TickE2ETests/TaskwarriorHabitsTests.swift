@@ -70,7 +70,7 @@ import Testing
         #expect(try s.showJSON(prose).string("title") == "Status: call Anna")
     }
 
-    @Test("tick ID VERB is tick VERB ID: done, edit, show, start, reopen, rm/delete, ranges; a non-id first word is never moved")
+    @Test("tick ID VERB is tick VERB ID: done, edit, show, start, reopen, rm/delete, ranges; a plain word first is a filter")
     func idBeforeTheCommand() throws {
         let s = try Sandbox()
         let a = try s.add("Alpha")
@@ -91,14 +91,13 @@ import Testing
         #expect(try s.showJSON(b).string("state") == "done" && s.showJSON(c).string("state") == "done")
         try s.ok(a, "delete", "--yes")
         #expect(try s.tick("show", a).status == 3)
-        // A Taskwarrior verb after an id names tick's command.
+        // Taskwarrior's modify is tick edit (issue 46); b is done, and its short id is refused.
         let modify = try s.tick(b, "modify", "due:fri")
-        #expect(modify.status == 2)
-        #expect(modify.stderr.contains("unknown command \"modify\" (Taskwarrior's); in tick: tick edit ID"))
-        // A word that is not an id is a command name, as before: never moved.
+        #expect(modify.status == 1 && modify.stderr.contains("is done"), "\(modify)")
+        // A plain word before a command is a filter, as in Taskwarrior (issue 46): Beta is done already.
         let word = try s.tick("Beta", "done")
-        #expect(word.status == 2)
-        #expect(word.stderr.hasPrefix("tick: error: unknown command \"Beta\""))
+        #expect(word.status == 3)
+        #expect(word.stderr.hasPrefix("tick: error: no pending task matches Beta"))
         let unknownVerb = try s.tick(b, "frobnicate")
         #expect(unknownVerb.status == 2)
         #expect(unknownVerb.stderr.contains("a task id goes after the command"))
@@ -108,7 +107,8 @@ import Testing
     func taskwarriorCommands() throws {
         let s = try Sandbox()
         let expected: [String: String] = [
-            "modify": "tick edit ID", "info": "tick show ID", "next": "tick today", "stop": "tick reopen ID",
+            "calendar": "tick upcoming", "info": "tick show ID", "next": "tick today", "burndown": "tick stats",
+            "completion": "tick --generate-completion-script", "history": "tick stats", "timesheet": "tick stats",
             "denotate": "tick edit ID", "tags": "tick list +TAG", "projects": "tick lists", "log": "tick add TITLE, then tick done ID",
         ]
         for (verb, form) in expected {

@@ -84,6 +84,12 @@ public struct QuickAddParser: Sendable {
                 continue
             }
             if let refusal = userFilterWord(word) { throw Self.literalHint(refusal, word: word, allowRemoval) }
+            // `tick edit 3 title:"New title"` (Taskwarrior's `modify description:…`): the title.
+            if allowRemoval, let title = Self.titleToken(word) {
+                guard !title.trimmingWhitespace().isEmpty else { throw .emptyTitle }
+                edit.title = title
+                continue
+            }
             guard let (key, typedValue) = Self.token(in: word) else {
                 if let refusal = Self.notAField(word) { throw Self.literalHint(refusal, word: word, allowRemoval) }
                 titleWords.append(word)
@@ -118,6 +124,12 @@ public struct QuickAddParser: Sendable {
     static func isTagWord(_ word: String) -> Bool {
         guard word.count > 1, word.hasPrefix("+"), let first = word.dropFirst().first else { return false }
         return !first.isASCII || first.isLetter || first == "_"
+    }
+
+    /// The value of `title:VALUE` or `description:VALUE` (edit only); nil for another word.
+    static func titleToken(_ word: String) -> String? {
+        guard let colon = word.firstIndex(of: ":"), FieldNames.canonical(String(word[..<colon])) == "title" else { return nil }
+        return String(word[word.index(after: colon)...])
     }
 
     /// `-tag` (edit only): a minus followed by a letter.

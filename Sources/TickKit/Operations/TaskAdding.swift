@@ -112,6 +112,10 @@ public struct TaskAdding {
             ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
         }
         var report = Report(added: added, warnings: warnings)
+        report.warnings += added.compactMap { item in
+            WaitAfterDue.warning(for: item.task, reference: item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8)),
+                                 timeZone: quickAdd.fields.timeZone)
+        }
         if let context {
             let query = TaskQuery(now: now, timeZone: quickAdd.fields.timeZone)
             // A `list:` naming no list matches nothing: every new task is outside.

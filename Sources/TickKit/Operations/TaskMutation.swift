@@ -40,7 +40,11 @@ public struct TaskMutation {
     /// the task (reopening a repeating task takes back its next occurrence):
     /// `change` gets the file, the task's id and the time, and returns whether
     /// the task changed, the task as it is now, and a detail for the report.
-    public func applyInFile<Detail>(_ refs: [TaskReference], _ change: @escaping (inout TaskFile, UUID, Date) throws -> (Bool, TaskItem, Detail))
+    ///
+    /// With `refusingDone` (a command's name), a done task among them refuses
+    /// the whole change before anything is written (``DoneTaskError``).
+    public func applyInFile<Detail>(_ refs: [TaskReference], refusingDone: String? = nil,
+                                    _ change: @escaping (inout TaskFile, UUID, Date) throws -> (Bool, TaskItem, Detail))
         throws -> [(outcome: Outcome, detail: Detail)] {
         let now = self.now
         var results: [(outcome: Outcome, detail: Detail)] = []
@@ -48,6 +52,7 @@ public struct TaskMutation {
             // Resolved under the lock: outside it, a concurrent `tick mv` can be half
             // done (the task in both lists, or the index having seen it in neither).
             let items = try resolveUnderLock(refs, writer: writer)
+            if let command = refusingDone { try Self.refuseDone(items, refs: refs, command: command, prefixWorks: false) }
             for item in items {
                 let (changed, after, detail) = try writer.update(item.kind) { file in
                     try change(&file, item.task.id, now)
@@ -266,13 +271,24 @@ public struct TaskMutation {
     /// `depends:` words resolved, dependencies on tasks that are gone
     /// dropped, and a new slot checked against blocks and other placed tasks
     /// (``SlotGuard``: refused over a commitment, warned over a task).
-    public func edit(_ ref: TaskReference, with edit: TaskEdit) throws -> Edited {
+    ///
+    /// `done` says what happens to a done task (``DoneEdit``).
+    public func edit(_ ref: TaskReference, with edit: TaskEdit, done: DoneEdit = .edit) throws -> Edited {
         let now = self.now
         let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
         return try store.withLock { writer in
             // Resolved under the lock: outside it, a concurrent `tick mv` of the task
             // can be half done (the task in both lists, or seen in neither).
-            guard let item = try resolveUnderLock([ref], writer: writer).first else { throw LookupError.taskNotFound(ref.text) }
+            guard var item = try resolveUnderLock([ref], writer: writer).first else { throw LookupError.taskNotFound(ref.text) }
+            if item.task.state == .done {
+                switch done {
+                case .edit: break
+                case .refuseByShortID:
+                    if ref.namesByShortID(item) { try Self.refuseDone([item], refs: [ref], command: "edit", prefixWorks: true) }
+                case .reopen:
+                    item.task = try writer.update(item.kind) { file in try file.reopen(taskID: item.task.id, at: now).task }
+                }
+            }
             let loaded = try session.load()
             var edit = edit
             let dependencies = DependencyInput(loaded: loaded)
@@ -307,12 +323,47 @@ public struct TaskMutation {
         }
     }
 
+    /// What ``edit(_:with:done:)`` does with a done task.
+    public enum DoneEdit: Sendable {
+        /// Edits it as it is (`tick ui`, the editor, `tick annotate`).
+        case edit
+        /// Refuses it when named by a short id (`tick edit 3`: the number a
+        /// done task keeps for a day is easily typed for another task); its
+        /// UUID prefix edits it as a done task, as in Taskwarrior.
+        case refuseByShortID
+        /// Reopens it first (`tick edit --reopen`).
+        case reopen
+    }
+
     /// `tick start` (and any state but done and open, which have their own
     /// paths): sets the state, bumping `modifiedAt` when it changed. A done
-    /// repeating task started again is reopened as `tick reopen` does it (its
-    /// untouched next occurrence taken back).
-    public func setState(_ refs: [TaskReference], to state: TaskState) throws -> [Outcome] {
-        try applyInFile(refs) { file, id, now in try file.reopen(taskID: id, at: now, to: state) }.map(\.outcome)
+    /// task is refused unless `reopening` (`--reopen`, or `tick ui`, whose row
+    /// shows it done); one started again is reopened as `tick reopen` does
+    /// it (a repeating task's untouched next occurrence taken back).
+    public func setState(_ refs: [TaskReference], to state: TaskState, reopening: Bool) throws -> [Outcome] {
+        try applyInFile(refs, refusingDone: reopening ? nil : "start") { file, id, now in
+            try file.reopen(taskID: id, at: now, to: state)
+        }.map(\.outcome)
+    }
+
+    /// `tick stop` (Taskwarrior's): an active task goes back to open; any
+    /// other is left as it is (reported unchanged).
+    public func stop(_ refs: [TaskReference]) throws -> [Outcome] {
+        try applyInFile(refs) { file, id, now in
+            guard let i = file.index(of: id) else { throw LookupError.taskNotFound(id.lowercased) }
+            guard file.tasks[i].state == .active else { return (false, file.tasks[i], ()) }
+            let result = try file.reopen(taskID: id, at: now, to: .open)
+            return (result.changed, result.task, ())
+        }.map(\.outcome)
+    }
+
+    /// Throws ``DoneTaskError`` for the first done task among `items`.
+    static func refuseDone(_ items: [ListedTask], refs: [TaskReference], command: String, prefixWorks: Bool) throws {
+        guard let done = items.first(where: { $0.task.state == .done }) else { return }
+        let prefix = String(done.task.id.lowercased.prefix(8))
+        // As typed, when one reference named it by its short id.
+        let reference = refs.count == 1 && refs[0].namesByShortID(done) ? refs[0].text : prefix
+        throw DoneTaskError(command: command, reference: reference, title: done.task.title, prefix: prefix, prefixWorks: prefixWorks)
     }
 
     /// `tick reopen`: reopens done tasks; a repeating task's untouched next

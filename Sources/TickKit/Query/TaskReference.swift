@@ -26,6 +26,15 @@ public enum TaskReference: Sendable, Equatable, Hashable {
     /// matches): its full id, never re-parsed.
     case id(UUID)
 
+    /// True when this reference named `task` by a short id (not by a UUID prefix).
+    public func namesByShortID(_ task: ListedTask) -> Bool {
+        switch self {
+        case .short: return true
+        case .shortOrPrefix(_, let digits): return !task.task.id.lowercased.hasPrefix(digits)
+        case .uuidPrefix, .id: return false
+        }
+    }
+
     /// The reference as it reads in a message (`3`, `3-7`, `6f1c`, a full id).
     public var text: String {
         switch self {

@@ -26,6 +26,8 @@ extension Tick {
 
             Every change bumps modifiedAt; an edit that changes nothing writes nothing.
 
+            A done task named by its short id (which it keeps for a day) is not             edited: tick says so and changes nothing (exit 1), since the number is             easily typed for another task. --reopen reopens it and edits it; its             UUID prefix edits it as a done task. `tick modify` and `tick mod`             (Taskwarrior's words) are `tick edit`.
+
             `at:14:00` places the task in a time slot on its scheduled day (else today), \
             `at:fri@14:00` on another day (which becomes the scheduled day), `for:45m` \
             sets the slot's length and `at:` (empty) removes the slot. A slot over a \
@@ -46,7 +48,8 @@ extension Tick {
               tick edit 3 wait:mon depends:5,-7
               tick edit 3 Call the bank
               tick edit 3
-            """)
+            """,
+            aliases: ["modify", "mod"])
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fieldOptions: TaskFieldOptions
@@ -82,6 +85,9 @@ extension Tick {
 
         @Flag(name: [.customShort("y"), .long], help: "With FILTER -- CHANGES: change more than [bulk] confirm tasks without asking.")
         var yes = false
+
+        @Flag(name: .long, help: "Reopen a done task and edit it (a done task named by its short id is refused without it).")
+        var reopen = false
 
         func validate() throws {
             guard !arguments.isEmpty || !filterWords.isEmpty else { throw ValidationError("give the task ID to edit") }
@@ -125,8 +131,9 @@ extension Tick {
                 try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run(context: context)
                 return
             }
-            let edited = try TaskMutation(context: context).edit(try TaskReference.task(arguments[0]), with: edit)
-            TaskMutation.warnings(edited).forEach(context.terminal.warn)
+            let edited = try TaskMutation(context: context).edit(try TaskReference.task(arguments[0]), with: edit,
+                                                                 done: reopen ? .reopen : .refuseByShortID)
+            TaskMutation.warnings(edited, timeZone: context.timeZone).forEach(context.terminal.warn)
             context.terminal.out(TaskMutation.line(edited, terminal: context.terminal))
             Hints(context: context).afterEditing([edited.outcome.item])
         }

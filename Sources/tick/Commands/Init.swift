@@ -38,7 +38,9 @@ extension Tick {
             let root = location.root
             let t = Terminal(noColorFlag: global.noColor, environment: env)
             if let isDir = PathStat.isDirectory(root) {
-                guard isDir else { throw StoreError.notADirectory(path: root) }
+                guard isDir else {
+                    throw CLIError("\(root) is a file, not a directory; a store is a directory: give `tick init` a new or empty directory's path (e.g. tick init ~/tasks)", status: .usage)
+                }
                 if !git { t.out("The store \(root) already exists") }
             } else {
                 try AtomicFile.createDirectory(root)

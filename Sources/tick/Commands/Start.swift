@@ -12,15 +12,21 @@ extension Tick {
             with a digit and a letter). \
             Every change bumps the task's modifiedAt.
 
-            EXAMPLE
+            A done task is not started: a done task keeps its short id for a day,             so `tick 3 start` typed for another task would reopen it. tick says so             and changes nothing (exit 1); --reopen reopens and starts it. `tick stop`             sets an active task back to open.
+
+            EXAMPLES
               tick start 3
+              tick start --reopen 3
             """)
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var tasks: TaskIDs
 
+        @Flag(name: .long, help: "Reopen a done task and start it (a done task is refused without it).")
+        var reopen = false
+
         func run() throws {
-            try tasks.setState(.active, global: global, verb: "Started", unchanged: "was already active")
+            try tasks.setState(.active, global: global, verb: "Started", unchanged: "was already active", reopening: reopen)
         }
     }
 }

@@ -94,7 +94,8 @@ extension Tick {
                 t.outRaw(JSONOutput.string(.object(members)))
                 return
             }
-            t.out("store     \(context.store.location.root)")
+            let created = PathStat.isDirectory(context.store.location.root) == true
+            t.out("store     \(context.store.location.root)" + (created ? "" : " (not made yet: the first `tick add` makes it)"))
             t.out("tasks     \(tasks) in \(lists) list(s) and the inbox")
             if archiveFiles > 0 {
                 t.out("archive   \(archivedCount) done task(s) in \(archiveFiles) file(s) under archive/ (`tick search --archived` finds them)")

@@ -26,7 +26,7 @@ struct TaskIDs: ParsableArguments {
     /// Sets every named task to `state` (bumping modifiedAt), then reports
     /// `Verb 12 (6f1c2a3b): title` per task. Done tasks lose their short id,
     /// so their line shows the id they had.
-    func setState(_ state: TaskState, global: GlobalOptions, verb: String, unchanged: String) throws {
+    func setState(_ state: TaskState, global: GlobalOptions, verb: String, unchanged: String, reopening: Bool = false) throws {
         let context = try Context(global)
         if state == .done {
             // Through the recurrence-aware path: a repeating task gets its next occurrence.
@@ -36,7 +36,7 @@ struct TaskIDs: ParsableArguments {
             return
         }
         let mutation = TaskMutation(context: context)
-        let results = try mutation.setState(try refs(context, verb: verb == "Started" ? "Start" : verb), to: state)
+        let results = try mutation.setState(try refs(context, verb: verb == "Started" ? "Start" : verb), to: state, reopening: reopening)
         let current = try context.resyncIDs()
         TaskMutation.report(to: context.terminal, results, verb: verb, unchanged: unchanged, ids: state == .done ? nil : current)
     }

@@ -15,12 +15,42 @@ enum TaskwarriorVerbs {
 
     /// Taskwarrior's command → tick's. Only words that are not tick commands.
     static let equivalents: [String: Equivalent] = [
-        "modify": Equivalent(command: "edit", form: "tick edit ID due:fri pri:H (or tick edit FILTER -- CHANGES)"),
-        "mod": Equivalent(command: "edit", form: "tick edit ID due:fri pri:H"),
         "info": Equivalent(command: "show", form: "tick show ID"),
         "information": Equivalent(command: "show", form: "tick show ID"),
         "next": Equivalent(command: "today", form: "tick today (or define [reports.next] in config.toml to run tick next)"),
-        "stop": Equivalent(command: "reopen", form: "tick reopen ID (an active task goes back to open)"),
+        "calendar": Equivalent(command: "upcoming", form: "tick upcoming (the days ahead), or tick plan for a day's time slots"),
+        "burndown": Equivalent(command: "stats", form: "tick stats (completions per day and week)"),
+        "burndown.daily": Equivalent(command: "stats", form: "tick stats"),
+        "burndown.weekly": Equivalent(command: "stats", form: "tick stats"),
+        "burndown.monthly": Equivalent(command: "stats", form: "tick stats"),
+        "history": Equivalent(command: "stats", form: "tick stats"),
+        "history.monthly": Equivalent(command: "stats", form: "tick stats"),
+        "ghistory": Equivalent(command: "stats", form: "tick stats"),
+        "ghistory.monthly": Equivalent(command: "stats", form: "tick stats"),
+        "timesheet": Equivalent(command: "stats", form: "tick stats --since \"7d ago\""),
+        "completion": Equivalent(command: "help", form: "tick --generate-completion-script bash (or zsh, fish); see Docs/CLI.md \"Completion\""),
+        "_zshcompletion": Equivalent(command: "help", form: "tick --generate-completion-script zsh"),
+        "list.all": Equivalent(command: "list", form: "tick list --all"),
+        "long": Equivalent(command: "report", form: "a [reports.long] with columns = [\"id\", \"title\", \"due\", \"tags\", \"notes\"] in config.toml, then tick long"),
+        "ls.all": Equivalent(command: "list", form: "tick list --all"),
+        "minimal": Equivalent(command: "list", form: "tick list"),
+        "newest": Equivalent(command: "list", form: "tick list --sort created-"),
+        "oldest": Equivalent(command: "list", form: "tick list --sort created"),
+        "overdue.all": Equivalent(command: "overdue", form: "tick overdue"),
+        "ready": Equivalent(command: "list", form: "tick list -is:waiting -is:blocked"),
+        "recurring": Equivalent(command: "list", form: "tick list is:repeating"),
+        "unblocked": Equivalent(command: "list", form: "tick list -is:blocked"),
+        "count": Equivalent(command: "list", form: "tick list --json | jq length"),
+        "ids": Equivalent(command: "list", form: "tick list --json | jq -r '.[].shortId'"),
+        "uuids": Equivalent(command: "list", form: "tick list --json | jq -r '.[].id'"),
+        "duplicate": Equivalent(command: "add", form: "tick show ID --json, then tick add with its fields"),
+        "diagnostics": Equivalent(command: "status", form: "tick status"),
+        "version": Equivalent(command: "help", form: "tick --version"),
+        "reports": Equivalent(command: "report", form: "tick report (and [reports.NAME] in config.toml)"),
+        "columns": Equivalent(command: "report", form: "columns = [...] in a [reports.NAME] of config.toml (tick help report names them)"),
+        "udas": Equivalent(command: "help", form: "[fields.NAME] in config.toml (Docs/FIELDS.md)"),
+        "config": Equivalent(command: "status", form: "edit config.toml (tick status names it)"),
+        "import-v2": Equivalent(command: "import", form: "tick import FILE"),
         "denotate": Equivalent(command: "edit", form: "tick edit ID (opens the task in $EDITOR: delete the annotation's line from the notes)"),
         "append": Equivalent(command: "edit", form: "tick edit ID --title \"NEW TITLE\""),
         "prepend": Equivalent(command: "edit", form: "tick edit ID --title \"NEW TITLE\""),
@@ -36,10 +66,16 @@ enum TaskwarriorVerbs {
         "purge": Equivalent(command: "archive", form: "tick archive"),
     ]
 
+    /// True when `word` is a command: tick's (or an alias), `help`, or one of Taskwarrior's.
+    static func namesCommand(_ word: String) -> Bool {
+        word == "help" || CommandFacts.topLevel(word) != nil || equivalents[word.lowercased()] != nil
+    }
+
     /// The error for an unknown command that is Taskwarrior's, naming tick's; nil for another word.
     static func unknownCommand(_ word: String) -> CLIError? {
         guard let tick = equivalents[word.lowercased()] else { return nil }
-        return CLIError("unknown command \"\(word)\" (Taskwarrior's); in tick: \(tick.form); see `tick help \(tick.command)`", status: .usage)
+        let help = tick.command == "help" ? "tick help" : "tick help \(tick.command)"
+        return CLIError("unknown command \"\(word)\" (Taskwarrior's); in tick: \(tick.form); see `\(help)`", status: .usage)
     }
 
     /// `tick 3 done`, `tick 3-5 7 edit due:fri` (Taskwarrior's order: ids, then
@@ -49,16 +85,20 @@ enum TaskwarriorVerbs {
     /// error then names tick's). `tick 3` alone is `tick show 3`. Anything
     /// else is left as typed; a word that is not an id is never moved.
     ///
-    /// Filter terms first (`tick +work list`, `tick project:Home list`, ``FilterParser/isTermWord(_:)``)
-    /// move the same way before a command that takes a filter: no command
-    /// starts with `+` or has a colon, so the order is never ambiguous.
+    /// Any filter first (`tick +work list`, `tick project:Home list`, `tick
+    /// /milk/ list`, `tick milk list`, `tick +errand done`) moves the same way
+    /// before a command that takes a filter, as Taskwarrior reads it: the
+    /// leading words are filter words (ids, terms, `/regex/`, `or`, `(`) or
+    /// plain words that name no command, and the first word that names one is
+    /// the command. A plain word before no command is left as typed (`tick
+    /// tody` is an unknown command, with its suggestion).
     static func movingCommandFirst(_ args: [String]) -> [String] {
         var i = 0
         var terms = false
         while i < args.count, !args[i].hasPrefix("-") {
             if BulkSelection.isIDList([args[i]]) {
                 i += 1
-            } else if FilterParser.isTermWord(args[i]) {
+            } else if FilterParser.isTermWord(args[i]) || !namesCommand(args[i]) {
                 terms = true
                 i += 1
             } else {

@@ -112,7 +112,7 @@ struct UIWriter {
 
     /// `tick start ID`.
     func start(_ id: UUID, context: Context, said: inout Said) throws {
-        let results = try TaskMutation(context: context).setState([.id(id)], to: .active)
+        let results = try TaskMutation(context: context).setState([.id(id)], to: .active, reopening: true)
         let ids = try context.resyncIDs()
         said.lines += TaskMutation.lines(results, terminal: context.terminal, verb: "Started", unchanged: "was already active", ids: ids)
     }
@@ -165,7 +165,7 @@ struct UIWriter {
 
     /// `Edited 3 (6f1c2a3b): title (sched)`, as `tick edit ID CHANGES` prints it, and its warnings.
     func report(_ edited: TaskMutation.Edited, context: Context, said: inout Said) {
-        said.warnings += TaskMutation.warnings(edited)
+        said.warnings += TaskMutation.warnings(edited, timeZone: context.timeZone)
         said.lines.append(TaskMutation.line(edited, terminal: context.terminal))
     }
 

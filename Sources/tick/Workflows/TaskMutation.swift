@@ -41,10 +41,14 @@ extension TaskMutation {
     }
 
     /// The warnings of an edit: a dependency dropped on a gone task, a slot over another.
-    static func warnings(_ edited: Edited) -> [TickWarning] {
+    static func warnings(_ edited: Edited, timeZone: Zone) -> [TickWarning] {
         let item = edited.outcome.item
         let dropped = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies)
-        return (dropped.map { [$0] } ?? []) + edited.slotWarnings
+        // Said when this edit set either date (not for every later edit of the task).
+        let dates = edited.before.wait != item.task.wait || edited.before.due != item.task.due
+        let wait = dates ? WaitAfterDue.warning(for: item.task, reference: item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8)),
+                                                timeZone: timeZone) : nil
+        return (dropped.map { [$0] } ?? []) + edited.slotWarnings + (wait.map { [$0] } ?? [])
     }
 
     /// `Edited 3 (6f1c2a3b): title (sched)`, or `… unchanged`, as `tick edit ID CHANGES` prints it.
