@@ -212,8 +212,9 @@ struct BulkAndContextTests {
         let unknown = try s.tick("context", "hom")
         #expect(unknown.status == 3)
         #expect(unknown.stderr.contains("did you mean home?"))
-        let bad = try s.tick("context", "define", "x", "list:Nope")
-        #expect(bad.status == 2)
+        // A list one letter from an existing one is a typo: refused (a new name is made, issue 46).
+        let bad = try s.tick("context", "define", "x", "list:Hme")
+        #expect(bad.status == 3 && bad.stderr.contains("did you mean \"Home\"?"), "\(bad)")
         #expect(try !String(contentsOfFile: config, encoding: .utf8).contains("x ="))
     }
 

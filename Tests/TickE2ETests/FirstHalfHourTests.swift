@@ -120,4 +120,41 @@ import Testing
             #expect(r.status == 2 && r.stderr.contains("(Taskwarrior's); in tick: \(form)"), "\(verb): \(r)")
         }
     }
+
+    @Test("project:/list: make the list on first use in add, edit, mv and context define; said once; one undo takes back both")
+    func listsMadeOnFirstUse() throws {
+        let s = try Sandbox()
+        let milk = try s.tick("add", "Buy", "milk", "project:Home", "+errand")
+        #expect(milk.status == 0 && milk.stderr == "Created list Home\n", "\(milk)")
+        let eggs = try s.tick("add", "Eggs", "project:home")
+        #expect(eggs.status == 0 && eggs.stderr.isEmpty, "the second time it exists: \(eggs)")
+        #expect(try s.json("list", "list:Home").titles.sorted() == ["Buy milk", "Eggs"])
+        // A typo of an existing list is refused with its name, and nothing is written.
+        let before = try s.fingerprint()
+        let typo = try s.tick("add", "Bread", "project:Hom")
+        #expect(typo.status == 3 && typo.stderr.contains("did you mean \"Home\"?"), "\(typo)")
+        #expect(try s.fingerprint() == before)
+        // edit (Taskwarrior's modify project:) moves, making the list.
+        let id = milk.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let edit = try s.tick(id, "modify", "project:Shop", "pri:must")
+        #expect(edit.status == 0 && edit.stdout.contains("Created list Shop") && edit.stdout.contains("Moved \(id)"), "\(edit)")
+        #expect(try s.showJSON(id).string("list") == "Shop" && s.showJSON(id).string("priority") == "must")
+        try s.ok("undo")
+        #expect(try s.showJSON(id).string("list") == "Home" && s.showJSON(id)["priority"] == nil, "one undo takes back the edit, the move and the list")
+        #expect(!s.storeFiles().contains("lists/shop.json"))
+        // mv.
+        let mv = try s.tick("mv", id, "Garden")
+        #expect(mv.status == 0 && mv.stdout.hasPrefix("Created list Garden\n"), "\(mv)")
+        // context define.
+        let context = try s.tick("context", "define", "work", "project:Work")
+        #expect(context.status == 0 && context.stdout.contains("Created list Work"), "\(context)")
+        try s.ok("context", "work")
+        let report = try s.add("Report")
+        #expect(try s.showJSON(report).string("list") == "Work")
+        try s.ok("context", "none")
+        // Taskwarrior's order is journaled like tick's: `tick 3 done` then `tick undo`.
+        try s.ok(report, "done")
+        try s.ok("undo")
+        #expect(try s.showJSON(report).string("state") == "open")
+    }
 }

@@ -124,8 +124,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: f.dir) }
         let added = try setup.adding(f).add([(nil, ["one"]), (nil, ["two", "list:Work"])]).added
         let mutation = TaskMutation(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
-        let (outcomes, name) = try mutation.move(added.map { .id($0.task.id) }, to: "work")
-        #expect(name == "Work")
+        let (outcomes, name, created) = try mutation.move(added.map { .id($0.task.id) }, to: "work")
+        #expect(name == "Work" && !created)
         #expect(outcomes.map(\.changed) == [true, false], "two was already in Work")
         #expect(outcomes.map(\.item.kind) == [.list(slug: "work"), .list(slug: "work")])
         #expect(try setup.titles(f.store, .inbox) == [])
@@ -133,7 +133,11 @@ import Testing
         #expect(try f.store.read(.inbox)?.file.deleted.isEmpty == true, "a move is not a deletion")
         let moved = try #require(try f.store.read(.list(slug: "work"))?.file.tasks.last)
         #expect(moved.changed["list"] == setup.now.addingTimeInterval(60))
-        #expect(throws: LookupError.self) { _ = try mutation.move([.id(added[0].task.id)], to: "nowhere") }
+        // A near name is refused; another name makes the list on first use (issue 46).
+        #expect(throws: LookupError.nearList("wrk", near: "Work")) { _ = try mutation.move([.id(added[0].task.id)], to: "wrk") }
+        let made = try mutation.move([.id(added[0].task.id)], to: "Elsewhere")
+        #expect(made.created && made.listName == "Elsewhere" && made.outcomes.map(\.item.kind) == [.list(slug: "elsewhere")])
+        #expect(try setup.titles(f.store, .list(slug: "elsewhere")) == ["one"])
     }
 
     @Test func editingOneTaskDropsGoneDependenciesAndWarnsAboutASlotOverAnother() throws {

@@ -32,6 +32,27 @@ public struct ListEditing {
         return (trimmed, slug)
     }
 
+    /// Makes the lists that `names` (`list:` words of a context's filter) name
+    /// when no list is named or starts with them, as `list:` in `tick add`
+    /// does (``ListResolver/target(_:)``: a near name is refused); returns
+    /// the names of the lists made.
+    public func makeMissing(_ names: [String]) throws -> [String] {
+        let now = self.now
+        var created: [String] = []
+        try store.withLock { writer in
+            var made = Set<String>()
+            for name in names where name.lowercased() != "inbox" && !made.contains(name.lowercased()) {
+                let loaded = try session.load()
+                guard FilterBindings.lists(matching: name, in: loaded.listInfos).isEmpty else { continue }
+                guard case .new(let trimmed, let slug) = try loaded.lists.target(name) else { continue }
+                try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: ColorCode.default(for: trimmed), now: now))
+                made.insert(name.lowercased())
+                created.append(trimmed)
+            }
+        }
+        return created
+    }
+
     /// Renames the list named `ref` to `name` (trimmed); returns its old and
     /// new name (the same when it already had that name: nothing is written).
     public func rename(_ ref: String, to name: String) throws -> (old: String, new: String) {

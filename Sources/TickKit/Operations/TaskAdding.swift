@@ -28,6 +28,8 @@ public struct TaskAdding {
         public var warnings: [TickWarning]
         /// The new tasks the active context's filter does not match: listings hide them.
         public var outsideContext: [ListedTask] = []
+        /// Lists made on first use (`list:Home` naming no list), by name.
+        public var createdLists: [String] = []
     }
 
     /// Adds one task per input; `flags` (the command's options) apply to
@@ -45,6 +47,8 @@ public struct TaskAdding {
             return kinds.count == 1 ? kinds.first : nil
         }
         var planned: [(kind: FileKind, task: TaskItem)] = []
+        // Lists `list:` names that do not exist yet: made with the tasks (one undo takes both back).
+        var newLists: [(name: String, slug: String)] = []
         for input in inputs {
             let (title, tokenEdit): (String, TaskEdit)
             do {
@@ -72,7 +76,14 @@ public struct TaskAdding {
             try DependencyInput(loaded: loaded).resolve(&edit, for: nil)
             let kind: FileKind
             do {
-                kind = try edit.list.map { try loaded.lists.resolve($0) } ?? contextKind ?? .inbox
+                if let name = edit.list {
+                    let target = try newLists.first { $0.name.lowercased() == name.trimmingWhitespace().lowercased() }
+                        .map { ListResolver.Target.new(name: $0.name, slug: $0.slug) } ?? loaded.lists.target(name)
+                    if case .new(let name, let slug) = target, !newLists.contains(where: { $0.slug == slug }) { newLists.append((name, slug)) }
+                    kind = target.kind
+                } else {
+                    kind = contextKind ?? .inbox
+                }
             } catch let error as LookupError {
                 guard let line = input.line else { throw error }
                 throw InputLineError(line: line, error)
@@ -98,6 +109,9 @@ public struct TaskAdding {
                     others.append(p.task)
                 }
             }
+            for list in newLists {
+                try writer.create(TaskFile.empty(.list(slug: list.slug), name: list.name, color: ColorCode.default(for: list.name), now: now))
+            }
             var order: [FileKind] = []
             for p in planned where !order.contains(p.kind) { order.append(p.kind) }
             for kind in order {
@@ -112,6 +126,7 @@ public struct TaskAdding {
             ListedTask(task: p.task, kind: p.kind, listName: loaded.name(of: p.kind), shortID: ids.shortID(of: p.task.id))
         }
         var report = Report(added: added, warnings: warnings)
+        report.createdLists = newLists.map(\.name)
         report.warnings += added.compactMap { item in
             WaitAfterDue.warning(for: item.task, reference: item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8)),
                                  timeZone: quickAdd.fields.timeZone)

@@ -178,16 +178,23 @@ public struct TaskMutation {
     /// task's outcome (unchanged when already there) and the list's name.
     /// The destination is written first, so an interruption leaves a copy
     /// (healed as one task), never a loss (Docs/MERGE.md §14).
-    public func move(_ refs: [TaskReference], to listRef: String) throws -> (outcomes: [Outcome], listName: String) {
+    ///
+    /// A list `listRef` names that does not exist is made first, on first
+    /// use (``ListResolver/target(_:)``); `created` says so.
+    public func move(_ refs: [TaskReference], to listRef: String) throws -> (outcomes: [Outcome], listName: String, created: Bool) {
         let now = self.now
         return try store.withLock { writer in
             // Resolved under the lock: outside it, another `tick mv` of the same
             // task can be half done (the task in both lists, or seen in neither).
             let items = try resolveUnderLock(refs, writer: writer)
             let loaded = try session.load()
-            let target = try loaded.lists.resolve(listRef)
-            let moved = try items.map { try Self.move($0, to: target, writer: writer, now: now) }
-            return (moved, loaded.name(of: target))
+            let target = try loaded.lists.target(listRef)
+            if case .new(let name, let slug) = target {
+                try writer.create(TaskFile.empty(.list(slug: slug), name: name, color: ColorCode.default(for: name), now: now))
+            }
+            let moved = try items.map { try Self.move($0, to: target.kind, writer: writer, now: now) }
+            if case .new(let name, _) = target { return (moved, name, true) }
+            return (moved, loaded.name(of: target.kind), false)
         }
     }
 

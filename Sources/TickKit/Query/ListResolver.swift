@@ -42,6 +42,39 @@ public struct ListResolver: Sendable {
         throw .listNotFound(name, known: lists.map(\.name))
     }
 
+    /// Where `list:NAME` puts a task (`add`, `mv`, `edit`, `context define`):
+    /// an existing list, or a new one made on first use, as Taskwarrior
+    /// makes a project (issue 46).
+    public enum Target: Sendable, Equatable {
+        case existing(FileKind)
+        /// A list to create: its name (as typed, trimmed) and the slug its file gets.
+        case new(name: String, slug: String)
+
+        /// The file the task goes to.
+        public var kind: FileKind {
+            switch self {
+            case .existing(let kind): return kind
+            case .new(_, let slug): return .list(slug: slug)
+            }
+        }
+    }
+
+    /// The list `text` names, or a new one when it names none. A name within
+    /// one edit of an existing list's (`Hme` for `Home`) is refused with that
+    /// name rather than made as a typo; so is one when a list file cannot be
+    /// read (it may carry the name).
+    public func target(_ text: String) throws(LookupError) -> Target {
+        do {
+            return .existing(try resolve(text))
+        } catch .listNotFound(let name, _) {
+            let folded = Self.fold(name)
+            if let near = lists.first(where: { Spelling.editDistance(Self.fold($0.name), folded) <= 1 }) {
+                throw .nearList(name, near: near.name)
+            }
+            return .new(name: name, slug: try slugForNewList(named: name))
+        }
+    }
+
     /// Checks a name for a new list and returns the slug its file will get.
     public func slugForNewList(named name: String) throws(LookupError) -> String {
         let trimmed = name.trimmingWhitespaceAndNewlines()

@@ -13,6 +13,8 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
     case taskInBrokenFile(String, path: String)
     /// The list may be one of the files that cannot be read right now.
     case listInBrokenFile(String, problems: [String])
+    /// No list has the name, and one has a name within one edit of it (a typo, not a new list).
+    case nearList(String, near: String)
 
     public var errorDescription: String? {
         // Names may come from hand-edited files: quote them on one line, controls visible.
@@ -35,6 +37,8 @@ public enum LookupError: Error, LocalizedError, Sendable, Equatable {
             return "no readable list named \"\(v(name))\"; it may be in a file that cannot be read; fix it first:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
         case let .taskInBrokenFile(ref, path):
             return "task \"\(v(ref))\" may be in \(path), which cannot be read; fix that file first"
+        case let .nearList(name, near):
+            return "no list named \"\(v(name))\" (did you mean \"\(v(near))\"?); a new list of that name is made with `tick lists add \(v(name))`"
         }
     }
 }
@@ -44,7 +48,7 @@ extension LookupError: TickError {
         switch self {
         case .listExists, .invalidListName: return .usage
         case .taskInBrokenFile, .listInBrokenFile: return .badData
-        case .taskNotFound, .ambiguousTask, .listNotFound, .ambiguousList: return .notFound
+        case .taskNotFound, .ambiguousTask, .listNotFound, .ambiguousList, .nearList: return .notFound
         }
     }
 }

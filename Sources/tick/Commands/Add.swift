@@ -109,6 +109,11 @@ extension Tick {
             }
             let report = try context.adding().add(inputs, flags: flagEdit, list: list, context: try context.contextDefaults())
             report.warnings.forEach(context.terminal.warn)
+            // Said once per list; on stderr when stdout is a pipe (it carries only the ids).
+            for name in report.createdLists {
+                let line = Move.createdLine(name, terminal: context.terminal)
+                if context.terminal.stdoutIsTTY && !json { context.terminal.out(line) } else { context.terminal.err(line) }
+            }
             if !json { Hints(context: context).afterAdding(report.added) }
             let items = report.added
             let t = context.terminal

@@ -69,6 +69,13 @@ extension Tick {
                 let text = FilterArguments.unmarked(words.dropFirst(2)).joined(separator: " ")
                 // Parse and bind now: a typo is refused here, not in every later listing.
                 let parsed = try context.filterParser().parse([text])
+                // `list:Work` naming no list makes it, as `tick add … list:Work` does.
+                let names = parsed.expression.terms.compactMap { term -> String? in
+                    if case .list(let name) = term.kind { return name } else { return nil }
+                }
+                for made in try ListEditing(context: context).makeMissing(names) {
+                    t.out(Tick.Move.createdLine(made, terminal: t))
+                }
                 _ = try context.load().index.bind(parsed, query: context.query)
                 try Self.editConfig(context) { $0.set(name, to: text, in: "contexts") }
                 t.out("Defined context \(t.bold(name)): \(text)" + (state.name(environment: context.environment) == name ? "" : "; make it active with: tick context \(name)"))

@@ -100,12 +100,12 @@ extension Tick {
                 try bulk(context, edit: edit)
                 return
             }
-            let (titleWords, tokenEdit) = try context.quickAdd().split(Array(arguments.dropFirst()), allowRemoval: true)
-            if tokenEdit.list != nil {
-                throw CLIError("list: cannot be changed by edit; use `tick mv ID LIST`", status: .usage)
-            }
+            var (titleWords, tokenEdit) = try context.quickAdd().split(Array(arguments.dropFirst()), allowRemoval: true)
+            // `list:Home` (Taskwarrior's `modify project:Home`) is `tick mv ID Home`, after the fields.
+            let moveTo = tokenEdit.list
+            tokenEdit.list = nil
             edit.merge(tokenEdit)
-            let hasFieldChanges = !edit.isEmpty || title != nil || noDue || noRemind || noSched || noSlot || noEstimate || !untag.isEmpty
+            let hasFieldChanges = !edit.isEmpty || moveTo != nil || title != nil || noDue || noRemind || noSched || noSlot || noEstimate || !untag.isEmpty
             if !titleWords.isEmpty {
                 // Loose words rename the task only when they are all there is (`tick edit 3 New title`);
                 // next to tokens or flags they are a mistake (`tick edit 1 2 due:fri`).
@@ -127,14 +127,22 @@ extension Tick {
             for t in untag { edit.removeTags.append(try context.fields.tag(t)) }
             if let problem = edit.textProblem { throw InputError.invalid(problem) }
 
-            if edit.isEmpty {
+            if edit.isEmpty && moveTo == nil {
                 try EditorSession(context: context, item: try context.load().tasks.resolve(arguments[0])).run(context: context)
                 return
             }
-            let edited = try TaskMutation(context: context).edit(try TaskReference.task(arguments[0]), with: edit,
-                                                                 done: reopen ? .reopen : .refuseByShortID)
+            let ref = try TaskReference.task(arguments[0])
+            let mutation = TaskMutation(context: context)
+            // Through edit even when only moving: a done task named by its short id is refused first.
+            let edited = try mutation.edit(ref, with: edit, done: reopen ? .reopen : .refuseByShortID)
             TaskMutation.warnings(edited, timeZone: context.timeZone).forEach(context.terminal.warn)
-            context.terminal.out(TaskMutation.line(edited, terminal: context.terminal))
+            if !edit.isEmpty { context.terminal.out(TaskMutation.line(edited, terminal: context.terminal)) }
+            if let moveTo {
+                let (moved, name, created) = try mutation.move([.id(edited.outcome.item.task.id)], to: moveTo)
+                _ = try context.resyncIDs()
+                if created { context.terminal.out(Move.createdLine(name, terminal: context.terminal)) }
+                context.terminal.outLines(Move.lines(moved, to: name, terminal: context.terminal))
+            }
             Hints(context: context).afterEditing([edited.outcome.item])
         }
 

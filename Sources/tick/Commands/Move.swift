@@ -9,7 +9,10 @@ extension Tick {
             abstract: "Move tasks to another list (or `inbox`).",
             discussion: """
             The tasks are appended to the end of LIST. The destination is written \
-            before the source, so an interruption can leave a copy but never loses a task.
+            before the source, so an interruption can leave a copy but never loses a task. \
+            A LIST that does not exist is made first ("Created list Home"; one `tick undo` \
+            takes back both), unless its name is one letter away from an existing \
+            list's: then tick names that list and moves nothing.
 
             EXAMPLES
               tick mv 3 5 Work
@@ -33,9 +36,15 @@ extension Tick {
             let context = try Context(global)
             let words = FilterArguments.unmarked(arguments.dropLast())
             let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes, terminal: context.terminal)
-            let (moved, name) = try TaskMutation(context: context).move(refs, to: arguments[arguments.count - 1])
+            let (moved, name, created) = try TaskMutation(context: context).move(refs, to: arguments[arguments.count - 1])
             _ = try context.resyncIDs()
+            if created { context.terminal.out(Self.createdLine(name, terminal: context.terminal)) }
             context.terminal.outLines(Self.lines(moved, to: name, terminal: context.terminal))
+        }
+
+        /// `Created list Home`: a list made on first use (`tick mv 3 Home`, `list:Home`).
+        static func createdLine(_ name: String, terminal: Terminal) -> String {
+            "Created list " + TextRules.visible(name)
         }
 
         /// `Moved 19 (3f2a9c1e) to Home: title`, or `… is already in Home: title`, per task.

@@ -3,9 +3,11 @@ import ArgumentParser
 /// The subcommand path of this process (`done`, `lists rm`), for the undo journal.
 enum CommandPath {
     /// The canonical names of the subcommands named in `arguments` (argv with
-    /// the executable first); aliases resolved, no other arguments.
+    /// the executable first); aliases resolved, no other arguments. Read in
+    /// Taskwarrior's order too (`tick 3 done`, `tick +work modify …` are
+    /// `done` and `edit`), so such a command's writes are journaled for undo.
     static func of(_ arguments: [String]) -> String {
-        let args = Invocation.hoistingGlobalOptions(Array(arguments.dropFirst()))
+        let args = TaskwarriorVerbs.movingCommandFirst(Invocation.hoistingGlobalOptions(Array(arguments.dropFirst())))
         var type: ParsableCommand.Type = Tick.self
         var words: [String] = []
         for arg in args {

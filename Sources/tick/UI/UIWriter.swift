@@ -171,8 +171,9 @@ struct UIWriter {
 
     /// `tick mv ID LIST` (`inbox` for the inbox).
     func move(_ id: UUID, to list: String, context: Context, said: inout Said) throws {
-        let (moved, name) = try TaskMutation(context: context).move([.id(id)], to: list)
+        let (moved, name, created) = try TaskMutation(context: context).move([.id(id)], to: list)
         _ = try context.resyncIDs()
+        if created { said.lines.append(Tick.Move.createdLine(name, terminal: context.terminal)) }
         said.lines += Tick.Move.lines(moved, to: name, terminal: context.terminal)
     }
 
