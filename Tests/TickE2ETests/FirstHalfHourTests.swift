@@ -157,4 +157,23 @@ import Testing
         try s.ok("undo")
         #expect(try s.showJSON(report).string("state") == "open")
     }
+
+    @Test("make demo's clock: the sample store read at the Makefile's DEMO_NOW shows the README's tour (today's tasks, a few days overdue), on any day")
+    func demoRunsAtTheSamplesDate() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let makefile = try String(contentsOf: repo.appendingPathComponent("Makefile"), encoding: .utf8)
+        let line = try #require(makefile.split(separator: "\n").first { $0.hasPrefix("DEMO_NOW = ") })
+        let demoNow = String(line.dropFirst("DEMO_NOW = ".count))
+        #expect(makefile.contains("DEMO_ENV = TICK_NOW=$(DEMO_NOW) TZ=UTC"))
+        #expect(makefile.contains("@$(DEMO_ENV) $(SWIFT) run --skip-build tick --store SampleData today"))
+        let s = try Sandbox()
+        let today = try s.tick("--store", repo.appendingPathComponent("SampleData").path, "today", env: ["TICK_NOW": demoNow, "TZ": "UTC", "NO_COLOR": "1"])
+        #expect(today.status == 0, "\(today)")
+        #expect(today.stdout.contains("Pick up dry cleaning  @Errands  due today 17:00"), "\(today.stdout)")
+        let overdue = today.stdout.split(separator: "\n").compactMap { line -> Int? in
+            guard let r = line.range(of: "d overdue") else { return nil }
+            return Int(line[..<r.lowerBound].split(separator: " ").last ?? "")
+        }
+        #expect(!overdue.isEmpty && overdue.allSatisfy { $0 <= 4 }, "the tour's few overdue tasks, not the whole sample: \(overdue)")
+    }
 }
