@@ -7,6 +7,7 @@
 # for at most MINUTES (default 30), and says how many ran.
 # Replay one failing two-machine history with
 #   TICK_DAV_SEED=SEED swift test --filter DavTwoMachineHistoryTests
+#   TICK_DAV_FIRST_SEED=S starts the two-machine seeds at S (past an earlier run).
 set -eu
 cd "$(dirname "$0")/.."
 MINUTES="${1:-30}"
@@ -29,7 +30,8 @@ if grep -E "recorded an issue|✘" "$log" | head -20 | grep -q .; then
     exit 1
 fi
 if [ "$status" = 124 ]; then
-    echo "dav-histories: no failure in $MINUTES minutes (stopped by the time limit; N=$N each)"
+    reached=$(grep -o "seeds [0-9]*\.\.\.[0-9]* done" "$log" | tail -1)
+    echo "dav-histories: no failure in $MINUTES minutes (stopped by the time limit; N=$N each; two-machine ${reached:-seeds: none reached 500})"
 elif [ "$status" = 0 ]; then
     echo "dav-histories: $N histories of each passed"
 else
