@@ -22,10 +22,10 @@ import Testing
         #expect(try s.showJSON(low).string("repeat") == "every 2w")
         try s.ok("edit", low, "pri:high")
         #expect(try s.showJSON(low).string("priority") == "must")
-        // project: is list: in edit too, which moves nothing: that is tick mv.
+        // project: is list: in edit too: a move, as Taskwarrior's modify project: (issue 46).
         let move = try s.tick("edit", low, "project:Work")
-        #expect(move.status == 2)
-        #expect(move.stderr.contains("use `tick mv ID LIST`"))
+        #expect(move.status == 0 && move.stdout.contains("Moved \(low)") && move.stdout.contains("to Work"), "\(move)")
+        try s.ok("mv", low, "inbox")
         try s.ok("edit", low, "pri:L")
         #expect(try s.showJSON(low).string("priority") == "flexible")
         // The flag reads the same values.
