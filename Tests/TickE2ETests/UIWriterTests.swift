@@ -89,7 +89,7 @@ struct UIWriterTests {
         let missing = try perform(w, .setState(UUID(), .active))
         #expect(!missing.succeeded)
         #expect(missing.message.hasPrefix("tick: error: "), "\(missing.message)")
-        let badList = try perform(w, .move(sink, list: "Nowhere"))
+        let badList = try perform(w, .move(sink, list: "Wrk"))   // one letter from Work: a typo, refused (issue 46)
         #expect(!badList.succeeded && badList.message.hasPrefix("tick: error: "), "\(badList.message)")
         let badContext = try perform(w, .setContext("nope"))
         #expect(badContext.message.hasPrefix("tick: error: no context named nope"), "\(badContext.message)")
