@@ -52,8 +52,9 @@ import Testing
             try adding(f).add([(1, ["fine"]), (2, ["bad", "due:blah"])])
         }
         do {
-            _ = try adding(f).add([(1, ["fine"]), (7, ["lost", "list:Nowhere"])])
-            Issue.record("an unknown list was accepted")
+            // A name one letter from Work is a typo, refused (another name is made on first use, issue 46).
+            _ = try adding(f).add([(1, ["fine"]), (7, ["lost", "list:Wrk"])])
+            Issue.record("a list name one letter from Work was accepted")
         } catch let error as InputLineError {
             #expect(error.line == 7)
             #expect(error.kind == .notFound)
