@@ -54,7 +54,12 @@ import Testing
         let context = InterchangeContext(path: "x.ics", now: DavBridgeTests.t0, timeZone: utc, fields: Self.fields)
         let ics = ICalendarCodec.encode([file], context: context)
         let imported = try #require(try ICalendarCodec.decode(ics, context: context).first?.tasks.first)
-        #expect(imported.extra == task.extra)
+        #expect(imported.extra == task.extra, "the values and their order")
+        // Each declared value is written once: in its X-TICK-FIELD, not again in X-TICK-JSON.
+        let icsText = String(decoding: ics, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(icsText.components(separatedBy: "Acme").count == 2, Comment(rawValue: icsText))
+        #expect(icsText.contains("x-ical-field:client") && icsText.contains("not declared"), Comment(rawValue: icsText))
+        #expect(ICalendarCodec.encode(try ICalendarCodec.decode(ics, context: context), context: context) == ics, "a re-export changes no byte")
     }
 
     @Test func thePhoneAndTickChangeADeclaredField() throws {

@@ -312,7 +312,8 @@ public enum ICalendarCodec: InterchangeCodec {
                 throw fail(json.line, "X-TICK-JSON is not a JSON object")
             }
             extra = members.filter { !$0.key.hasPrefix("x-ical-") }
-            order = members.map(\.key)
+            // A declared field's place (its value is its X-TICK-FIELD) is `x-ical-field:NAME`.
+            order = members.map { $0.key.hasPrefix(fieldPlaceKey) ? String($0.key.dropFirst(fieldPlaceKey.count)) : $0.key }
         }
         let id: UUID
         if let uid = prop("UID")?.value.trimmingWhitespace(), !uid.isEmpty {
@@ -460,7 +461,12 @@ public enum ICalendarCodec: InterchangeCodec {
 
     // MARK: - Encode
 
+    /// In X-TICK-JSON, the place of a declared field among the unknown keys
+    /// (`x-ical-field:client`); its value is its `X-TICK-FIELD` property.
+    static let fieldPlaceKey = "x-ical-field:"
+
     public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
+        let declared = Set(context.fields.names)
         var out = ""
         func add(_ line: String) { out += fold(line) }
         add("BEGIN:VCALENDAR")
@@ -476,9 +482,14 @@ public enum ICalendarCodec: InterchangeCodec {
                 add("LAST-MODIFIED:" + stamp(task.modifiedAt))
                 if let name = file.name { add("X-TICK-LIST:" + escape(name)) }
                 // With the `x-ical-` keys too (their values come from the properties): the
-                // order of the unknown keys comes back, so a re-import changes no byte.
-                if task.extra.contains(where: { !$0.key.hasPrefix("x-ical-") }) || task.extra.count > 1 {
-                    add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self)))
+                // order of the unknown keys comes back, so a re-import changes no byte. A
+                // declared field's value is its X-TICK-FIELD alone (written once); here it
+                // keeps only its place.
+                let members = task.extra.map { m in
+                    declared.contains(m.key) ? JSONMember(fieldPlaceKey + m.key, JSONNode(.bool(true))) : m
+                }
+                if members.contains(where: { !$0.key.hasPrefix("x-ical-") }) || members.count > 1 {
+                    add("X-TICK-JSON:" + escape(String(decoding: JSONWriter.write(.object(members)), as: UTF8.self)))
                 }
                 // Every field as the CalDAV bridge writes it: one VTODO codec (alarms last).
                 for field in DavMapping.fields(context.fields) { field.lines(task).forEach(add) }
