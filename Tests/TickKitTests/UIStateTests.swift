@@ -336,6 +336,7 @@ import Testing
         #expect(CellWidth.of(String(rows[..<(rows.range(of: "? help")?.upperBound ?? rows.endIndex)])) <= 58, "\(rows)")
         _ = state.handle(.key(.tab))
         #expect(state.focus == .input)
-        #expect(state.hint(live: "live") == "live · " + UIInputMode.capture.hint(contexts: false))
+        #expect(state.hint(live: "live") == "live · ? help · / filter · " + UIInputMode.capture.hint(contexts: false),
+                "on the empty capture line, where ? and / typed first are keys")
     }
 }

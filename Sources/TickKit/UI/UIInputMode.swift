@@ -8,7 +8,8 @@ public enum UIInputMode: Sendable, Equatable {
     case edit(UUID)
     /// Moves this task to the list named (`m`); Tab completes list names.
     case move(UUID)
-    /// Narrows every view by a filter (`/`); empty shows everything.
+    /// Sets the current tab's filter (`/`): the line starts empty, the tab's
+    /// filter shown beside it; Enter replaces it, Esc on the empty line clears it.
     case filter
     /// Switches the context (`c`); empty turns it off; Tab completes.
     case context
@@ -31,7 +32,7 @@ public enum UIInputMode: Sendable, Equatable {
         case .capture: return "Enter adds · Tab: rows"
         case .edit: return "Enter saves the change · Esc cancels"
         case .move: return "a list name (Tab completes; inbox) · Enter moves · Esc cancels"
-        case .filter: return "e.g. +tag or pri:must, as tick list takes it · empty: all · Esc cancels"
+        case .filter: return "e.g. +tag or pri:must, as tick list takes it · Enter sets this tab's · Esc cancels"
         case .context:
             return contexts ? "a context name (Tab completes) · empty: none · Esc cancels"
                 : "no contexts yet: tick context define NAME FILTER · Esc cancels"

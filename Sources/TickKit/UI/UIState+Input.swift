@@ -3,6 +3,21 @@ import FoundationEssentials
 extension UIState {
     /// Keys while the input line has the focus.
     mutating func inputKey(_ key: UIKey) -> [UIEffect] {
+        if let effects = filterLineKey(key) { return effects }
+        if mode == .capture, input.text.isEmpty {
+            // Typed first on the capture line, `/` filters (as in vim and less:
+            // never a task titled "/…"; `//` types a slash) and `?` is the help.
+            switch key {
+            case .character("/"):
+                beginFilter(fromCapture: true)
+                return []
+            case .character("?"):
+                showHelp = true
+                return []
+            default:
+                break
+            }
+        }
         switch key {
         case .character(let c): input.insert(c)
         case .backspace, .control("h"): input.backspace()
@@ -61,12 +76,7 @@ extension UIState {
             awaiting = mode
             return [.move(id, list: text)]
         case .filter:
-            filter = text
-            loadedView = nil
-            finishMode()
-            focus = .rows
-            status = text.isEmpty ? "Filter off." : "Filter: \(text)"
-            return [.load]
+            return submitFilter(text)
         case .context:
             awaiting = mode
             loadedView = nil

@@ -15,10 +15,10 @@ extension UIState {
         case .pageUp, .control("b"): select(index - page)
         case .home, .character("g"): select(0)
         case .end, .character("G"): select(rows.count - 1)
-        case .left, .character("h"), .backTab: return switchView(to: (viewIndex + views.count - 1) % views.count)
-        case .right, .character("l"): return switchView(to: (viewIndex + 1) % views.count)
-        case .character(let c) where c.isNumber && c != "0":
-            return switchView(to: (c.wholeNumberValue ?? 1) - 1)
+        case .left, .character("h"), .character("["), .backTab: return cycleView(by: -1)
+        case .right, .character("l"), .character("]"): return cycleView(by: 1)
+        case .character(let c) where Self.tabIndex(c) != nil:
+            return switchView(to: Self.tabIndex(c) ?? viewIndex)
         case .tab, .character("a"):
             focus = .input
         case .escape:
@@ -34,7 +34,7 @@ extension UIState {
         case .character("r"), .control("l"):
             return [.load]
         case .character("/"):
-            begin(.filter, text: filter)
+            beginFilter(fromCapture: false)
         case .character("c"):
             begin(.context, text: context ?? "")
         default:

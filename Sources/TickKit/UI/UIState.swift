@@ -26,8 +26,14 @@ public struct UIState: Sendable {
     var draft = UIInput()
     /// The mode whose Enter is waiting for its write's outcome.
     var awaiting: UIInputMode?
-    /// The filter typed after `/` (words as `tick list` takes them).
-    public internal(set) var filter = ""
+    /// Each tab's filter (words as `tick list` takes them), set with `/` on
+    /// that tab; keyed by ``filterKey(_:)``. A tab not here has ``startFilter``.
+    var filters: [UIView: String] = [:]
+    /// The filter every tab starts with (`tick ui FILTER`).
+    public let startFilter: String
+    /// The filter line was opened by `/` typed first on the capture line:
+    /// a second `/` there gives the capture line back with a slash typed.
+    var filterFromCapture = false
     /// The active context's name.
     public internal(set) var context: String?
     public internal(set) var listNames: [String] = []
@@ -49,10 +55,11 @@ public struct UIState: Sendable {
     /// For ``UITaskText``: the declared fields are `NAME:value` words of the input line.
     public let fields: UserFields
 
+    /// `filter`: every tab's filter until `/` changes that tab's (`tick ui FILTER`).
     public init(timeZone: Zone, view: UIView = .today, filter: String = "", fields: UserFields = UserFields()) {
         self.timeZone = timeZone
         self.fields = fields
-        self.filter = filter
+        startFilter = filter
         viewIndex = views.firstIndex(of: view) ?? 1
     }
 
@@ -80,6 +87,12 @@ public struct UIState: Sendable {
         switch event {
         case .key(let key):
             if key == .control("c") { return [.quit] }
+            if showHelp, focus == .input {
+                // The help opened from the input line: Esc or ? closes it; any
+                // other key closes it and goes to the line.
+                showHelp = false
+                if key == .escape || key == .character("?") { return [] }
+            }
             return focus == .input ? inputKey(key) : rowKey(key)
         case .refreshed(let refresh):
             apply(refresh)
@@ -225,12 +238,14 @@ public struct UIState: Sendable {
             draft = UIInput()
         }
         mode = .capture
+        filterFromCapture = false
     }
 
     /// Puts the capture text aside and opens the line in `mode` with `text`.
     mutating func begin(_ newMode: UIInputMode, text: String) {
         if mode == .capture { draft = input }
         mode = newMode
+        filterFromCapture = false
         input = UIInput(text)
         focus = .input
         // The mode's hint replaces the last message (an old confirmation reads as this prompt's).

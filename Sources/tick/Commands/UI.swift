@@ -20,7 +20,9 @@ extension Tick {
             the commands and is undone with u (or `tick undo`). ? lists every key; \
             Docs/UI.md has the screen.
 
-            A FILTER (as `tick list` takes it) narrows every view; / changes it inside.
+            A FILTER (as `tick list` takes it) is every tab's starting filter; / \
+            changes the current tab's (typed first on the input line too: // types \
+            a slash).
 
             EXAMPLES
               tick ui

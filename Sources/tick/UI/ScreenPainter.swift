@@ -79,12 +79,17 @@ struct ScreenPainter {
             cursorCells = CellWidth.of(String(before[start...]))
         }
         screen.draw(shown, y: height - 1, x: promptCells, width: room + 1)
+        // What the line replaces (the tab's filter), dimmed after the text, when it fits.
+        if let aside = state.inputAside {
+            let x = promptCells + CellWidth.of(shown) + 2
+            if x + CellWidth.of(aside) <= width { screen.draw(aside, y: height - 1, x: x, look: .dim) }
+        }
         screen.finish(cursorAt: state.focus == .input ? (height - 1, promptCells + cursorCells) : nil)
         return layout
     }
 
     private func tabs(_ state: UIState, on screen: Screen) -> [(range: Range<Int>, index: Int)] {
-        let labels = state.views.enumerated().map { i, view in " " + (i < 9 ? "\(i + 1) " : "") + view.title + " " }
+        let labels = state.views.enumerated().map { i, view in " " + (UIState.tabKey(i).map { "\($0) " } ?? "") + view.title + " " }
         let contextLabel = state.context.map { " [\($0)]" } ?? ""
         let room = screen.columns - CellWidth.of(contextLabel)
         // Scroll the tabs so the current one shows.
