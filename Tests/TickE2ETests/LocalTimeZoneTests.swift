@@ -13,13 +13,22 @@ struct LocalTimeZoneTests {
         try #require(try s.tasks("inbox.json").task(title)).string("due")
     }
 
-    @Test("TZ as a name, :name, a path or a POSIX string gives Berlin's 09:00; empty and garbage are UTC", arguments: [
+    @Test("TZ as a name, :name, a path or a POSIX string gives the zone's 09:00; empty and garbage are UTC", arguments: [
         ("Europe/Berlin", "2026-07-01T07:00:00Z"),
         (":Europe/Berlin", "2026-07-01T07:00:00Z"),
         ("/usr/share/zoneinfo/Europe/Berlin", "2026-07-01T07:00:00Z"),
         ("CET-1CEST,M3.5.0,M10.5.0/3", "2026-07-01T07:00:00Z"),
         ("<+0330>-3:30", "2026-07-01T05:30:00Z"),
         ("EST5EDT,M3.2.0,M11.1.0", "2026-07-01T13:00:00Z"),
+        // Read as glibc reads them (issue 46): a colon, no end rule, a trailing comma or
+        // space, a path through "..", a DST name whose changes come from posixrules.
+        (":EST5EDT,M3.2.0,M11.1.0", "2026-07-01T13:00:00Z"),
+        ("EST5EDT,M3.2.0", "2026-07-01T13:00:00Z"),
+        ("EST5EDT,M3.2.0,M11.1.0,", "2026-07-01T13:00:00Z"),
+        ("EST5EDT,M3.2.0,M11.1.0 ", "2026-07-01T13:00:00Z"),
+        ("../zoneinfo/Europe/Berlin", "2026-07-01T07:00:00Z"),
+        (":../zoneinfo/Europe/Berlin", "2026-07-01T07:00:00Z"),
+        ("AAA5BBB", "2026-07-01T13:00:00Z"),
         ("", "2026-07-01T09:00:00Z"),
         ("No/Such_Zone", "2026-07-01T09:00:00Z"),
         ("../../etc/passwd", "2026-07-01T09:00:00Z"),
@@ -32,6 +41,17 @@ struct LocalTimeZoneTests {
         let s = try Sandbox()
         try s.ok("add", "Call", "due:today@9am", now: Self.summerMorning, env: ["TZ": tz])
         #expect(try due(s, "Call") == expected, "TZ=\(tz)")
+    }
+
+    @Test("glibc's own readings through the binary: a trailing space ends summer time at midnight; AAA3BBB changes when date says (issue 46)")
+    func glibcQuirks() throws {
+        let s = try Sandbox()
+        // `TZ='EST5EDT,M3.2.0,M11.1.0 ' date -d '2026-11-01 00:30'`: 05:30Z (EST: summer time ended at 00:00).
+        try s.ok("add", "Late", "due:2026-11-01@00:30", now: "2026-10-25T12:00:00Z", env: ["TZ": "EST5EDT,M3.2.0,M11.1.0 "])
+        #expect(try due(s, "Late") == "2026-11-01T05:30:00Z")
+        // `TZ=AAA3BBB date -d '2026-03-08 05:30'`: 08:30Z (posixrules' change, moved as glibc moves it).
+        try s.ok("add", "Early", "due:2026-03-08@05:30", now: "2026-03-01T12:00:00Z", env: ["TZ": "AAA3BBB"])
+        #expect(try due(s, "Early") == "2026-03-08T08:30:00Z")
     }
 
     @Test("a time in the spring-forward gap moves forward by the gap; one in the fall-back overlap is its first occurrence")

@@ -95,10 +95,10 @@ struct PosixTimeZoneRuleTests {
         }
     }
 
-    @Test("a DST name without rules takes the US rules, M3.2.0,M11.1.0")
+    @Test("Zone(posix:): a DST name without rules takes the US rules, M3.2.0,M11.1.0")
     func defaultRules() throws {
-        // glibc reads its posixrules file here instead, and some November hours then differ
-        // (DECISIONS.md); the explicit US rule is compared with glibc above.
+        // In TZ, glibc (and tick, Zone.process) reads the posixrules file here instead:
+        // ZoneGlibcTZTests. The strict reader keeps RFC 8536's reading.
         let ours = try Self.tick("ABC5DEF", Self.instants)
         #expect(ours == (try Self.tick("ABC5DEF,M3.2.0,M11.1.0", Self.instants)))
         #expect(ours.contains { $0 == Local(offset: -4 * 3_600, isDST: true, abbreviation: "DEF") })

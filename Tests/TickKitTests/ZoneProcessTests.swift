@@ -59,17 +59,55 @@ struct ZoneProcessTests {
         #expect(f.zone("America/New_York") == .utc)
     }
 
-    @Test("TZ that names no file is read as a POSIX string; garbage and damage are UTC")
+    @Test("TZ that names no file is read as a POSIX string, with or without a colon; garbage and damage are UTC")
     func posixAndGarbage() throws {
         let f = try Fixture()
         let us = f.zone("EST5EDT,M3.2.0,M11.1.0")
         #expect(us.identifier == "EST5EDT,M3.2.0,M11.1.0")
         #expect(us.secondsFromGMT(for: Self.summer) == -4 * 3_600)
+        #expect(f.zone(":EST5EDT,M3.2.0,M11.1.0").secondsFromGMT(for: Self.summer) == -4 * 3_600)
         #expect(f.zone("<+0330>-3:30").secondsFromGMT(for: Self.summer) == 12_600)
-        for tz in ["Not/AZone", ":EST5EDT,M3.2.0,M11.1.0", "Broken", ":Broken", "../zoneinfo/Europe/Berlin",
-                   "Europe/../Europe/Berlin", f.root + "/nothing", "5EST"] {
+        for tz in ["Not/AZone", "Broken", ":Broken", f.root + "/nothing", "5EST", ":"] {
             #expect(f.zone(tz) == .utc, "TZ=\(tz)")
         }
+    }
+
+    @Test("a relative path is read inside the zoneinfo directory, .. and empty components included, as glibc reads it")
+    func relativePaths() throws {
+        let f = try Fixture()
+        for tz in ["../zoneinfo/Europe/Berlin", ":../zoneinfo/Europe/Berlin", "Europe/../Europe/Berlin", "Europe//Berlin", "./Europe/Berlin"] {
+            let zone = f.zone(tz)
+            #expect(zone.identifier == "Europe/Berlin", "TZ=\(tz)")
+            #expect(zone.secondsFromGMT(for: Self.summer) == 7_200, "TZ=\(tz)")
+        }
+        // Out of the directory: named by its path.
+        try FileManager.default.copyItem(atPath: f.zoneinfo + "/Europe/Berlin", toPath: f.root + "/Mine")
+        let outside = f.zone("../Mine")
+        #expect(outside.identifier == "../Mine")
+        #expect(outside.secondsFromGMT(for: Self.summer) == 7_200)
+    }
+
+    @Test("a DST name without rules takes the changes of zoneinfo/posixrules, else the US rules")
+    func posixRules() throws {
+        let f = try Fixture()
+        // 2026-03-10T12:00Z: after the US change (March 8), before the EU one (March 29).
+        let march = Date(timeIntervalSince1970: 1_773_144_000)
+        // No posixrules in the fixture: the US rules.
+        #expect(f.zone("AAA-1BBB").secondsFromGMT(for: march) == 7_200)
+        #expect(f.zone("AAA-1BBB").abbreviation(for: march) == "BBB")
+        // posixrules is Berlin: Berlin's changes with the given names and offsets.
+        try FileManager.default.copyItem(atPath: f.zoneinfo + "/Europe/Berlin", toPath: f.zoneinfo + "/posixrules")
+        let eu = f.zone("AAA-1BBB")
+        #expect(eu.secondsFromGMT(for: march) == 3_600)
+        #expect(eu.abbreviation(for: march) == "AAA")
+        #expect(eu.secondsFromGMT(for: Self.summer) == 7_200)
+        #expect(eu.abbreviation(for: Self.summer) == "BBB")
+        #expect(eu.isDaylightSavingTime(for: Self.summer))
+        // A posixrules with one type is not used.
+        let single = Self.tzif(version: UInt8(ascii: "2"), transitions: [100], types: [(0, false, "UTC")], indices: [0], footer: "UTC0")
+        try FileManager.default.removeItem(atPath: f.zoneinfo + "/posixrules")
+        try Data(single).write(to: URL(fileURLWithPath: f.zoneinfo + "/posixrules"))
+        #expect(f.zone("AAA-1BBB").secondsFromGMT(for: march) == 7_200)
     }
 
     @Test("names that leave the zoneinfo directory are refused")

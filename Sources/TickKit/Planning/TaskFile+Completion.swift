@@ -21,6 +21,10 @@ extension TaskFile {
     /// while an occurrence is clamped (Jan 31 -> Feb 28); see Docs/RECURRENCE.md.
     public static let repeatAnchorKey = "repeatAnchor"
 
+    /// The unknown-key name under which an occurrence whose time a DST gap moved keeps
+    /// the series' wall-clock times (`{"due": "02:30"}`); see Docs/RECURRENCE.md.
+    public static let repeatTimesKey = "repeatTimes"
+
     /// The id of the occurrence that follows `id`: a UUIDv5 of the predecessor's id,
     /// so every machine that completes the same occurrence makes the same next task.
     public static func nextOccurrenceID(after id: UUID) -> UUID {
@@ -89,7 +93,8 @@ extension TaskItem {
     /// occurrence made by completing the series again is the same task with
     /// the same times, and every change, completion, archiving or deletion of
     /// it made anywhere is later: Docs/RECURRENCE.md), and shifts the dates:
-    /// due moves to the next day keeping its wall-clock time in `timeZone`;
+    /// due moves to the next day keeping the series' wall-clock time in `timeZone`
+    /// (a time a DST gap moved comes back: ``SeriesWallTimes``);
     /// scheduled, remind and wait move by the same number of days (remind keeps its
     /// wall-clock offset from due). A rule with no dates to move schedules the
     /// next occurrence on its day. Throws when a date of the next occurrence would
@@ -97,12 +102,17 @@ extension TaskItem {
     public func nextOccurrence(completedAt: Date, now: Date, timeZone: Zone) throws(InputError) -> TaskItem? {
         guard let text = repeatRule else { return nil }
         let completedDay = LocalDate(date: completedAt, timeZone: timeZone)
-        let anchor = due?.localDay(in: timeZone) ?? scheduled ?? completedDay
+        // The series' wall-clock times: a time a gap moved stands for the time it was moved from.
+        let times = SeriesWallTimes(extra: extra)
+        let dueClock: (day: LocalDate, second: Int)?
+        if case .time(let t)? = due { dueClock = times.wallClock(of: t, field: "due", timeZone: timeZone) } else { dueClock = nil }
+        let dueDay = dueClock?.day ?? due?.localDay(in: timeZone)
+        let anchor = dueDay ?? scheduled ?? completedDay
         let rule: RecurrenceRule
         if RRuleMapping.isRRule(text) {
             // A phone's RRULE (Docs/RECURRENCE.md, "iCalendar and phones"): read where tick has
             // the rule; otherwise (COUNT, UNTIL, ...) the task is done and the series ends in tick.
-            guard let mapped = RRuleMapping.recurrence(text, anchor: due?.localDay(in: timeZone) ?? scheduled) else {
+            guard let mapped = RRuleMapping.recurrence(text, anchor: dueDay ?? scheduled) else {
                 throw .invalid("its rule is an iCalendar RRULE tick has no rule for (Docs/RECURRENCE.md); "
                     + "add the next task by hand, or give the series a tick rule with tick edit ID repeat:RULE")
             }
@@ -122,26 +132,43 @@ extension TaskItem {
             id: TaskFile.nextOccurrenceID(after: id), title: title, state: .open,
             repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, depends: depends, notes: notes,
             createdAt: createdAt, modifiedAt: createdAt,
-            extra: extra.filter { $0.key != TaskFile.repeatAnchorKey })
+            extra: extra.filter { $0.key != TaskFile.repeatAnchorKey && $0.key != TaskFile.repeatTimesKey })
+        // Each timed date goes to the series' wall-clock time on its new day; one a gap
+        // moves again remembers that time for the occurrence after it.
+        var moved = SeriesWallTimes()
+        func place(_ field: String, _ instant: Date, on day: (LocalDate) -> LocalDate) -> Date {
+            let clock = times.wallClock(of: instant, field: field, timeZone: timeZone)
+            let target = day(clock.day)
+            // On its own day at its own time (a +N rule can give the same day): unchanged.
+            if target == clock.day, SeriesWallTimes.shows(instant, day: target, second: clock.second, timeZone: timeZone) {
+                return instant
+            }
+            let seconds = instant.timeIntervalSince1970
+            let placed = SeriesWallTimes.place(day: target, second: clock.second, timeZone: timeZone)
+                .addingTimeInterval(seconds - seconds.rounded(.down))
+            if !SeriesWallTimes.shows(placed, day: target, second: clock.second, timeZone: timeZone) {
+                moved.seconds[field] = clock.second
+            }
+            return placed
+        }
         switch due {
         case .day?: next.due = .day(day)
-        case .time(let t)?: next.due = .time(Self.move(t, by: anchor.days(until: day), timeZone: timeZone))
+        case .time(let t)?: next.due = .time(place("due", t) { _ in day })
         case nil: break
         }
         if let s = scheduled { next.scheduled = due == nil ? day : s.adding(days: delta) }
         if let r = remind {
             if due != nil || scheduled != nil {
-                next.remind = Self.move(r, by: delta, timeZone: timeZone)
+                next.remind = place("remind", r) { $0.adding(days: delta) }
             } else {
-                let remindDay = LocalDate(date: r, timeZone: timeZone)
-                next.remind = Self.move(r, by: remindDay.days(until: day), timeZone: timeZone)
+                next.remind = place("remind", r) { _ in day }
             }
         }
         if due == nil && scheduled == nil && remind == nil { next.scheduled = day }
         // A wait keeps its distance from the occurrence, as in Taskwarrior.
         switch wait {
         case .day(let w)?: next.wait = .day(w.adding(days: delta))
-        case .time(let t)?: next.wait = .time(Self.move(t, by: delta, timeZone: timeZone))
+        case .time(let t)?: next.wait = .time(place("wait", t) { $0.adding(days: delta) })
         case nil: break
         }
         // A series that would run past the dates tick can store ends here rather than
@@ -161,6 +188,7 @@ extension TaskItem {
                 next.extra.append(JSONMember(TaskFile.repeatAnchorKey, .string(series.iso)))
             }
         }
+        if let member = moved.member { next.extra.append(member) }
         return next
     }
 

@@ -16,6 +16,21 @@ struct TZifFile: Hashable, Sendable {
     let types: [LocalTimeType]
     /// The footer rule (version 2+), when the file has a non-empty one.
     let footer: PosixTimeZoneRule?
+    /// For each type, whether the file marks its transitions as standard time (`isstd`)
+    /// and as UT (`isut`); false where the file has no indicator. Used only to move a
+    /// `posixrules` table to other offsets (``TZifFile/init(posixRules:standard:daylight:)``).
+    let standardIndicators: [Bool]
+    let utIndicators: [Bool]
+
+    init(transitions: [Int64], typeIndices: [Int], types: [LocalTimeType], footer: PosixTimeZoneRule?,
+         standardIndicators: [Bool], utIndicators: [Bool]) {
+        self.transitions = transitions
+        self.typeIndices = typeIndices
+        self.types = types
+        self.footer = footer
+        self.standardIndicators = standardIndicators
+        self.utIndicators = utIndicators
+    }
 
     /// Parses TZif bytes; `path` only names the file in errors.
     init(bytes: [UInt8], path: String) throws(ZoneError) {
@@ -27,6 +42,7 @@ struct TZifFile: Hashable, Sendable {
         if first.version == 0 {
             let block = try reader.block(first, timeSize: 4)
             (transitions, typeIndices, types) = (block.transitions, block.typeIndices, block.types)
+            (standardIndicators, utIndicators) = (block.isStandard, block.isUT)
             footer = nil
             return
         }
@@ -34,6 +50,7 @@ struct TZifFile: Hashable, Sendable {
         let second = try reader.header()
         let block = try reader.block(second, timeSize: 8)
         (transitions, typeIndices, types) = (block.transitions, block.typeIndices, block.types)
+        (standardIndicators, utIndicators) = (block.isStandard, block.isUT)
         // Footer: "\n" TZ-string "\n"; an empty string means no rule.
         guard try reader.byte() == UInt8(ascii: "\n") else {
             throw .malformed(path: path, reason: "the footer does not start with a newline")
@@ -137,7 +154,7 @@ struct TZifFile: Hashable, Sendable {
         }
 
         mutating func block(_ header: Header, timeSize: Int) throws(ZoneError)
-            -> (transitions: [Int64], typeIndices: [Int], types: [LocalTimeType]) {
+            -> (transitions: [Int64], typeIndices: [Int], types: [LocalTimeType], isStandard: [Bool], isUT: [Bool]) {
             try need(header.blockLength(timeSize: timeSize))
             var transitions: [Int64] = []
             transitions.reserveCapacity(header.timeCount)
@@ -171,9 +188,17 @@ struct TZifFile: Hashable, Sendable {
                 return LocalTimeType(utcOffset: entry.offset, isDaylightSavingTime: entry.isDST,
                                      abbreviation: String(decoding: name, as: UTF8.self))
             }
-            // Leap-second records and the standard/UT indicators are not needed.
-            position += header.leapCount * (timeSize + 4) + header.isStandardCount + header.isUTCCount
-            return (transitions, typeIndices, types)
+            // Leap-second records are not applied.
+            position += header.leapCount * (timeSize + 4)
+            // The indicators: one byte per type when present (a count of 0 means all false).
+            func indicators(_ count: Int) -> [Bool] {
+                let read = bytes[position..<(position + min(count, header.typeCount))].map { $0 != 0 }
+                position += count
+                return read + Array(repeating: false, count: header.typeCount - read.count)
+            }
+            let isStandard = indicators(header.isStandardCount)
+            let isUT = indicators(header.isUTCCount)
+            return (transitions, typeIndices, types, isStandard, isUT)
         }
     }
 }

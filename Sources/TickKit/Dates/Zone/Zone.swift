@@ -15,6 +15,8 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
         case fixed(LocalTimeType)
         case file(TZifFile)
         case rule(PosixTimeZoneRule)
+        /// A `TZ` value read as glibc reads it (``process(environment:zoneinfo:localtime:)``).
+        case glibcRule(GlibcTimeZoneRule)
     }
 
     /// The zone's name: "Europe/Berlin", a POSIX TZ string as given, "UTC", or "GMT+0100" for a fixed offset.
@@ -75,6 +77,7 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
         case .fixed(let type): return type
         case .file(let file): return file.type(at: second)
         case .rule(let rule): return rule.type(at: second)
+        case .glibcRule(let rule): return rule.type(at: second)
         }
     }
 
