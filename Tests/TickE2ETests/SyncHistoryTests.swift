@@ -327,7 +327,8 @@ struct SyncHistory {
         case .due(let x): args = ["edit", id, "due:" + x]
         case .note(let x): args = ["edit", id, "--note", x]
         case let .tag(t, add): args = add ? ["edit", id, "+" + t] : ["edit", id, "--untag", t]
-        case .state(let x): args = [x == "done" ? "done" : x == "active" ? "start" : "reopen", id]
+        // A done task is started only when asked to reopen it (issue 46).
+        case .state(let x): args = x == "done" ? ["done", id] : x == "active" ? ["start", "--reopen", id] : ["reopen", id]
         case .move(let f): args = ["mv", id, Self.lists[f] ?? "inbox"]
         case .remove: args = ["rm", id]
         case .reorder: args = ["reorder", id, "--top"]
