@@ -5,6 +5,21 @@ import Testing
 /// every tab (issue 46), on a real terminal (tmux): the screen and the store.
 @Suite("tick ui: the filter line, per-tab filters, ? and the tab keys", .serialized)
 struct UIFilterKeysTests {
+    /// A store with two tasks due today, and `tick ui` open on it showing both.
+    func milkAndEmailOnToday() throws -> (Sandbox, UITerminal) {
+        let s = try Sandbox()
+        try s.add("Buy milk", "due:today")
+        try s.add("Email Anna", "due:today")
+        let ui = try UITerminal(s)
+        do {
+            try ui.waitFor("both tasks") { row($0, "Buy milk") != nil && row($0, "Email Anna") != nil }
+        } catch {
+            ui.close()
+            throw error
+        }
+        return (s, ui)
+    }
+
     func lines(_ screen: String) -> [String] {
         screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
@@ -80,12 +95,8 @@ struct UIFilterKeysTests {
     @Test("/ on the rows starts an empty line with the filter shown beside it; typing replaces the filter; Esc on the empty line clears it")
     func slashOnRowsStartsEmpty() throws {
         guard UITests.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
-        let s = try Sandbox()
-        try s.add("Buy milk", "due:today")
-        try s.add("Email Anna", "due:today")
-        let ui = try UITerminal(s)
+        let (s, ui) = try milkAndEmailOnToday()
         defer { ui.close() }
-        try ui.waitFor("both tasks") { row($0, "Buy milk") != nil && row($0, "Email Anna") != nil }
         try ui.press("Tab", "/")
         try ui.waitFor("the filter line") { inputLine($0).hasPrefix("filter ›") }
         try ui.type("milk")
@@ -113,12 +124,8 @@ struct UIFilterKeysTests {
     @Test("a filter set on one tab is not on another; going back shows it again")
     func filterPerTab() throws {
         guard UITests.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
-        let s = try Sandbox()
-        try s.add("Buy milk", "due:today")
-        try s.add("Email Anna", "due:today")
-        let ui = try UITerminal(s)
+        let (s, ui) = try milkAndEmailOnToday()
         defer { ui.close() }
-        try ui.waitFor("both tasks") { row($0, "Buy milk") != nil && row($0, "Email Anna") != nil }
         try ui.press("Tab", "/")
         try ui.type("milk")
         try ui.press("Enter")
