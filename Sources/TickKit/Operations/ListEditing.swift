@@ -26,7 +26,7 @@ public struct ListEditing {
             // A list file that cannot be read may carry this very name.
             if let problem = loaded.broken.values.first { throw StoreError.invalidFile(problem) }
             let slug = try loaded.lists.slugForNewList(named: trimmed)
-            try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: color ?? ColorCode.default(for: trimmed), now: now))
+            try writer.createList(named: trimmed, slug: slug, color: color, now: now)
             return slug
         }
         return (trimmed, slug)
@@ -45,7 +45,7 @@ public struct ListEditing {
                 let loaded = try session.load()
                 guard FilterBindings.lists(matching: name, in: loaded.listInfos).isEmpty else { continue }
                 guard case .new(let trimmed, let slug) = try loaded.lists.target(name) else { continue }
-                try writer.create(TaskFile.empty(.list(slug: slug), name: trimmed, color: ColorCode.default(for: trimmed), now: now))
+                try writer.createList(named: trimmed, slug: slug, now: now)
                 made.insert(name.lowercased())
                 created.append(trimmed)
             }

@@ -74,19 +74,18 @@ public struct TaskAdding {
                 }
             }
             try DependencyInput(loaded: loaded).resolve(&edit, for: nil)
-            let kind: FileKind
-            do {
-                if let name = edit.list {
-                    let target = try newLists.first { $0.name.lowercased() == name.trimmingWhitespace().lowercased() }
-                        .map { ListResolver.Target.new(name: $0.name, slug: $0.slug) } ?? loaded.lists.target(name)
-                    if case .new(let name, let slug) = target, !newLists.contains(where: { $0.slug == slug }) { newLists.append((name, slug)) }
-                    kind = target.kind
-                } else {
-                    kind = contextKind ?? .inbox
+            var kind = contextKind ?? .inbox
+            if let name = edit.list {
+                let target: ListResolver.Target
+                do {
+                    target = try loaded.lists.target(name)
+                } catch {
+                    guard let line = input.line else { throw error }
+                    throw InputLineError(line: line, error)
                 }
-            } catch let error as LookupError {
-                guard let line = input.line else { throw error }
-                throw InputLineError(line: line, error)
+                // The same new name twice (any case) gets the same slug: one list.
+                if case .new(let name, let slug) = target, !newLists.contains(where: { $0.slug == slug }) { newLists.append((name, slug)) }
+                kind = target.kind
             }
             try edit.checkSlot(on: TaskItem(id: UUID(), title: title, createdAt: now, modifiedAt: now))
             planned.append((kind, edit.makeTask(title: title, now: now)))
@@ -110,7 +109,7 @@ public struct TaskAdding {
                 }
             }
             for list in newLists {
-                try writer.create(TaskFile.empty(.list(slug: list.slug), name: list.name, color: ColorCode.default(for: list.name), now: now))
+                try writer.createList(named: list.name, slug: list.slug, now: now)
             }
             var order: [FileKind] = []
             for p in planned where !order.contains(p.kind) { order.append(p.kind) }

@@ -189,12 +189,14 @@ public struct TaskMutation {
             let items = try resolveUnderLock(refs, writer: writer)
             let loaded = try session.load()
             let target = try loaded.lists.target(listRef)
-            if case .new(let name, let slug) = target {
-                try writer.create(TaskFile.empty(.list(slug: slug), name: name, color: ColorCode.default(for: name), now: now))
+            var name = loaded.name(of: target.kind)
+            var created = false
+            if case .new(let newName, let slug) = target {
+                try writer.createList(named: newName, slug: slug, now: now)
+                (name, created) = (newName, true)
             }
             let moved = try items.map { try Self.move($0, to: target.kind, writer: writer, now: now) }
-            if case .new(let name, _) = target { return (moved, name, true) }
-            return (moved, loaded.name(of: target.kind), false)
+            return (moved, name, created)
         }
     }
 

@@ -87,6 +87,13 @@ public struct StoreWriter {
         store.journal?.record(kind: file.kind, before: nil, after: file)
     }
 
+    /// Creates the empty file of a new list `name` at `slug` (already checked
+    /// with ``ListResolver/slugForNewList(named:)``), in `color` or the one
+    /// picked from the name: `tick lists add` and a list made on first use.
+    public func createList(named name: String, slug: String, color: String? = nil, now: Date) throws {
+        try create(TaskFile.empty(.list(slug: slug), name: name, color: color ?? ColorCode.default(for: name), now: now))
+    }
+
     /// Writes a new file with exactly these bytes (undo of a deleted list);
     /// fails when it already exists or the bytes are not a valid file.
     public func restore(_ bytes: [UInt8], as kind: FileKind, mode: UInt32?) throws {

@@ -111,7 +111,7 @@ extension Tick {
             report.warnings.forEach(context.terminal.warn)
             // Said once per list; on stderr when stdout is a pipe (it carries only the ids).
             for name in report.createdLists {
-                let line = Move.createdLine(name, terminal: context.terminal)
+                let line = Move.createdLine(name)
                 if context.terminal.stdoutIsTTY && !json { context.terminal.out(line) } else { context.terminal.err(line) }
             }
             if !json { Hints(context: context).afterAdding(report.added) }

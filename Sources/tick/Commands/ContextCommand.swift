@@ -74,7 +74,7 @@ extension Tick {
                     if case .list(let name) = term.kind { return name } else { return nil }
                 }
                 for made in try ListEditing(context: context).makeMissing(names) {
-                    t.out(Tick.Move.createdLine(made, terminal: t))
+                    t.out(Tick.Move.createdLine(made))
                 }
                 _ = try context.load().index.bind(parsed, query: context.query)
                 try Self.editConfig(context) { $0.set(name, to: text, in: "contexts") }

@@ -140,7 +140,7 @@ extension Tick {
             if let moveTo {
                 let (moved, name, created) = try mutation.move([.id(edited.outcome.item.task.id)], to: moveTo)
                 _ = try context.resyncIDs()
-                if created { context.terminal.out(Move.createdLine(name, terminal: context.terminal)) }
+                if created { context.terminal.out(Move.createdLine(name)) }
                 context.terminal.outLines(Move.lines(moved, to: name, terminal: context.terminal))
             }
             Hints(context: context).afterEditing([edited.outcome.item])

@@ -38,12 +38,12 @@ extension Tick {
             let refs = try BulkSelection(context: context).refs(words, states: [.open, .active], verb: "Move", yes: yes, terminal: context.terminal)
             let (moved, name, created) = try TaskMutation(context: context).move(refs, to: arguments[arguments.count - 1])
             _ = try context.resyncIDs()
-            if created { context.terminal.out(Self.createdLine(name, terminal: context.terminal)) }
+            if created { context.terminal.out(Self.createdLine(name)) }
             context.terminal.outLines(Self.lines(moved, to: name, terminal: context.terminal))
         }
 
         /// `Created list Home`: a list made on first use (`tick mv 3 Home`, `list:Home`).
-        static func createdLine(_ name: String, terminal: Terminal) -> String {
+        static func createdLine(_ name: String) -> String {
             "Created list " + TextRules.visible(name)
         }
 

@@ -173,7 +173,7 @@ struct UIWriter {
     func move(_ id: UUID, to list: String, context: Context, said: inout Said) throws {
         let (moved, name, created) = try TaskMutation(context: context).move([.id(id)], to: list)
         _ = try context.resyncIDs()
-        if created { said.lines.append(Tick.Move.createdLine(name, terminal: context.terminal)) }
+        if created { said.lines.append(Tick.Move.createdLine(name)) }
         said.lines += Tick.Move.lines(moved, to: name, terminal: context.terminal)
     }
 
