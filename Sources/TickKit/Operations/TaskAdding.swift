@@ -126,10 +126,7 @@ public struct TaskAdding {
         }
         var report = Report(added: added, warnings: warnings)
         report.createdLists = newLists.map(\.name)
-        report.warnings += added.compactMap { item in
-            WaitAfterDue.warning(for: item.task, reference: item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8)),
-                                 timeZone: quickAdd.fields.timeZone)
-        }
+        report.warnings += added.compactMap { WaitAfterDue.warning(for: $0.task, reference: $0.reference, timeZone: quickAdd.fields.timeZone) }
         if let context {
             let query = TaskQuery(now: now, timeZone: quickAdd.fields.timeZone)
             // A `list:` naming no list matches nothing: every new task is outside.
@@ -143,7 +140,7 @@ public struct TaskAdding {
 
     /// "4 is outside the active context work (+work or list:Work), so listings hide it; …".
     static func outsideWarning(_ item: ListedTask, context: ContextDefaults) -> TickWarning {
-        let id = item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8))
+        let id = item.reference
         return TickWarning("\(id) is outside the active context \(context.name) (\(context.filter.line)), so listings hide it; "
                            + "see it with tick show \(id), or everything with tick context none")
     }

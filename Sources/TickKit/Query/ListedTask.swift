@@ -20,6 +20,12 @@ public struct ListedTask: Sendable {
 }
 
 extension ListedTask {
+    /// How a message names the task: its short id, else the first 8 hex
+    /// digits of its UUID (a done task's, which stay valid everywhere).
+    public var reference: String {
+        shortID.map(String.init) ?? String(task.id.lowercased.prefix(8))
+    }
+
     /// Of several copies of one task (an interrupted `tick mv`, a move merged file
     /// by file), the one to show and to act on until they are joined: the copy in
     /// the list the join will keep (latest `list` change), then the newer edit.

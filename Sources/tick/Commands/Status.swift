@@ -109,7 +109,7 @@ extension Tick {
                 t.out("reminders next \(when)" + (watcher == nil ? t.yellow(" (fires only while `tick watch` runs)") : ""))
             }
             if !missed.isEmpty {
-                let ids = missed.prefix(10).map { $0.shortID.map(String.init) ?? String($0.task.id.lowercased.prefix(8)) }
+                let ids = missed.prefix(10).map(\.reference)
                 t.out("missed    " + t.yellow("\(missed.count) reminder(s) no watcher showed: ") + ids.joined(separator: ", ")
                       + (missed.count > 10 ? ", …" : "") + " (tick today lists them)")
             }

@@ -17,8 +17,7 @@ extension BulkSelection {
     func refs(_ words: [String], states: Set<TaskState>, verb: String, yes: Bool, terminal t: Terminal) throws -> [TaskReference] {
         try refs(words, states: states, verb: verb, yes: yes, confirm: t.stdinIsTTY ? { items in
             for item in items.prefix(10) {
-                let id = item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8))
-                t.err("  \(id)  \(item.listName): \(item.task.title)")
+                t.err("  \(item.reference)  \(item.listName): \(item.task.title)")
             }
             if items.count > 10 { t.err("  … and \(items.count - 10) more") }
             return askYesNo("\(verb) these \(items.count) tasks?")

@@ -46,8 +46,7 @@ extension TaskMutation {
         let dropped = DependencyInput.droppedWarning(task: item.task.id, shortID: item.shortID, dropped: edited.droppedDependencies)
         // Said when this edit set either date (not for every later edit of the task).
         let dates = edited.before.wait != item.task.wait || edited.before.due != item.task.due
-        let wait = dates ? WaitAfterDue.warning(for: item.task, reference: item.shortID.map(String.init) ?? String(item.task.id.lowercased.prefix(8)),
-                                                timeZone: timeZone) : nil
+        let wait = dates ? WaitAfterDue.warning(for: item.task, reference: item.reference, timeZone: timeZone) : nil
         return (dropped.map { [$0] } ?? []) + edited.slotWarnings + (wait.map { [$0] } ?? [])
     }
 
