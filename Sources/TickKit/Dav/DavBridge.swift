@@ -326,17 +326,20 @@ public struct DavBridge: Sendable {
                     continue
                 }
                 guard let kind = kinds[v.collection] else { continue }
-                var task = v.task
-                task.modifiedAt = max(phoneTime, task.createdAt)
-                task.changed = [:]
-                task.needsFill = false
+                var task: TaskItem
                 if let kept {
                     task = mergeFields(store: kept, item: v, base: nil, lastPass: lastPass).task
-                    let bytes = DavMapping.patch(v.item, from: v.task, to: task, now: lastModified(task), declared: fields, touch: true)
+                    // A field of this machine's won: the other end gets the merged task.
                     if DavMapping.fields(fields).contains(where: { !$0.equal(task, v.task) }) {
+                        let bytes = DavMapping.patch(v.item, from: v.task, to: task, now: lastModified(task), declared: fields, touch: true)
                         try write(Self.revised(bytes, replacing: v.bytes), collection: v.collection, name: v.name)
                         report.sent += 1
                     }
+                } else {
+                    task = v.task
+                    task.modifiedAt = max(phoneTime, task.createdAt)
+                    task.changed = [:]
+                    task.needsFill = false
                 }
                 append[kind, default: []].append(task)
                 report.added += 1

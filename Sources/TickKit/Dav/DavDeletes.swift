@@ -105,11 +105,12 @@ extension DavBridge {
         try AtomicFile.write([UInt8](data), to: path, mode: nil, durable: false)
     }
 
-    /// Records `tasks` as deleted with a list at `at` (``DavState/noteRemoved(collection:root:at:tasks:deleted:)``).
-    static func noteRemovedTasks(_ tasks: [UUID], at: Date, root: String) throws {
+    /// Records tasks deleted with a list, each at its time (``DavState/noteRemoved(collection:root:at:tasks:deleted:)``),
+    /// in one read and one write of the record.
+    static func noteRemovedTasks(_ tasks: [UUID: Date], root: String) throws {
         guard !tasks.isEmpty else { return }
         var all = readRemovedTasks(root: root)
-        for id in tasks { all[id] = max(all[id] ?? at, at) }
+        for (id, at) in tasks { all[id] = max(all[id] ?? at, at) }
         try writeRemovedTasks(all, root: root)
     }
 

@@ -68,9 +68,10 @@ public struct DavState: Codable, Sendable, Equatable {
     /// calendar before this machine's sync): ``DavBridge/readRemovedTasks(root:)``.
     public static func noteRemoved(collection: String, root: String, at: Date, tasks: [UUID] = [], deleted: [UUID: Date] = [:]) throws {
         guard FileManager.default.fileExists(atPath: root + "/vdir/" + collection) else { return }
-        try DavBridge.noteRemovedTasks(tasks, at: at, root: root)
-        // The list's tombstones go with its file: kept here with their own times.
-        for (id, when) in deleted { try DavBridge.noteRemovedTasks([id], at: when, root: root) }
+        // Its tasks at the removal; its tombstones (which go with its file) at their own times.
+        var gone = deleted
+        for id in tasks { gone[id] = max(gone[id] ?? at, at) }
+        try DavBridge.noteRemovedTasks(gone, root: root)
         var lists = DavBridge.readRemovedLists(root: root)
         lists[collection] = at
         try DavBridge.writeRemovedLists(lists, root: root)
