@@ -202,6 +202,52 @@ struct DavBoundaryTests {
         }
     }
 
+    @Test("a wiped calendar this machine emptied and then moved a task into stays aside: its sync sends nothing there, so the other machine still sees the wipe and loses nothing")
+    func wipedCalendarStaysAsideAfterAMoveIntoIt() throws {
+        // Found by DavTwoMachineHistoryTests (seeds 7916, 9872): the probe of a
+        // calendar set aside synced it whole; once vdirsyncer had forgotten
+        // the wiped items (empty on both sides) it uploaded the task moved
+        // there, and the other machine, seeing only the inbox emptied, took
+        // the wipe for the phone's deletes and deleted its only copy.
+        let (a, server) = try DavTests.setUp()
+        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
+        try a.add("Inbox task", now: "2026-11-21T09:00:00Z")
+        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
+        let b = try DavConvergeTests.secondMachine(server)
+        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
+        try b.add("Only on B", now: "2026-11-21T09:03:00Z")
+        _ = try Self.sync(b, "2026-11-21T09:04:00Z")
+        for c in ["work", "inbox"] {
+            for name in server.items(c).keys { try server.delete(c, name) }
+        }
+        let first = try a.tick(["dav", "sync"], now: "2026-11-21T09:10:00Z")
+        #expect(first.status == 1 && first.stderr.contains("wiped"), "\(first)")
+        // A empties Work itself, syncs, then moves its inbox task there and syncs twice.
+        try a.ok("rm", try a.uuidPrefix("Report"), "--yes", now: "2026-11-21T09:11:00Z")
+        _ = try a.tick(["dav", "sync"], now: "2026-11-21T09:12:00Z")
+        try a.ok("mv", try a.uuidPrefix("Inbox task"), "Work", now: "2026-11-21T09:13:00Z")
+        for minute in 14...15 {
+            let r = try a.tick(["dav", "sync"], now: "2026-11-21T09:\(minute):00Z")
+            #expect(r.status == 1 && r.stderr.contains("wiped"), "still set aside: \(r)")
+        }
+        #expect(Self.server(server, ["inbox", "work"]) == ["inbox": [], "work": []], "nothing sent to a calendar set aside")
+        // B sees both calendars emptied: a wipe, nothing deleted.
+        let seen = try b.tick(["dav", "sync"], now: "2026-11-21T09:20:00Z")
+        #expect(seen.status == 1 && seen.stderr.contains("wiped"), "\(seen)")
+        #expect(try Self.tasks(b)["Only on B"] == "Inbox", "B's only copy is kept")
+        // B restores; A joins with no command, its move kept and B's task received.
+        let restored = try b.tick(["dav", "restore", "work", "inbox"], now: "2026-11-21T09:21:00Z")
+        #expect(restored.status == 0, "\(restored)")
+        for (i, machine) in [a, b, a].enumerated() {
+            let r = try machine.tick(["dav", "sync"], now: "2026-11-21T09:2\(2 + i):00Z")
+            #expect(r.status == 0 && !r.stderr.contains("wiped"), "sync \(i + 1): \(r)")
+        }
+        for (name, machine) in [("A", a), ("B", b)] {
+            let held = try Self.tasks(machine)
+            #expect(held["Only on B"] == "Inbox" && held["Inbox task"] == "Work", "\(name): \(held)")
+        }
+    }
+
     @Test("another machine's `tick lists rm` and its last inbox delete, synced together, are no wiped server: applied at once, nothing set aside, the inbox syncs on")
     func removalIsNoWipe() throws {
         let (a, server) = try DavTests.setUp()

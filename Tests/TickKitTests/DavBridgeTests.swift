@@ -477,6 +477,52 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: f.dav + "/deleted-versions.json"), "forgotten once merged back")
     }
 
+    @Test func aTaskTheOtherEndMovedIntoAListRemovedHereGoesBackWithItsNewTitle() throws {
+        // Found by DavTwoMachineHistoryTests (seed 8835): the phone moved a
+        // task into Home and retitled it; this machine, which had not seen
+        // the move, removed Home. The item sat in the removed list's calendar
+        // and was skipped as "no bridged list": the task stayed in Work with
+        // its old title, the server kept it in Home, and when the phone then
+        // emptied Home the task came back with the old title.
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let a = Self.task("Report")
+        try f.put(.list(slug: "work"), name: "Work", [a])
+        try f.put(.list(slug: "home"), name: "Home", [])
+        _ = try f.bridge(at: Self.at(1)).reconcile()
+        let name = a.id.lowercased + ".ics"
+        let text = try #require(f.item("work", name))
+        try f.removeItem("work", name)
+        try f.putItem("home", name, text.replacingOccurrences(of: "SUMMARY:Report\r\n", with: "SUMMARY:Report for Monday\r\n").settingLastModified("20261121T090200Z"))
+        try f.store(at: Self.at(3)).withLock { try $0.remove(.list(slug: "home")) }
+        try DavState.noteRemoved(collection: "home", root: f.dav, at: Self.at(3))
+        let report = try f.bridge(at: Self.at(4)).reconcile()
+        let task = try #require(try f.tasks(.list(slug: "work")).first)
+        #expect(task.title == "Report for Monday", "the phone's retitle is merged, field by field: \(report)")
+        #expect(f.items("home").isEmpty, "the removed list's calendar is left empty")
+        let back = try #require(f.item("work", name))
+        #expect(back.contains("SUMMARY:Report for Monday"), "\(back)")
+    }
+
+    @Test func ofTwoAgreedCopiesOfOneTaskTheLaterIsTheBase() throws {
+        // Found by DavTwoMachineHistoryTests (seeds 6404, 7096): a move leaves
+        // the old calendar's agreed copy while that calendar is set aside
+        // (wiped, not synced); the first copy by path was taken for the
+        // version both ends agreed on, so a later phone delete of the moved
+        // task was taken for a change here (another calendar) and undone.
+        let f = try Fixture()
+        defer { try? FileManager.default.removeItem(atPath: f.dir) }
+        let bridge = f.bridge(at: Self.at(40))
+        let older = Self.appleItem.settingLastModified("20261121T090800Z")
+        let later = Self.appleItem.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk").settingLastModified("20261121T093000Z")
+        for (c, text) in [("inbox", older), ("work", later)] {
+            try FileManager.default.createDirectory(atPath: bridge.basePath + "/" + c, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: bridge.basePath + "/" + c + "/apple-1.ics"))
+        }
+        let base = try #require(bridge.baseItems(matching: [:])[Self.appleID])
+        #expect(base.collection == "work" && base.task.title == "Buy oat milk", "\(base.collection)")
+    }
+
     @Test func deletedOnThePhoneRightAfterTickSentAChangeIsDeletedNotKept() throws {
         // Found by DavHistoryTests (seed 3): tick's change was sent by the last
         // pass (its base copy still the older version, not confirmed yet), then

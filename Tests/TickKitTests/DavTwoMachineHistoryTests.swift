@@ -111,7 +111,7 @@ import Testing
             return racing
         }
         func log(_ s: String) { trace.append("step \(step): \(s)") }
-        var context: String { "seed \(seed), step \(step)\n" + trace.suffix(60).joined(separator: "\n") }
+        var context: String { "seed \(seed), step \(step)\n" + trace.suffix(Int(ProcessInfo.processInfo.environment["TICK_DAV_TRACE_LINES"] ?? "") ?? 60).joined(separator: "\n") }
         func touch(_ id: UUID) { changedAt[id] = now }
 
         // MARK: vdirsyncer, simulated
@@ -246,7 +246,16 @@ import Testing
             for c in Set(state.emptied ?? []).sorted() where server[c] != nil {
                 let bridge = m.fixture.bridge(at: now)
                 let before = bridge.vdirItems(c)
-                guard try vdirsyncer(m, only: [c])[c] == .synced, !bridge.vdirItems(c).isEmpty else { continue }
+                // The probe sends nothing (DavSync.probeWiped): this machine's
+                // items wait aside while vdirsyncer, which forgot the calendar, fetches.
+                for name in before.keys { try FileManager.default.removeItem(atPath: bridge.vdirPath + "/" + c + "/" + name) }
+                forget(m, c)
+                let probe = try vdirsyncer(m, only: [c])[c]
+                let fetched = !bridge.vdirItems(c).isEmpty
+                for (name, bytes) in before where !FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + c + "/" + name) {
+                    try Data(bytes).write(to: URL(fileURLWithPath: bridge.vdirPath + "/" + c + "/" + name))
+                }
+                guard probe == .synced, fetched else { continue }
                 // Joined as a restore (this machine's restore of it, for the
                 // oracle): a task deleted elsewhere meanwhile may come back (restore(_:)).
                 wipePending[m.name]?.remove(c)

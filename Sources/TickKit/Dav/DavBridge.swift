@@ -202,7 +202,7 @@ public struct DavBridge: Sendable {
                 report.sent += 1
                 continue
             }
-            if let v, kinds[v.collection] == nil, b == nil || b?.collection != v.collection {
+            if let v, kinds[v.collection] == nil, !removedLists.contains(v.collection), b == nil || b?.collection != v.collection {
                 // A collection that is no bridged list (made on the phone, or not in [dav] lists).
                 if s == nil && !everywhere.contains(id) { unknownCollections.insert(v.collection) }
                 continue

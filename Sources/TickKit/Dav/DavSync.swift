@@ -349,6 +349,8 @@ public struct DavSync: Sendable {
         let lock = try DavLock(root: root, waiting: waiting)
         defer { lock.release() }
         var state = DavState.load(root: root) ?? DavState()
+        // Items a probe held when a sync stopped go back first.
+        try recoverProbes()
         if !accepted.isEmpty {
             state.emptied = state.emptied?.filter { !accepted.contains($0) }
             state.vanished = state.vanished?.filter { !accepted.contains($0) }
@@ -372,22 +374,23 @@ public struct DavSync: Sendable {
                 // holds items there again (another machine restored it, the
                 // phone added one), it syncs, with no command here. While it
                 // is still empty vdirsyncer refuses, and it stays aside.
-                let wiped = (state.emptied ?? []).contains(c)
-                let before = wiped ? bridge.vdirItems(c) : [:]
-                var probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+                // A wiped one is probed without sending (probeWiped): while
+                // the server holds nothing there it stays aside, whatever this
+                // machine put there since; joining it would let those items
+                // hide the wipe from the other machines, which would then take
+                // every item it lost for the phone's deletes.
+                let probe: Vdirsyncer.Outcome
+                if (state.emptied ?? []).contains(c) {
+                    let before = bridge.vdirItems(c)
+                    let fetch = try probeWiped(c)
+                    probed.downloaded += fetch.outcome.downloaded
+                    guard fetch.outcome.succeeded, fetch.fetched else { continue }
+                    probe = try join(c, keeping: before)
+                } else {
+                    probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+                }
                 probed.uploaded += probe.uploaded
                 probed.downloaded += probe.downloaded
-                // A wiped calendar empty on both sides (this machine deleted
-                // or moved away what it held there) stays aside: joining it
-                // would let this machine's next items there hide the wipe from
-                // the other machines, which would then take every item it lost
-                // for the phone's deletes.
-                if probe.succeeded, wiped, bridge.vdirItems(c).isEmpty { continue }
-                if probe.succeeded, wiped {
-                    probe = try join(c, keeping: before)
-                    probed.uploaded += probe.uploaded
-                    probed.downloaded += probe.downloaded
-                }
                 if probe.succeeded { state.unsetAside(c) }
             }
             let aside = Set(state.vanished ?? []).union(state.emptied ?? [])

@@ -15,16 +15,20 @@ extension DavBridge {
         var bytes: [String: [UInt8]] = [:]
 
         /// The items parsed, by task id (items that cannot be read are left out:
-        /// they were reported when they were in the vdir).
+        /// they were reported when they were in the vdir). Of two copies of one
+        /// UID (a move leaves the old collection's copy until vdirsyncer has
+        /// synced it, and a calendar set aside is not synced), the later
+        /// LAST-MODIFIED is the version last agreed on; then the first by path.
         func parsed(under dir: String, bridge: DavBridge, skipping skip: Set<String> = []) -> [UUID: Item] {
             var result: [UUID: Item] = [:]
             for (key, bytes) in bytes.sorted(by: { $0.key < $1.key }) where !skip.contains(key) {
                 guard let slash = key.firstIndex(of: "/") else { continue }
                 let path = dir + "/" + key
                 guard let item = try? DavItem(bytes: bytes, path: path),
-                      let task = try? item.task(path: path, now: bridge.now, timeZone: bridge.timeZone, fields: bridge.fields),
-                      result[task.id] == nil else { continue }
-                result[task.id] = Item(collection: String(key[..<slash]), name: String(key[key.index(after: slash)...]), bytes: bytes, item: item, task: task)
+                      let task = try? item.task(path: path, now: bridge.now, timeZone: bridge.timeZone, fields: bridge.fields) else { continue }
+                let parsed = Item(collection: String(key[..<slash]), name: String(key[key.index(after: slash)...]), bytes: bytes, item: item, task: task)
+                if let earlier = result[task.id], bridge.stamp(of: earlier) >= bridge.stamp(of: parsed) { continue }
+                result[task.id] = parsed
             }
             return result
         }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The probe of a calendar set aside as wiped (issue 44): does the server
+/// hold items there again (another machine restored it, the phone added
+/// one)? It must not send anything itself: an item this machine put there
+/// since the wipe, uploaded by the probe, would hide the wipe from the other
+/// machines, which would then take every item the wipe lost for the phone's
+/// deletes. So the calendar's items wait in `<dav>/probe/<calendar>/` while
+/// vdirsyncer, which forgets its record of the calendar, only fetches; they
+/// go back either way. A sync that stopped in between puts them back first
+/// (``recoverProbes()``).
+extension DavSync {
+    var probePath: String { root + "/probe" }
+
+    /// Fetches what the server holds in the wiped calendar `c`, sending
+    /// nothing. Returns vdirsyncer's outcome and whether it brought items.
+    func probeWiped(_ c: String) throws(DavError) -> (outcome: Vdirsyncer.Outcome, fetched: Bool) {
+        let fm = FileManager.default
+        let dir = bridge.vdirPath + "/" + c
+        let held = probePath + "/" + c
+        do {
+            try fm.createDirectory(atPath: held, withIntermediateDirectories: true)
+            for name in bridge.vdirItems(c).keys.sorted() {
+                try? fm.removeItem(atPath: held + "/" + name)
+                try fm.moveItem(atPath: dir + "/" + name, toPath: held + "/" + name)
+            }
+        } catch {
+            try recoverProbes()
+            throw DavError.io(path: held, reason: "\(error)")
+        }
+        vdirsyncer.forget(c)
+        let outcome = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+        let fetched = !bridge.vdirItems(c).isEmpty
+        try recoverProbes()
+        return (outcome, fetched)
+    }
+
+    /// Puts back every item a probe held (one the probe fetched under the
+    /// same name stays: the join merges by change time).
+    func recoverProbes() throws(DavError) {
+        let fm = FileManager.default
+        guard let calendars = try? fm.contentsOfDirectory(atPath: probePath) else { return }
+        for c in calendars.sorted() {
+            let held = probePath + "/" + c
+            let dir = bridge.vdirPath + "/" + c
+            do {
+                try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                for name in try fm.contentsOfDirectory(atPath: held).sorted() {
+                    if fm.fileExists(atPath: dir + "/" + name) {
+                        try fm.removeItem(atPath: held + "/" + name)
+                    } else {
+                        try fm.moveItem(atPath: held + "/" + name, toPath: dir + "/" + name)
+                    }
+                }
+                try fm.removeItem(atPath: held)
+            } catch {
+                throw DavError.io(path: held, reason: "\(error)")
+            }
+        }
+        try? fm.removeItem(atPath: probePath)
+    }
+}
