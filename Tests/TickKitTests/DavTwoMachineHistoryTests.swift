@@ -248,13 +248,18 @@ import Testing
                 let before = bridge.vdirItems(c)
                 // The probe sends nothing (DavSync.probeWiped): this machine's
                 // items wait aside while vdirsyncer, which forgot the calendar, fetches.
+                // Its record of the calendar goes back after the probe, as the items do.
                 for name in before.keys { try FileManager.default.removeItem(atPath: bridge.vdirPath + "/" + c + "/" + name) }
+                let status = m.status.filter { $0.key.hasPrefix(c + "/") }, statusName = m.statusNames[c]
                 forget(m, c)
                 let probe = try vdirsyncer(m, only: [c])[c]
                 let fetched = !bridge.vdirItems(c).isEmpty
                 for (name, bytes) in before where !FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + c + "/" + name) {
                     try Data(bytes).write(to: URL(fileURLWithPath: bridge.vdirPath + "/" + c + "/" + name))
                 }
+                forget(m, c)
+                m.status.merge(status) { _, old in old }
+                m.statusNames[c] = statusName
                 guard probe == .synced, fetched else { continue }
                 // Joined as a restore (this machine's restore of it, for the
                 // oracle): a task deleted elsewhere meanwhile may come back (restore(_:)).
