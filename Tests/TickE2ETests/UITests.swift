@@ -146,6 +146,25 @@ struct UITests {
         #expect(pane.contains("Fix sink"), "the selection stayed on Fix sink: \(details)")
     }
 
+    @Test("the details pane shows every field the table labels and the declared fields, as tick show does")
+    func detailsShowEveryField() throws {
+        guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }
+        let s = try UserFieldsE2ETests().sandbox()
+        try s.ok("lists", "add", "Home")
+        try s.add("Fix sink", "list:Home", "estimate:90", "at:2026-11-23@9:30", "for:45m", "client:Acme", "spent:20m", "+plumbing")
+        let ui = try UITerminal(s)
+        defer { ui.close() }
+        try ui.waitFor("add ›")
+        try ui.press("Tab", "4", "j")
+        try ui.waitFor("Home · 1 task")
+        try ui.press("Enter")
+        let details = try ui.waitFor("the details pane") { $0.contains("─") && $0.contains("Home · open") }
+        let pane = details.components(separatedBy: "─").last ?? ""
+        for part in ["estimate 1h30m", "slot Mon 23 Nov 09:30-10:15 (45m)", "Client Acme", "spent 20m", "+plumbing"] {
+            #expect(pane.contains(part), "\(part): \(details)")
+        }
+    }
+
     @Test("a write refused because a file is unreadable shows the CLI's error on the status line, and the UI keeps running")
     func refusedWrite() throws {
         guard Self.hasTmux else { Issue.record("tmux is not installed (scripts/ensure-deps.sh --test installs it)"); return }

@@ -197,7 +197,7 @@ struct ViewTests {
         #expect(raw.hasSuffix("    \"list\": \"Work\",\n    \"file\": \"lists/work.json\"\n  }\n]\n"))
     }
 
-    @Test("tick show prints every field; --json matches the file")
+    @Test("tick show prints every field, in the table's order (TaskField.all); --json matches the file")
     func show() throws {
         let s = try Sandbox()
         try s.ok("add", "Call", "mom", "due:tomorrow@17:00", "remind:mon", "sched:tue", "+family", "pri:must",
@@ -209,11 +209,11 @@ struct ViewTests {
           list       Inbox  inbox.json
           state      open
           due        tomorrow 17:00  2026-11-22T16:00:00Z
-          scheduled  Tue 24 Nov  2026-11-24
           remind     Mon 23 Nov 09:00  2026-11-23T08:00:00Z
-          repeat     weekly
+          scheduled  Tue 24 Nov  2026-11-24
           priority   must
           energy     low
+          repeat     weekly
           tags       +family
           created    today 10:00  2026-11-21T09:00:00Z
           modified   today 10:00  2026-11-21T09:00:00Z

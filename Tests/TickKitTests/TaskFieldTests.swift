@@ -163,6 +163,34 @@ import Testing
     /// Issue 45: the hook JSON sent `tickestimate` but the table said hooks do not see the
     /// estimate, so a hook's change of it was dropped. Every field the hook line carries
     /// has a hook key, and it is a key of that line.
+    @Test func everyFieldAScreenShowsHasALabelAndAValueOfItsKind() throws {
+        // `tick show`, `tick ui`'s details and report columns list no fields of
+        // their own: a field the table labels is shown, one it does not is not.
+        var done = Self.base
+        done.state = .done
+        done.completedAt = Self.t2
+        let dates = RelativeDateFormatter(now: Self.t1, timeZone: Zone(named: "UTC")!)
+        // The title heads the screens, the notes follow the fields, unknown keys go by their own keys.
+        let unlabelled = Set(TaskField.all.filter { $0.label == nil }.map(\.name))
+        #expect(unlabelled == ["title", "notes", "extra"])
+        for field in TaskField.all where field.name != "extra" {
+            let value = try #require(field.shown(done), "\(field.name) has a value in a full task")
+            #expect(!value.text(dates: dates).isEmpty, "\(field.name)")
+            // A date or time carries its stored form beside its label.
+            let dated: Set<TaskField.ValueKind> = [.dayOrTime, .instant, .day]
+            #expect((value.stored != nil) == (dated.contains(field.kind) || field.name == "slot"), "\(field.name): \(value)")
+        }
+        let empty = TaskItem(id: UUID(), title: "x", createdAt: Self.t0, modifiedAt: Self.t0)
+        let always: Set<String> = ["title", "state", "createdAt", "modifiedAt"]
+        for field in TaskField.all where field.shown(empty) != nil {
+            #expect(always.contains(field.name), "\(field.name) is shown on a task that has none")
+        }
+        let columns = TaskField.all.compactMap(\.column)
+        #expect(Set(columns).count == columns.count && !columns.contains("id") && !columns.contains("list"), "\(columns)")
+        let labels = TaskField.all.compactMap(\.label)
+        #expect(Set(labels).count == labels.count, "\(labels)")
+    }
+
     @Test func everyFieldTheHookLineCarriesHasItsHookKey() throws {
         let json = HookTaskJSON(context: InterchangeContext(path: "hook", now: Self.t0, timeZone: Zone(named: "UTC")!))
         for (field, before, after) in cases() where field.mergeRule != .bookkeeping && field.mergeRule != .unknownKeys {

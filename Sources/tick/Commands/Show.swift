@@ -34,39 +34,30 @@ extension Tick {
             var rows: [(String, String)] = []
             rows.append(("id", (item.shortID.map { "\($0)  " } ?? "") + t.dim(task.id.lowercased)))
             rows.append(("list", "\(item.listName)  " + t.dim(item.kind.relativePath)))
-            rows.append(("state", task.state.rawValue))
-            if let due = task.due {
-                var text = "\(dates.label(due))  " + t.dim(due.fileString)
-                if context.query.isOverdue(task), let label = dates.overdueLabel(due) { text += "  " + t.boldRed("! " + label) }
-                rows.append(("due", text))
-            }
-            if let s = task.scheduled { rows.append(("scheduled", "\(dates.label(.day(s)))  " + t.dim(s.iso))) }
-            if let r = task.remind { rows.append(("remind", "\(dates.label(.time(r)))  " + t.dim(Timestamp.format(r)))) }
-            if let w = task.wait {
-                let waiting = context.query.isWaiting(task) ? "  " + t.yellow("waiting: hidden from views until then") : ""
-                rows.append(("wait", "\(dates.label(w))  " + t.dim(w.fileString) + waiting))
-            }
-            if !task.depends.isEmpty {
-                // Ids only, each with its state: the titles are a `tick show` away.
-                let deps = task.depends.map { dep -> String in
-                    guard let found = try? loaded.tasks.resolve(dep.lowercased) else {
-                        return String(dep.lowercased.prefix(8)) + " (gone)"
+            // Every field the table labels (TaskField.label), in its order; a
+            // date or time by its label with the stored value dimmed.
+            for field in TaskField.all {
+                guard let label = field.label, let value = field.shown(task) else { continue }
+                var text = value.text(dates: dates) + (value.stored.map { "  " + t.dim($0) } ?? "")
+                switch field.name {
+                case "due":
+                    if context.query.isOverdue(task), case .date(let due) = value, let late = dates.overdueLabel(due) { text += "  " + t.boldRed("! " + late) }
+                case "wait":
+                    if context.query.isWaiting(task) { text += "  " + t.yellow("waiting: hidden from views until then") }
+                case "depends":
+                    // Ids only, each with its state: the titles are a `tick show` away.
+                    let deps = task.depends.map { dep -> String in
+                        guard let found = try? loaded.tasks.resolve(dep.lowercased) else {
+                            return String(dep.lowercased.prefix(8)) + " (gone)"
+                        }
+                        return (found.shortID.map(String.init) ?? String(dep.lowercased.prefix(8))) + " (\(found.task.state.rawValue))"
                     }
-                    return (found.shortID.map(String.init) ?? String(dep.lowercased.prefix(8))) + " (\(found.task.state.rawValue))"
+                    text = deps.joined(separator: ", ") + (item.blocked ? "  " + t.yellow("blocked") : "")
+                default:
+                    break
                 }
-                rows.append(("depends", deps.joined(separator: ", ") + (item.blocked ? "  " + t.yellow("blocked") : "")))
+                rows.append((label, text))
             }
-            if let r = task.repeatRule { rows.append(("repeat", r)) }
-            if let p = task.priority { rows.append(("priority", p.rawValue)) }
-            if let e = task.energy { rows.append(("energy", e.rawValue)) }
-            if let e = task.estimate { rows.append(("estimate", DurationText.format(e))) }
-            if let slot = task.slot {
-                rows.append(("slot", "\(dates.label(.day(slot.day))) \(slot.start)-\(slot.end) (\(DurationText.format(slot.minutes)))  " + t.dim(slot.startString)))
-            }
-            if !task.tags.isEmpty { rows.append(("tags", task.tags.map { "+" + $0 }.joined(separator: " "))) }
-            rows.append(("created", "\(dates.label(.time(task.createdAt)))  " + t.dim(Timestamp.format(task.createdAt))))
-            rows.append(("modified", "\(dates.label(.time(task.modifiedAt)))  " + t.dim(Timestamp.format(task.modifiedAt))))
-            if let c = task.completedAt { rows.append(("completed", "\(dates.label(.time(c)))  " + t.dim(Timestamp.format(c)))) }
             // Declared fields (config.toml's [fields.NAME]) by their label; other keys as stored.
             let declared = try context.userFields()
             for member in task.extra {

@@ -10,8 +10,9 @@ struct ColumnRenderer {
     /// The fields declared in config.toml: each is a column by its name.
     var userFields = UserFields()
 
-    static let names = ["id", "state", "title", "list", "due", "sched", "remind", "wait", "pri", "energy", "estimate", "tags",
-                        "created", "modified", "completed"]
+    /// The columns: the short id, the list, and every field the table names
+    /// a column (``TaskField/column``), in its order.
+    static let names = ["id", "list"] + TaskField.all.compactMap(\.column)
 
     /// Checks the names; the error names the first unknown one.
     /// A declared field (`[fields.NAME]`) is a column by its name.
@@ -35,24 +36,14 @@ struct ColumnRenderer {
 
     func cell(_ column: String, _ item: ListedTask) -> String {
         let t = item.task
-        func instant(_ d: Date?) -> String { d.map { dates.label(.time($0)) } ?? "" }
         switch column {
         case "id": return item.shortID.map(String.init) ?? String(t.id.lowercased.prefix(8))
         case "state": return item.blocked && t.state != .done ? "blocked" : t.state.rawValue
-        case "title": return TextRules.visible(t.title)
         case "list": return item.listName
-        case "due": return t.due.map(dates.label) ?? ""
-        case "sched": return t.scheduled.map { dates.label(.day($0)) } ?? ""
-        case "remind": return instant(t.remind)
-        case "wait": return t.wait.map(dates.label) ?? ""
-        case "pri": return t.priority?.rawValue ?? ""
-        case "energy": return t.energy?.rawValue ?? ""
-        case "estimate": return t.estimate.map { "\($0)m" } ?? ""
-        case "tags": return t.tags.map { "+" + $0 }.joined(separator: " ")
-        case "created": return instant(t.createdAt)
-        case "modified": return instant(t.modifiedAt)
-        case "completed": return instant(t.completedAt)
         default:
+            if let field = TaskField.all.first(where: { $0.column == column }) {
+                return field.shown(t).map { TextRules.visible($0.text(dates: dates)) } ?? ""
+            }
             guard let field = userFields[column], field.name == column, let value = field.value(in: t) else { return "" }
             return TextRules.visible(Self.userValue(field, value, dates: dates))
         }

@@ -168,16 +168,29 @@ struct ScreenPainter {
         let t = item.task
         var lines: [String] = [t.title.replacingAll("\n", with: " ")]
         var facts = ["\(item.listName)", t.state.rawValue, "id " + (item.shortID.map { "\($0) " } ?? "") + String(t.id.lowercased.prefix(8))]
-        if let d = t.due { facts.append("due " + dates.label(d)) }
-        if let s = t.scheduled { facts.append("sched " + dates.label(.day(s))) }
-        if let r = t.remind { facts.append("remind " + dates.label(.time(r))) }
         lines.append(facts.joined(separator: " · "))
+        // Every other field the table labels (as `tick show` does; the
+        // timestamps but the completion left to it), then the declared
+        // fields by their label, wrapped to the pane's width.
         var more: [String] = []
-        if let r = t.repeatRule { more.append("repeat:" + r) }
-        if let p = t.priority { more.append("pri:" + p.rawValue) }
-        if let e = t.energy { more.append("energy:" + e.rawValue) }
-        if !t.tags.isEmpty { more.append(t.tags.map { "+" + $0 }.joined(separator: " ")) }
-        if !more.isEmpty { lines.append(more.joined(separator: "  ")) }
+        for field in TaskField.all where field.name != "state" && (field.mergeRule != .bookkeeping || field.name == "completedAt") {
+            guard let label = field.label, let value = field.shown(t) else { continue }
+            let text = value.text(dates: dates)
+            more.append(field.name == "tags" ? text : label + " " + text)
+        }
+        for member in t.extra {
+            guard let field = state.fields[member.key], field.name == member.key, field.isWellTyped(member.value) else { continue }
+            more.append(field.displayName + " " + ColumnRenderer.userValue(field, member.value, dates: dates))
+        }
+        var line = ""
+        for part in more {
+            if !line.isEmpty, CellWidth.of(line) + 2 + CellWidth.of(part) > width - 2 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : "  ") + part
+        }
+        if !line.isEmpty { lines.append(line) }
         if let notes = t.notes {
             lines += notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
