@@ -191,6 +191,32 @@ import Testing
         #expect(Set(labels).count == labels.count, "\(labels)")
     }
 
+    @Test func everyColumnOfTheTableWhoseValueHasAnOrderIsASortKey() throws {
+        // `--sort` keeps no list of fields: a report column with an ordered value sorts.
+        for field in TaskField.all where field.kind != .list {
+            guard let column = field.column else { continue }
+            #expect(try TaskSort(column).keys.map(\.key) == [.table(field.name)], "\(column)")
+        }
+        #expect(throws: InputError.self) { try TaskSort("tags") }
+        // wait (a sort key by the table alone): a time before a later day, none last, either way.
+        let query = TaskQuery(now: Self.t1, timeZone: Zone(named: "UTC")!)
+        var early = Self.base, late = Self.base, none = Self.base
+        early.wait = .time(Self.t2)
+        late.wait = .day(LocalDate(iso: "2026-11-22")!)
+        none.wait = nil
+        let items = [none, late, early].map { ListedTask(task: $0, kind: .inbox, listName: "Inbox", shortID: nil) }
+        let up = try TaskSort("wait").sorted(items, query: query, listRank: [:]).map(\.task.wait)
+        #expect(up == [early.wait, late.wait, nil])
+        let down = try TaskSort("wait-").sorted(items, query: query, listRank: [:]).map(\.task.wait)
+        #expect(down == [late.wait, early.wait, nil])
+        // A word by its set's order: must before flexible.
+        var must = Self.base
+        must.priority = .must
+        let byPriority = try TaskSort("pri").sorted([Self.base, must].map { ListedTask(task: $0, kind: .inbox, listName: "Inbox", shortID: nil) },
+                                                    query: query, listRank: [:]).map(\.task.priority)
+        #expect(byPriority == [.must, .flexible])
+    }
+
     @Test func everyFieldTheHookLineCarriesHasItsHookKey() throws {
         let json = HookTaskJSON(context: InterchangeContext(path: "hook", now: Self.t0, timeZone: Zone(named: "UTC")!))
         for (field, before, after) in cases() where field.mergeRule != .bookkeeping && field.mergeRule != .unknownKeys {

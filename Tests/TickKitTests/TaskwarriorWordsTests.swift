@@ -71,6 +71,6 @@ import Testing
         #expect(QuickAddParser.keys.isSuperset(of: ["project", "recur", "priority", "scheduled", "est"]))
         #expect(FilterParser.aliases["project"] == "list")
         #expect(FilterParser.aliases["recur"] == nil)   // no repeat filter key
-        #expect(try TaskSort("project,priority-").keys.map(\.key) == [.list, .pri])
+        #expect(try TaskSort("project,priority-").keys.map(\.key) == [.list, .table("priority")])
     }
 }

@@ -7,8 +7,9 @@ import FoundationEssentials
 public enum FieldValue: Sendable, Equatable {
     /// Text as it is (a repeat rule, the title, the notes).
     case text(String)
-    /// One word of a closed set (state, priority, energy).
-    case word(String)
+    /// One word of a closed set (state, priority, energy), with its place
+    /// in the set's order (how `--sort` orders it).
+    case word(String, rank: Int)
     /// A day or an instant (`due`, `wait`).
     case date(TaskDate)
     /// A day (`scheduled`).
@@ -32,7 +33,7 @@ extension FieldValue {
     /// makes control characters visible where it writes to a terminal).
     public func text(dates: RelativeDateFormatter) -> String {
         switch self {
-        case .text(let s), .word(let s): return s
+        case .text(let s), .word(let s, _): return s
         case .date(let d): return dates.label(d)
         case .day(let d): return dates.label(.day(d))
         case .instant(let t): return dates.label(.time(t))

@@ -162,7 +162,7 @@ public struct TaskField: Sendable {
         .value("title", \.title, kind: .text, property: "title", changeKey: "title",
                confirmation: "title", hook: "description", index: ["title"], column: "title", shown: { .text($0) }, canon: { .string($0) }),
         .value("state", \.state, kind: .word, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"], column: "state", label: "state", shown: { .word($0.rawValue) },
+               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"], column: "state", label: "state", shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
                // With its completion time, as one value (`completedAt` goes with it).
                merge: { m, result in
                    let state = m.pick("state", \.stateValue) { $0.node }
@@ -188,10 +188,10 @@ public struct TaskField: Sendable {
                label: "slot", shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
                confirmation: "pri", input: "pri", hook: "priority", index: ["priority"],
-               column: "pri", label: "priority", shown: { $0.map { .word($0.rawValue) } }, canon: { MergeCanon.string($0?.rawValue) }),
+               column: "pri", label: "priority", shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
                confirmation: "energy", input: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
-               column: "energy", label: "energy", shown: { $0.map { .word($0.rawValue) } }, canon: { MergeCanon.string($0?.rawValue) }),
+               column: "energy", label: "energy", shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
                confirmation: "estimate", input: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
                column: "estimate", label: "estimate", shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),

@@ -27,7 +27,7 @@ struct FilterArguments: ParsableArguments {
 /// `--sort` and `--limit` of listings.
 struct OrderOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Sort by these keys (due, sched, remind, created, modified, completed, pri, energy, estimate, title, list, id, or a field declared in config.toml), comma-separated; a trailing - sorts descending.",
+        "Sort by these keys (\(TaskSort.Key.builtIn.map(\.name).joined(separator: ", ")), or a field declared in config.toml), comma-separated; a trailing - sorts descending.",
         valueName: "keys"))
     var sort: String?
 

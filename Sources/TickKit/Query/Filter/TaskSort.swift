@@ -7,19 +7,22 @@ import Glibc
 public struct TaskSort: Sendable, Equatable {
     /// A sort key: one of tick's fields, or a field declared in config.toml.
     public enum Key: Sendable, Equatable {
-        case due, sched, remind, created, modified, completed, pri, energy, estimate, title, list, id
+        /// The list, in display order; the short id.
+        case list, id
+        /// A field of the table (``TaskField/all``) by its name there, sorted
+        /// by its shown value (``FieldValue``): dates and times in time, a
+        /// word in its set's order, minutes by number, text ignoring case.
+        case table(String)
         /// A declared field (Docs/FIELDS.md "Sorting"): a date, number or
         /// duration by value, a string by its text ignoring case, one of a set
         /// of values in the declared order; a value of another type than
         /// declared sorts with the tasks that have none, last.
         case field(UserField)
 
-        /// tick's own keys by name.
-        public static let builtIn: [(name: String, key: Key)] = [
-            ("due", .due), ("sched", .sched), ("remind", .remind), ("created", .created), ("modified", .modified),
-            ("completed", .completed), ("pri", .pri), ("energy", .energy), ("estimate", .estimate), ("title", .title),
-            ("list", .list), ("id", .id),
-        ]
+        /// tick's own keys by name: every field the table makes a report
+        /// column (``TaskField/column``) whose value has an order (not tags), then the list and the short id.
+        public static let builtIn: [(name: String, key: Key)] =
+            TaskField.all.filter { $0.kind != .list }.compactMap { f in f.column.map { ($0, .table(f.name)) } } + [("list", .list), ("id", .id)]
     }
 
     public var keys: [(key: Key, descending: Bool)]
@@ -64,25 +67,27 @@ public struct TaskSort: Sendable, Equatable {
         let t = item.task
         return keys.map { entry -> Value? in
             switch entry.key {
-            case .due:
-                switch t.due {
-                case .day(let d)?: return .number(d.startOfDay(in: query.timeZone).timeIntervalSinceReferenceDate + 86_399)
-                case .time(let x)?: return .number(x.timeIntervalSinceReferenceDate)
-                case nil: return nil
-                }
-            case .sched: return t.scheduled.map { .number(Double($0.daysSinceEpoch)) }
-            case .remind: return t.remind.map { .number($0.timeIntervalSinceReferenceDate) }
-            case .created: return .number(t.createdAt.timeIntervalSinceReferenceDate)
-            case .modified: return .number(t.modifiedAt.timeIntervalSinceReferenceDate)
-            case .completed: return t.completedAt.map { .number($0.timeIntervalSinceReferenceDate) }
-            case .pri: return t.priority.map { .number($0 == .must ? 0 : 1) }
-            case .energy: return t.energy.map { .number($0 == .high ? 0 : $0 == .low ? 1 : 2) }
-            case .estimate: return t.estimate.map { .number(Double($0)) }
-            case .title: return .text(t.title.lowercased())
+            case .table(let name): return TaskField.named(name)?.shown(t).flatMap { Self.value(of: $0, timeZone: query.timeZone) }
             case .list: return .number(Double(listRank(item.kind) ?? Int.max))
             case .id: return item.shortID.map { .number(Double($0)) }
             case .field(let field): return Self.value(of: field, in: t, timeZone: query.timeZone)
             }
+        }
+    }
+
+    /// A field's sort value: an instant by its time, a day or a date that is a
+    /// day at the day's end (after the times on it, as a declared date), a
+    /// slot by its start; nil for what has no order (tags, dependencies).
+    static func value(of shown: FieldValue, timeZone: Zone) -> Value? {
+        switch shown {
+        case .text(let s): return .text(s.lowercased())
+        case .word(_, let rank): return .number(Double(rank))
+        case .date(.day(let d)): return .number(d.startOfDay(in: timeZone).timeIntervalSinceReferenceDate + 86_399)
+        case .date(.time(let x)), .instant(let x): return .number(x.timeIntervalSinceReferenceDate)
+        case .day(let d): return .number(d.startOfDay(in: timeZone).timeIntervalSinceReferenceDate + 86_399)
+        case .minutes(let m): return .number(Double(m))
+        case .slot(let s): return .number(s.day.startOfDay(in: timeZone).timeIntervalSinceReferenceDate + Double(s.start.minutes) * 60)
+        case .tasks, .tags: return nil
         }
     }
 
