@@ -323,12 +323,22 @@ import Testing
             }
             let problems = report.problems.filter { !$0.contains("not a bridged list") && !$0.contains("renamed on the server to a name another list has") }
             #expect(problems.isEmpty, "\(problems); \(context)")
-            // The user's answer to calendars set aside that no wipe emptied
-            // (the phone deleted the last items of two at once): --accept-empty.
-            let accept = Set(state.emptied ?? []).subtracting(wipePending[m.name] ?? [])
-            if !accept.isEmpty, accepted.isEmpty {
-                step += 1
-                try sync(m, accepting: accept)
+            // The user's answer to calendars set aside that no wipe emptied:
+            // --accept-empty when the phone deleted their last items (two at
+            // once); `tick dav restore` when one of them was moved away, into a
+            // calendar the wipe emptied (seed 5900: the phone's move went with
+            // the wipe; accepting the emptying would delete the task everywhere).
+            let unwiped = Set(state.emptied ?? []).subtracting(wipePending[m.name] ?? [])
+            guard !unwiped.isEmpty, accepted.isEmpty, restoring.isEmpty else { return }
+            let held = try tasks(m)
+            let moved = unwiped.filter { c in held.contains { DavBridge.collection(of: $0.0) == c && deletedAt[$0.1.id] == nil } }
+            step += 1
+            if !moved.isEmpty {
+                restores += 1
+                try mayComeBack(m, moved)
+                try sync(m, restoring: moved.sorted())
+            } else {
+                try sync(m, accepting: unwiped)
             }
         }
 
@@ -343,17 +353,21 @@ import Testing
             guard !cs.isEmpty else { return }
             wipePending[m.name]?.subtract(cs)
             restores += 1
-            // A restore sends this machine's copies. A task deleted elsewhere
-            // meanwhile (this machine never synced the delete, or it would not
-            // hold the task) may come back: its copy may hold a change the
-            // deleting machine never saw, and no one knows whether the delete
-            // came after it (Docs/DAV.md). A copy with nothing newer is
-            // deleted again; the oracle accepts either.
+            try mayComeBack(m, Set(cs))
+            try sync(m, restoring: cs)
+        }
+
+        /// A restore sends this machine's copies. A task deleted elsewhere
+        /// meanwhile (this machine never synced the delete, or it would not
+        /// hold the task) may come back: its copy may hold a change the
+        /// deleting machine never saw, and no one knows whether the delete
+        /// came after it (Docs/DAV.md). A copy with nothing newer is
+        /// deleted again; the oracle accepts either.
+        func mayComeBack(_ m: Machine, _ cs: Set<String>) throws {
             for (kind, task) in try tasks(m) where cs.contains(DavBridge.collection(of: kind)) && deletedAt[task.id] != nil {
                 deletedAt[task.id] = nil
                 atRisk.insert(task.id)
             }
-            try sync(m, restoring: cs)
         }
 
         // MARK: the wiped server
