@@ -168,6 +168,7 @@ extension TaskIndex {
         try db.execute("PRAGMA temp_store = MEMORY")
         try ShortIDStore.attach(db, path: shortIDs)
         guard path != nil else { return db }
+        db.persistWAL()
         try db.execute("PRAGMA main.journal_mode = WAL")
         try db.execute("PRAGMA main.synchronous = NORMAL")
         return db

@@ -88,6 +88,16 @@ final class SQLiteConnection {
     }
 
     /// Runs an SQL script (one or more statements, no parameters).
+    /// Keeps the main database's `-wal` and `-shm` files when the last
+    /// connection closes (`SQLITE_FCNTL_PERSIST_WAL`): a command that opens
+    /// the index then finds them, instead of creating two files (and their
+    /// inodes) and deleting them again on every run.
+    func persistWAL() {
+        guard let handle else { return }
+        var on: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+    }
+
     func execute(_ sql: String) throws {
         let db = try open()
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
