@@ -199,4 +199,10 @@ struct LeafCommandTests {
             #expect(Tick.leafCommand(args) == nil, "\(args) must be parsed by the root")
         }
     }
+
+    @Test("--sort's help names exactly TaskSort's keys (the field table's), in their order")
+    func sortHelpNamesTheTablesKeys() {
+        let names = TaskSort.Key.builtIn.map(\.name).joined(separator: ", ")
+        #expect(OrderOptions.sortHelp.contains("(\(names), or a field declared in config.toml)"), "\(OrderOptions.sortHelp)")
+    }
 }
