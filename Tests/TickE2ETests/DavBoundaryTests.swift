@@ -13,6 +13,25 @@ struct DavBoundaryTests {
         try DavTests.sync(s, now: now, sourceLocation: sourceLocation)
     }
 
+    /// Machine A with Report in Work and a task in the inbox, synced, and
+    /// machine B joined to the same account (synced once).
+    static func twoMachines() throws -> (a: Sandbox, b: Sandbox, server: RadicaleServer) {
+        let (a, server) = try DavTests.setUp()
+        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
+        try a.add("Inbox task", now: "2026-11-21T09:00:00Z")
+        _ = try sync(a, "2026-11-21T09:01:00Z")
+        let b = try DavConvergeTests.secondMachine(server)
+        _ = try sync(b, "2026-11-21T09:02:00Z")
+        return (a, b, server)
+    }
+
+    /// The server loses every item of Work and the inbox (a wipe).
+    static func wipe(_ server: RadicaleServer) throws {
+        for c in ["work", "inbox"] {
+            for name in server.items(c).keys { try server.delete(c, name) }
+        }
+    }
+
     /// Tasks by title: list (Inbox for none).
     static func tasks(_ s: Sandbox) throws -> [String: String] { try DavConvergeTests.tasks(s) }
 
@@ -168,16 +187,8 @@ struct DavBoundaryTests {
 
     @Test("a wiped server: an error exit and `tick status` says so; restore on one machine, and the other joins it with no command, its newer edit kept")
     func wipedServerRestoredOnTwoMachines() throws {
-        let (a, server) = try DavTests.setUp()
-        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
-        try a.add("Inbox task", now: "2026-11-21T09:00:00Z")
-        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
-        let b = try DavConvergeTests.secondMachine(server)
-        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
-        // The server loses both calendars' items.
-        for c in ["work", "inbox"] {
-            for name in server.items(c).keys { try server.delete(c, name) }
-        }
+        let (a, b, server) = try Self.twoMachines()
+        try Self.wipe(server)
         for (name, machine, minute) in [("A", a, "10"), ("B", b, "11")] {
             let r = try machine.tick(["dav", "sync"], now: "2026-11-21T09:\(minute):00Z")
             #expect(r.status == 1, "\(name): a wiped server is an error exit: \(r)")
@@ -209,17 +220,10 @@ struct DavBoundaryTests {
         // the wiped items (empty on both sides) it uploaded the task moved
         // there, and the other machine, seeing only the inbox emptied, took
         // the wipe for the phone's deletes and deleted its only copy.
-        let (a, server) = try DavTests.setUp()
-        try a.add("Report", "list:Work", now: "2026-11-21T09:00:00Z")
-        try a.add("Inbox task", now: "2026-11-21T09:00:00Z")
-        _ = try Self.sync(a, "2026-11-21T09:01:00Z")
-        let b = try DavConvergeTests.secondMachine(server)
-        _ = try Self.sync(b, "2026-11-21T09:02:00Z")
+        let (a, b, server) = try Self.twoMachines()
         try b.add("Only on B", now: "2026-11-21T09:03:00Z")
         _ = try Self.sync(b, "2026-11-21T09:04:00Z")
-        for c in ["work", "inbox"] {
-            for name in server.items(c).keys { try server.delete(c, name) }
-        }
+        try Self.wipe(server)
         let first = try a.tick(["dav", "sync"], now: "2026-11-21T09:10:00Z")
         #expect(first.status == 1 && first.stderr.contains("wiped"), "\(first)")
         // A empties Work itself, syncs, then moves its inbox task there and syncs twice.
@@ -284,9 +288,7 @@ struct DavBoundaryTests {
         try a.add("Report again", "list:Work", now: "2026-11-21T09:15:00Z")
         _ = try Self.sync(a, "2026-11-21T09:16:00Z")
         #expect(DavConvergeTests.displayName(server, "work") == "Work")
-        for c in ["work", "inbox"] {
-            for name in server.items(c).keys { try server.delete(c, name) }
-        }
+        try Self.wipe(server)
         let wiped = try a.tick(["dav", "sync"], now: "2026-11-21T09:17:00Z")
         #expect(wiped.status == 1 && wiped.stderr.contains("wiped"), "\(wiped)")
         #expect(try Self.tasks(a) == ["Later": "Inbox", "Report again": "Work"], "nothing deleted at a wipe")

@@ -51,6 +51,14 @@ import Testing
             try Data(text.utf8).write(to: URL(fileURLWithPath: vdir + "/" + collection + "/" + name))
         }
 
+        /// The phone moves item `name` to another calendar (same file name),
+        /// changed by `edit`, with LAST-MODIFIED `stamp`.
+        func phoneMove(_ name: String, from: String, to: String, stamp: String, edit: (String) -> String = { $0 }) throws {
+            let text = try #require(item(from, name))
+            try removeItem(from, name)
+            try putItem(to, name, edit(text).settingLastModified(stamp))
+        }
+
         func removeItem(_ collection: String, _ name: String) throws {
             try FileManager.default.removeItem(atPath: vdir + "/" + collection + "/" + name)
         }
@@ -491,9 +499,9 @@ import Testing
         try f.put(.list(slug: "home"), name: "Home", [])
         _ = try f.bridge(at: Self.at(1)).reconcile()
         let name = a.id.lowercased + ".ics"
-        let text = try #require(f.item("work", name))
-        try f.removeItem("work", name)
-        try f.putItem("home", name, text.replacingOccurrences(of: "SUMMARY:Report\r\n", with: "SUMMARY:Report for Monday\r\n").settingLastModified("20261121T090200Z"))
+        try f.phoneMove(name, from: "work", to: "home", stamp: "20261121T090200Z") {
+            $0.replacingOccurrences(of: "SUMMARY:Report\r\n", with: "SUMMARY:Report for Monday\r\n")
+        }
         try f.store(at: Self.at(3)).withLock { try $0.remove(.list(slug: "home")) }
         try DavState.noteRemoved(collection: "home", root: f.dav, at: Self.at(3))
         let report = try f.bridge(at: Self.at(4)).reconcile()
@@ -552,9 +560,7 @@ import Testing
         _ = try f.bridge(at: Self.at(1)).reconcile()
         let name = a.id.lowercased + ".ics"
         // The phone moves a to Work (same file name); tick retitles it.
-        let text = try #require(f.item("home", name))
-        try f.removeItem("home", name)
-        try f.putItem("work", name, text.settingLastModified("20261121T090200Z"))
+        try f.phoneMove(name, from: "home", to: "work", stamp: "20261121T090200Z")
         try f.edit(.list(slug: "home"), at: Self.at(3)) { $0.tasks[0].title = "A2" }
         let report = try f.bridge(at: Self.at(4)).reconcile()
         #expect(report.moved == 1 && report.sent == 1, "\(report)")
