@@ -331,7 +331,10 @@ import Testing
             let unwiped = Set(state.emptied ?? []).subtracting(wipePending[m.name] ?? [])
             guard !unwiped.isEmpty, accepted.isEmpty, restoring.isEmpty else { return }
             let held = try tasks(m)
-            let moved = unwiped.filter { c in held.contains { DavBridge.collection(of: $0.0) == c && deletedAt[$0.1.id] == nil } }
+            // (A calendar a list removal emptied is accepted: the removal deletes what it held.)
+            let moved = unwiped.filter { c in
+                !removedSlugs.contains(c) && held.contains { DavBridge.collection(of: $0.0) == c && deletedAt[$0.1.id] == nil }
+            }
             step += 1
             if !moved.isEmpty {
                 restores += 1
