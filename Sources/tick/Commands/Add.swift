@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Add: TickCommand {
         static let facts = CommandFacts(takesQuickAddWords: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "add",
             abstract: "Add a task (or many, from stdin).",
             discussion: """
@@ -71,7 +71,7 @@ extension Tick {
               tick add Buy tree due:dec 24 remind:"dec 20@noon"
               tick add --list Work --due 2026-12-01 -- Review due: dates in report
               printf 'Dune\\nHyperion\\n' | tick add - list:Reading
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fieldOptions: TaskFieldOptions

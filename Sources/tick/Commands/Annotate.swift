@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Annotate: TickCommand {
         static let facts = CommandFacts(takesIDs: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "annotate",
             abstract: "Append a dated line to a task's notes (Taskwarrior's annotate).",
             discussion: """
@@ -17,7 +17,7 @@ extension Tick {
             EXAMPLES
               tick annotate 3 Called, left a message
               tick 3 annotate "waiting for the quote"
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Archive: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "archive",
             abstract: "Move done tasks out of the lists into archive/YYYY.json.",
             discussion: """
@@ -29,7 +29,7 @@ extension Tick {
               tick archive --yes
               tick archive --before 2026-01-01 --yes
               tick archive --before yesterday --yes
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

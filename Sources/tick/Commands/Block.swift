@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Block: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "block",
             abstract: "Fixed commitments (time blocks): add, list and remove them.",
             discussion: """
@@ -29,6 +29,6 @@ extension Tick {
             """,
             subcommands: [BlockAdd.self, BlockList.self, BlockRemove.self],
             defaultSubcommand: BlockList.self
-        )
+        ))
     }
 }

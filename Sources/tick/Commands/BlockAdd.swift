@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct BlockAdd: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "add",
             abstract: "Add a fixed commitment.",
             discussion: """
@@ -26,7 +26,7 @@ extension Tick {
               tick block add "Lunch" 12:30-13:15 --days daily
               tick block add "Dentist" 2026-11-24@14:00-15:00
               tick block add "Call with Kim" tomorrow@16:00-16:30
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct BlockList: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "ls",
             abstract: "List fixed commitments (all, or those on DAY).",
             discussion: """
@@ -18,7 +18,7 @@ extension Tick {
               tick blocks
               tick blocks tomorrow
               tick block ls 2026-11-24 --json
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var listing: BlockListing

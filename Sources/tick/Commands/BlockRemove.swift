@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct BlockRemove: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "rm",
             abstract: "Remove fixed commitments.",
             discussion: """
@@ -17,7 +17,7 @@ extension Tick {
               tick block rm 2
               tick block rm 1 3
               tick block rm 6f1c
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Blocks: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "blocks",
             abstract: "List fixed commitments (same as `tick block ls`).",
             discussion: """
@@ -15,7 +15,7 @@ extension Tick {
               tick blocks
               tick blocks mon
               tick blocks --json
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var listing: BlockListing

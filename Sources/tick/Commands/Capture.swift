@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Capture: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "capture",
             abstract: "Ask for one task in a prompt window and add it (bind this to a key).",
             discussion: """
@@ -29,7 +29,7 @@ extension Tick {
               tick capture
               tick capture --prompt rofi
               echo 'Call Bob due:fri' | tick add -     # from scripts: no prompt needed
-            """)
+            """))
 
         enum Prompt: String, ExpressibleByArgument, CaseIterable {
             case auto, zenity, kdialog, rofi, dmenu, tty

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct ContextCommand: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "context",
             abstract: "Switch every listing to a saved filter (work, home), or back.",
             discussion: """
@@ -28,7 +28,7 @@ extension Tick {
               tick context define work '+work or list:Work'
               tick context work
               tick context none
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Dav: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "dav",
             abstract: "Sync the store with a CalDAV account (phones) through vdirsyncer.",
             discussion: """
@@ -20,6 +20,6 @@ extension Tick {
               tick dav restore work    # a calendar gone from the server: send tick's copy again
             """,
             subcommands: [DavSetupCommand.self, DavSyncCommand.self, DavRestoreCommand.self]
-        )
+        ))
     }
 }

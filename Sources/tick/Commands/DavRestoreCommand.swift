@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct DavRestoreCommand: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "restore",
             abstract: "Send a list's calendar to the server again from tick's copy (after it vanished or was wiped there).",
             discussion: """
@@ -22,7 +22,7 @@ extension Tick {
 
             EXAMPLE
               tick dav restore work
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct DavSetupCommand: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "setup",
             abstract: "Write the vdirsyncer config for a CalDAV account and create its task calendars.",
             discussion: """
@@ -26,7 +26,7 @@ extension Tick {
             EXAMPLES
               tick dav setup https://cloud.example.com/remote.php/dav/ --user me --password-command "pass show dav"
               tick dav setup http://127.0.0.1:5232/ --user me --password-command "secret-tool lookup service dav"
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct DavSyncCommand: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "sync",
             abstract: "Sync the store with the CalDAV account (vdir, vdirsyncer, merge).",
             discussion: """
@@ -32,7 +32,7 @@ extension Tick {
             phone or by another machine becomes a list) when a list was added \
             or removed in tick, and otherwise every `[dav] discover` (default \
             5m); `--discover` asks now.
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Done: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "done",
             abstract: "Mark tasks done; sets completedAt.",
             discussion: """
@@ -16,7 +16,7 @@ extension Tick {
             EXAMPLES
               tick done 3 7 6f1c
               tick done +errand list:Home
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var tasks: TaskIDs

@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct Edit: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesQuickAddWords: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "edit",
             abstract: "Change a task's fields, or edit its JSON in $EDITOR.",
             discussion: """
@@ -49,7 +49,7 @@ extension Tick {
               tick edit 3 Call the bank
               tick edit 3
             """,
-            aliases: ["modify", "mod"])
+            aliases: ["modify", "mod"]))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fieldOptions: TaskFieldOptions

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Export: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "export",
             abstract: "Export tasks: tick JSON, Markdown, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
@@ -22,7 +22,7 @@ extension Tick {
               tick export --format markdown --list Work
               tick export -o tasks.ics
               tick export --format taskwarrior | task import -
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

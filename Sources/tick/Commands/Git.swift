@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Git: TickCommand {
         static let facts = CommandFacts.outsideTheJournal
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "git",
             abstract: "Use git to sync the store (merge driver setup).",
             discussion: """
@@ -18,6 +18,6 @@ extension Tick {
               tick init --git ~/tasks
             """,
             subcommands: [GitSetup.self]
-        )
+        ))
     }
 }

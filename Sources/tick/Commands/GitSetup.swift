@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct GitSetup: TickCommand {
         static let facts = CommandFacts.outsideTheJournal
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "setup",
             abstract: "Make git merge the store's task files with tick.",
             discussion: """
@@ -25,7 +25,7 @@ extension Tick {
                 write is left alone; the line to add to it is printed instead.
 
             Running it again changes nothing and says so.
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Import: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "import",
             abstract: "Import tasks: a tick export or list file, Taskwarrior, todo.txt, iCalendar or CSV.",
             discussion: """
@@ -23,7 +23,7 @@ extension Tick {
               tick import backup.json
               tick export | tick --store /tmp/copy import -
               tick import backup.json --dry-run
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

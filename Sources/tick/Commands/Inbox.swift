@@ -4,10 +4,10 @@ import TickKit
 extension Tick {
     struct Inbox: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "inbox",
             abstract: "List the tasks in no list (inbox.json).",
-            discussion: "Same as `tick list inbox`.\n\nEXAMPLE\n  tick inbox --json")
+            discussion: "Same as `tick list inbox`.\n\nEXAMPLE\n  tick inbox --json"))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions

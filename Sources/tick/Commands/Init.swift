@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Init: TickCommand {
         static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "init",
             abstract: "Create a store directory, optionally as a git repository.",
             discussion: """
@@ -21,7 +21,7 @@ extension Tick {
 
             EXAMPLES
               tick init --git ~/tasks && export TICK_STORE=~/tasks
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

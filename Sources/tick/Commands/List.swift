@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct List: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "list",
             abstract: "List tasks, grouped by list, in manual order.",
             discussion: """
@@ -27,7 +27,7 @@ extension Tick {
               tick list --all --json | jq '.[] | select(.state == "done") | .title'
             """,
             aliases: ["ls"]
-        )
+        ))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions

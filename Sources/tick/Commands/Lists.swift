@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Lists: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "lists",
             abstract: "Show lists with their counts, or add, rename and remove lists.",
             discussion: """
@@ -20,6 +20,6 @@ extension Tick {
             """,
             subcommands: [ListsShow.self, ListsAdd.self, ListsRename.self, ListsRemove.self],
             defaultSubcommand: ListsShow.self
-        )
+        ))
     }
 }

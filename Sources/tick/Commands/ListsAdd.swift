@@ -4,10 +4,10 @@ import TickKit
 extension Tick {
     struct ListsAdd: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "add",
             abstract: "Create a list (lists/<slug>.json).",
-            discussion: "EXAMPLE\n  tick lists add Reading --color 10b981")
+            discussion: "EXAMPLE\n  tick lists add Reading --color 10b981"))
 
         @OptionGroup var global: GlobalOptions
 

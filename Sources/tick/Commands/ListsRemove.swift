@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct ListsRemove: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "rm",
             abstract: "Delete a list and all its tasks.",
             discussion: """
@@ -20,7 +20,7 @@ extension Tick {
 
             EXAMPLE
               tick lists rm Errands --yes
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,10 +4,10 @@ import TickKit
 extension Tick {
     struct ListsRename: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "rename",
             abstract: "Rename a list (its file keeps its name).",
-            discussion: "EXAMPLE\n  tick lists rename Work Office")
+            discussion: "EXAMPLE\n  tick lists rename Work Office"))
 
         @OptionGroup var global: GlobalOptions
 

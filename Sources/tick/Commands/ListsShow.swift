@@ -4,9 +4,9 @@ import TickKit
 extension Tick {
     struct ListsShow: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "show",
-            abstract: "Lists with counts of open, overdue and done tasks (the default).")
+            abstract: "Lists with counts of open, overdue and done tasks (the default)."))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption

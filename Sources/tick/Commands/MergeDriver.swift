@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct MergeDriver: TickCommand {
         static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "merge-driver",
             abstract: "Merge three versions of a task file (called by git, not by you).",
             discussion: """
@@ -29,7 +29,7 @@ extension Tick {
             exits non-zero so that git reports a conflict; run `tick resolve` once \
             the file is fixed or to merge the marked versions. Nothing is printed on \
             stdout; a one-line summary (counts only) goes to stderr.
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

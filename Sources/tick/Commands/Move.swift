@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Move: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "mv",
             abstract: "Move tasks to another list (or `inbox`).",
             discussion: """
@@ -18,7 +18,7 @@ extension Tick {
               tick mv 3 5 Work
               tick mv 7 inbox
               tick mv +reading Reading --yes
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Open: TickCommand {
         static let facts = CommandFacts(takesIDs: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "open",
             abstract: "Show a task, or open it in $VISUAL/$EDITOR (a click target for status bars).",
             discussion: """
@@ -14,7 +14,7 @@ extension Tick {
             EXAMPLES
               tick open 3
               tick open 3 --edit
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

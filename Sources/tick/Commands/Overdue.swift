@@ -4,10 +4,10 @@ import TickKit
 extension Tick {
     struct Overdue: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "overdue",
             abstract: "Pending tasks whose due date has passed.",
-            discussion: "EXAMPLE\n  tick overdue --json | jq length")
+            discussion: "EXAMPLE\n  tick overdue --json | jq length"))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions

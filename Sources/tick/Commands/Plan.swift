@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Plan: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "plan",
             abstract: "Show a day as a timeline, or propose a plan for it (--auto).",
             discussion: """
@@ -30,7 +30,7 @@ extension Tick {
               tick plan --auto
               tick plan --auto mon --yes
               echo y | tick plan --auto
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption

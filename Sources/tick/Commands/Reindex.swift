@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Reindex: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "reindex",
             abstract: "Rebuild the index from the files, from scratch.",
             discussion: """
@@ -15,7 +15,7 @@ extension Tick {
             outdated index is rebuilt silently. Use this after moving a store, or to
             measure. Short ids stay as they are. Shows a progress bar when stderr
             is a terminal.
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct Remove: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "rm",
             abstract: "Delete tasks.",
             discussion: """
@@ -17,7 +17,7 @@ extension Tick {
               tick rm 4 9
               tick rm +spam state:open --yes
             """,
-            aliases: ["delete"])
+            aliases: ["delete"]))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Reopen: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "reopen",
             abstract: "Set tasks back to open; clears completedAt.",
             discussion: """
@@ -21,7 +21,7 @@ extension Tick {
 
             EXAMPLE
               tick reopen 6f1c2a
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var tasks: TaskIDs

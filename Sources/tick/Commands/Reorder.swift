@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Reorder: TickCommand {
         static let facts = CommandFacts(takesIDs: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "reorder",
             abstract: "Move a task within its list's manual order.",
             discussion: """
@@ -14,7 +14,7 @@ extension Tick {
             EXAMPLES
               tick reorder 5 --top
               tick reorder 5 --after 2
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Report: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "report",
             abstract: "Run a saved listing from config.toml ([reports.NAME]); `tick NAME` does the same.",
             discussion: """
@@ -27,7 +27,7 @@ extension Tick {
               tick next
               tick next +work --json
               tick report
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions

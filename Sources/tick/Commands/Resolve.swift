@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct Resolve: TickCommand {
         static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "resolve",
             abstract: "Merge Syncthing conflict copies and git conflict markers into the store.",
             discussion: """
@@ -41,7 +41,7 @@ extension Tick {
             EXAMPLES
               tick resolve --dry-run
               tick resolve
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Review: TickCommand {
         static let facts = CommandFacts.writesStore
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "review",
             abstract: "Decide, one by one, about the tasks that are overdue, due or scheduled today.",
             discussion: """
@@ -41,7 +41,7 @@ extension Tick {
               tick review --all-to tomorrow
               tick review --all-to mon
               printf 'd\\ns\\np\\nfri\\n' | tick review
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Search: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "search",
             abstract: "Full-text search over titles, notes and tags.",
             discussion: """
@@ -24,7 +24,7 @@ extension Tick {
               tick search '"expense report"' --list Work
               tick search 'deploy*' --state open,active --json
               tick search --archived passport
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption

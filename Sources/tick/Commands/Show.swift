@@ -4,10 +4,10 @@ import TickKit
 extension Tick {
     struct Show: TickCommand {
         static let facts = CommandFacts(takesIDs: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "show",
             abstract: "Show every field of a task.",
-            discussion: "EXAMPLES\n  tick show 3\n  tick show 6f1c --json")
+            discussion: "EXAMPLES\n  tick show 3\n  tick show 6f1c --json"))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption

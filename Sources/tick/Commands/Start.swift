@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Start: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "start",
             abstract: "Mark tasks active (in progress).",
             discussion: """
@@ -17,7 +17,7 @@ extension Tick {
             EXAMPLES
               tick start 3
               tick start --reopen 3
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var tasks: TaskIDs

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Stats: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "stats",
             abstract: "Completed tasks per day, week or month: a bar chart, the trend, your streak.",
             discussion: """
@@ -40,7 +40,7 @@ extension Tick {
               tick stats --period month --since 2026-01-01
               tick stats --list Work --json
               tick stats --svg ~/week.svg
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

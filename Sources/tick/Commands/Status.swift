@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Status: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "status",
             abstract: "Show the store, the index, the watcher and unreadable files.",
             discussion: """
@@ -20,7 +20,7 @@ extension Tick {
 
             EXAMPLE
               tick status --json | jq .unreadable
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct StatusLine: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "status-line",
             abstract: "A one-line summary of today for status bars (waybar, i3blocks, polybar, tmux).",
             discussion: """
@@ -26,7 +26,7 @@ extension Tick {
             of day changes what is due or overdue (checked every 30 seconds). An \
             unchanged summary is not printed again. It needs no `tick watch`; with \
             one running, both keep the same index current.
-            """)
+            """))
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case plain, json, waybar, i3blocks, polybar, tmux

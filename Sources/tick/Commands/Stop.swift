@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Stop: TickCommand {
         static let facts = CommandFacts(takesIDs: true, takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "stop",
             abstract: "Set active tasks back to open (Taskwarrior's stop).",
             discussion: """
@@ -18,7 +18,7 @@ extension Tick {
               tick stop 3
               tick 3 stop
               tick stop state:active
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var tasks: TaskIDs

@@ -5,7 +5,7 @@ import TickKit
 extension Tick {
     struct Suggest: TickCommand {
         static let facts = CommandFacts.reads
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "suggest",
             abstract: "Suggest which open tasks fit a free block, and say why.",
             discussion: """
@@ -30,7 +30,7 @@ extension Tick {
               tick suggest
               tick suggest --minutes 30 --mood tired
               tick suggest --energy high --limit 3 --json
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: JSONOption

@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Sync: TickCommand {
         static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "sync",
             abstract: "Commit the store's changes, pull and push (git).",
             discussion: """
@@ -28,7 +28,7 @@ extension Tick {
             markers), then `git commit` or `git rebase --continue`, and run \
             `tick sync` again. A store file that cannot be parsed is never \
             committed (exit status 4).
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,7 @@ import TickKit
 extension Tick {
     struct Today: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "today",
             abstract: "What needs you today: due, scheduled, reminding, started or overdue.",
             discussion: """
@@ -23,7 +23,7 @@ extension Tick {
             EXAMPLES
               tick today
               tick today --tag work --json
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions

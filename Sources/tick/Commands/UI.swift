@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct UI: TickCommand {
         static let facts = CommandFacts(takesFilter: true, writes: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "ui",
             abstract: "A full-screen terminal UI: views, a capture line, live over the files.",
             discussion: """
@@ -27,7 +27,7 @@ extension Tick {
             EXAMPLES
               tick ui
               tick ui +work
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filterWords: FilterArguments

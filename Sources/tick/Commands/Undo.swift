@@ -6,7 +6,7 @@ import TickKit
 extension Tick {
     struct Undo: TickCommand {
         static let facts = CommandFacts(writes: true, runsHooks: false)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "undo",
             abstract: "Undo the last changes tick made to this store on this machine.",
             discussion: """
@@ -32,7 +32,7 @@ extension Tick {
               tick undo --list       show what undo would revert, newest first
               tick undo --list 5 --json
               tick undo --force      undo even though the task was edited since
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 

@@ -4,10 +4,10 @@ import TickKit
 extension Tick {
     struct Upcoming: TickCommand {
         static let facts = CommandFacts(takesFilter: true)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "upcoming",
             abstract: "Tasks due or scheduled in the next days (after today).",
-            discussion: "EXAMPLES\n  tick upcoming\n  tick upcoming --days 30 --json")
+            discussion: "EXAMPLES\n  tick upcoming\n  tick upcoming --days 30 --json"))
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var filters: FilterOptions

@@ -7,7 +7,7 @@ import TickKit
 extension Tick {
     struct Watch: TickCommand {
         static let facts = CommandFacts(writes: true, journaled: false, runsHooks: false)
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.sub(CommandConfiguration(
             commandName: "watch",
             abstract: "Watch the store, keep the index current, and fire reminders (a foreground daemon).",
             discussion: """
@@ -50,7 +50,7 @@ extension Tick {
             EXAMPLES
               tick watch &
               tick watch --no-reminders
-            """)
+            """))
 
         @OptionGroup var global: GlobalOptions
 
