@@ -330,11 +330,12 @@ import Testing
             // the wipe; accepting the emptying would delete the task everywhere).
             let unwiped = Set(state.emptied ?? []).subtracting(wipePending[m.name] ?? [])
             guard !unwiped.isEmpty, accepted.isEmpty, restoring.isEmpty else { return }
-            let held = try tasks(m)
-            // (A calendar a list removal emptied is accepted: the removal deletes what it held.)
-            let moved = unwiped.filter { c in
-                !removedSlugs.contains(c) && held.contains { DavBridge.collection(of: $0.0) == c && deletedAt[$0.1.id] == nil }
-            }
+            // Which: the calendars this machine holds a task in that the phone
+            // had moved into a calendar the wipe emptied (movedIntoWipe); a
+            // list's removal, or another machine's deletes, emptying several
+            // at once are accepted (restoring them loops: seeds 416, 4504).
+            let moved = unwiped.intersection(movedIntoWipe[m.name] ?? []).subtracting(removedSlugs)
+            movedIntoWipe[m.name]?.subtract(moved)
             step += 1
             if !moved.isEmpty {
                 restores += 1
@@ -399,6 +400,15 @@ import Testing
             guard eligible.count >= 2 else { return }
             var chosen = eligible.filter { _ in rng.chance(60) }
             if chosen.count < 2 || rng.chance(40) { chosen = eligible }
+            // Items the phone moved into a wiped calendar from one a machine still holds them in.
+            for m in [a, b] {
+                let where_ = Dictionary(try tasks(m).map { ($0.1.id, DavBridge.collection(of: $0.0)) }, uniquingKeysWith: { x, _ in x })
+                for c in chosen {
+                    for bytes in server[c]?.values ?? [:].values {
+                        if let id = uid(bytes), let held = where_[id], held != c { movedIntoWipe[m.name, default: []].insert(held) }
+                    }
+                }
+            }
             let held = try tasks(a).map(\.1).map { ($0.id, $0.title) } + (try tasks(b).map(\.1).map { ($0.id, $0.title) })
             let heldIDs = Set(held.map(\.0))
             for c in chosen {
@@ -423,6 +433,8 @@ import Testing
             log("the server loses every item of \(chosen)")
         }
         var wipedAt: Date?
+        /// Per machine: calendars it holds a task in that the phone moved into a calendar the wipe emptied.
+        var movedIntoWipe: [String: Set<String>] = [:]
 
         /// True when the phone leaves `c` alone: a wiped calendar until the
         /// history's end (an item the phone adds there before a machine syncs

@@ -34,4 +34,40 @@ import Testing
         try sync.recoverProbes()
         #expect(read(f.vdir + "/inbox/a.ics") == "held a")
     }
+
+    /// A synced store whose inbox items a probe held when the sync was
+    /// killed, with vdirsyncer's record of the inbox kept aside.
+    static func stoppedProbe() throws -> (DavSyncUndoTests.Fixture, DavSync) {
+        let f = try DavSyncUndoTests.synced()
+        let now = DavSyncUndoTests.at(2)
+        let bridge = DavBridge(store: Store(location: f.location, clock: { now }), settings: f.settings, root: f.dav, now: now, timeZone: DavSyncUndoTests.utc)
+        var sync = DavSync(bridge: bridge, configPath: f.configPath, environment: [:], clock: { now })
+        sync.backoff = []
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: sync.probePath + "/inbox", withIntermediateDirectories: true)
+        for name in bridge.vdirItems("inbox").keys {
+            try fm.moveItem(atPath: f.vdir + "/inbox/" + name, toPath: sync.probePath + "/inbox/" + name)
+        }
+        try fm.createDirectory(atPath: sync.probeStatusPath, withIntermediateDirectories: true)
+        try Data("the record before the probe".utf8).write(to: URL(fileURLWithPath: sync.probeStatusPath + "/inbox.items"))
+        return (f, sync)
+    }
+
+    @Test func theNextSyncAfterAStoppedProbeDeletesNothing() throws {
+        let (f, sync) = try Self.stoppedProbe()
+        let report = try sync.run()
+        #expect(report.deleted == 0, "\(report)")
+        #expect(try f.tasks().count == 3)
+        #expect(FileManager.default.contents(atPath: sync.vdirsyncer.statusDirectory + "/inbox.items").map { String(decoding: $0, as: UTF8.self) } == "the record before the probe")
+    }
+
+    @Test func aRestoreAfterAStoppedProbeForgetsTheRecordAndDeletesNothing() throws {
+        let (f, sync) = try Self.stoppedProbe()
+        let report = try sync.restore(["inbox"])
+        #expect(report.deleted == 0, "\(report)")
+        #expect(try f.tasks().count == 3)
+        // The restore's fresh start stands: the held record did not come back over it.
+        #expect(!FileManager.default.fileExists(atPath: sync.vdirsyncer.statusDirectory + "/inbox.items"))
+        #expect(!FileManager.default.fileExists(atPath: sync.probePath))
+    }
 }

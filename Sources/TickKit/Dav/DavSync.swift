@@ -521,6 +521,8 @@ public struct DavSync: Sendable {
             let lock = try DavLock(root: root, waiting: waiting)
             defer { lock.release() }
             var state = DavState.load(root: root) ?? DavState()
+            // Before forgetting: a stopped probe's record would come back over it.
+            try recoverProbes()
             let known = Set(try bridgedCollections())
             refused = collections.filter { !known.contains($0) }
             let collections = collections.filter(known.contains)

@@ -37,7 +37,13 @@ extension DavSync {
             throw DavError.io(path: held, reason: "\(error)")
         }
         vdirsyncer.forget(c)
-        let outcome = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+        let outcome: Vdirsyncer.Outcome
+        do {
+            outcome = try vdirsyncer.runRetrying(["sync", "tick/" + c])
+        } catch {
+            try recoverProbes()
+            throw error
+        }
         let fetched = !bridge.vdirItems(c).isEmpty
         try recoverProbes()
         return (outcome, fetched)
