@@ -240,9 +240,8 @@ import Testing
             let removed = Set(state.removed ?? [])
             let current = try bridgedCollections(m)
             // Set aside (wiped): once the server holds items there again,
-            // joined as a restore joins (DavSync.join): what the probe took
-            // for deletes is put back, vdirsyncer forgets it and syncs again,
-            // and the bridge merges by change time.
+            // joined as a restore joins (DavSync.join): vdirsyncer forgets it
+            // and syncs again, and the bridge merges by change time.
             for c in Set(state.emptied ?? []).sorted() where server[c] != nil {
                 let bridge = m.fixture.bridge(at: now)
                 let before = bridge.vdirItems(c)
@@ -264,13 +263,7 @@ import Testing
                 // Joined as a restore (this machine's restore of it, for the
                 // oracle): a task deleted elsewhere meanwhile may come back (restore(_:)).
                 wipePending[m.name]?.remove(c)
-                for (kind, task) in try tasks(m) where DavBridge.collection(of: kind) == c && deletedAt[task.id] != nil {
-                    deletedAt[task.id] = nil
-                    atRisk.insert(task.id)
-                }
-                for (name, bytes) in before where !FileManager.default.fileExists(atPath: bridge.vdirPath + "/" + c + "/" + name) {
-                    try Data(bytes).write(to: URL(fileURLWithPath: bridge.vdirPath + "/" + c + "/" + name))
-                }
+                try mayComeBack(m, [c])
                 forget(m, c)
                 bridge.forgetAgreed(c)
                 try vdirsyncer(m, only: [c])
@@ -865,5 +858,17 @@ import Testing
             // For a long run stopped by its time limit: how far it got.
             if seed % 500 == 0 { print("DavTwoMachineHistoryTests: seeds \(Self.seeds.lowerBound)...\(seed) done") }
         }
+    }
+}
+
+extension DavBridge {
+    /// The `.ics` items of `collection` in the vdir, by file name (what the
+    /// simulated probe holds aside, as DavSync.probeWiped moves them).
+    func vdirItems(_ collection: String) -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        for name in itemNames(collection: collection) {
+            if let data = FileManager.default.contents(atPath: vdirPath + "/" + collection + "/" + name) { out[name] = [UInt8](data) }
+        }
+        return out
     }
 }

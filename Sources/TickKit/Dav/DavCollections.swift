@@ -205,7 +205,11 @@ extension DavBridge {
 
     /// True when the vdir's collection holds an item.
     func hasItems(collection: String) -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? []
-        return names.contains(where: Self.isItemName)
+        !itemNames(collection: collection).isEmpty
+    }
+
+    /// The file names of the vdir collection's items, sorted.
+    func itemNames(collection: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: vdirPath + "/" + collection)) ?? []).filter(Self.isItemName).sorted()
     }
 }

@@ -381,11 +381,10 @@ public struct DavSync: Sendable {
                 // every item it lost for the phone's deletes.
                 let probe: Vdirsyncer.Outcome
                 if (state.emptied ?? []).contains(c) {
-                    let before = bridge.vdirItems(c)
                     let fetch = try probeWiped(c)
                     probed.downloaded += fetch.outcome.downloaded
                     guard fetch.outcome.succeeded, fetch.fetched else { continue }
-                    probe = try join(c, keeping: before)
+                    probe = try join(c)
                 } else {
                     probe = try vdirsyncer.runRetrying(["sync", "tick/" + c])
                 }
@@ -476,25 +475,16 @@ public struct DavSync: Sendable {
         }
     }
 
-    /// A wiped calendar the server holds items in again, joined as `tick dav
-    /// restore` joins one: the probe synced it against vdirsyncer's status of
-    /// before the wipe, so an item the wipe lost (one the machine that
-    /// restored it never had) was taken for a delete. Those items (`before`,
-    /// the vdir before the probe) are put back, vdirsyncer forgets the
-    /// calendar and syncs it again (nothing is deleted; they are sent again),
-    /// and the bridge merges it field by field by change time
-    /// (``DavBridge/forgetAgreed(_:)``). A delete made since on another tick
-    /// machine is made again there (its tombstone is later than the item); a
-    /// phone's delete made in between is not known and the item stays.
-    private func join(_ c: String, keeping before: [String: [UInt8]]) throws(DavError) -> Vdirsyncer.Outcome {
-        let dir = bridge.vdirPath + "/" + c
-        for (name, bytes) in before.sorted(by: { $0.key < $1.key }) where !FileManager.default.fileExists(atPath: dir + "/" + name) {
-            do {
-                try AtomicFile.write(bytes, to: dir + "/" + name, mode: nil, durable: false)
-            } catch {
-                throw DavError.io(path: dir + "/" + name, reason: "\(error)")
-            }
-        }
+    /// A wiped calendar the server holds items in again (``probeWiped(_:)``
+    /// fetched them, and put back this machine's items beside them), joined
+    /// as `tick dav restore` joins one: vdirsyncer forgets the calendar and
+    /// syncs it again (nothing is deleted; this machine's items, the wipe
+    /// lost them, are sent again), and the bridge merges it field by field by
+    /// change time (``DavBridge/forgetAgreed(_:)``). A delete made since on
+    /// another tick machine is made again there (its tombstone is later than
+    /// the item); a phone's delete made in between is not known and the item
+    /// stays.
+    private func join(_ c: String) throws(DavError) -> Vdirsyncer.Outcome {
         vdirsyncer.forget(c)
         bridge.forgetAgreed(c)
         return try vdirsyncer.runRetrying(["sync", "tick/" + c])

@@ -74,17 +74,6 @@ extension DavBridge {
         }
     }
 
-    /// The `.ics` items of `collection` in the vdir, by file name.
-    func vdirItems(_ collection: String) -> [String: [UInt8]] {
-        let fm = FileManager.default
-        let path = vdirPath + "/" + collection
-        var out: [String: [UInt8]] = [:]
-        for name in (try? fm.contentsOfDirectory(atPath: path)) ?? [] where Self.isItemName(name) {
-            if let data = fm.contents(atPath: path + "/" + name) { out[name] = [UInt8](data) }
-        }
-        return out
-    }
-
     /// `base/`, with the items equal to their vdir copy taken from `phone`.
     func baseItems(matching phone: [UUID: Item]) -> Base {
         let raw = rawItems(basePath)

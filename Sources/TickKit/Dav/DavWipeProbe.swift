@@ -28,7 +28,7 @@ extension DavSync {
                 try fm.copyItem(atPath: vdirsyncer.statusDirectory + "/" + c + ext, toPath: probeStatusPath + "/" + c + ext)
             }
             try fm.createDirectory(atPath: held, withIntermediateDirectories: true)
-            for name in bridge.vdirItems(c).keys.sorted() {
+            for name in bridge.itemNames(collection: c) {
                 try? fm.removeItem(atPath: held + "/" + name)
                 try fm.moveItem(atPath: dir + "/" + name, toPath: held + "/" + name)
             }
@@ -44,7 +44,7 @@ extension DavSync {
             try recoverProbes()
             throw error
         }
-        let fetched = !bridge.vdirItems(c).isEmpty
+        let fetched = bridge.hasItems(collection: c)
         try recoverProbes()
         return (outcome, fetched)
     }

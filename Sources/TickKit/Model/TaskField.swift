@@ -256,9 +256,18 @@ public struct TaskField: Sendable {
     }
 
     /// The field named `name` (its key in a task file), nil for none.
+    /// (A lookup per row when a listing sorts by it: by key, not a scan.)
     public static func named(_ name: String) -> TaskField? {
-        all.first { $0.name == name }
+        byName[name]
     }
+
+    /// The field whose report column is `column` (``column``), nil for none.
+    public static func withColumn(_ column: String) -> TaskField? {
+        byColumn[column]
+    }
+
+    private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    private static let byColumn = Dictionary(all.compactMap { f in f.column.map { ($0, f) } }, uniquingKeysWith: { first, _ in first })
 
     /// The todo.txt key of the field named `name` (``todoTxtKey``); the name itself when it has none.
     static func todoTxtKey(_ name: String) -> String {

@@ -41,7 +41,7 @@ struct ColumnRenderer {
         case "state": return item.blocked && t.state != .done ? "blocked" : t.state.rawValue
         case "list": return item.listName
         default:
-            if let field = TaskField.all.first(where: { $0.column == column }) {
+            if let field = TaskField.withColumn(column) {
                 return field.shown(t).map { TextRules.visible($0.text(dates: dates)) } ?? ""
             }
             guard let field = userFields[column], field.name == column, let value = field.value(in: t) else { return "" }

@@ -167,7 +167,7 @@ struct ScreenPainter {
         }
         let t = item.task
         var lines: [String] = [t.title.replacingAll("\n", with: " ")]
-        var facts = ["\(item.listName)", t.state.rawValue, "id " + (item.shortID.map { "\($0) " } ?? "") + String(t.id.lowercased.prefix(8))]
+        let facts = ["\(item.listName)", t.state.rawValue, "id " + (item.shortID.map { "\($0) " } ?? "") + String(t.id.lowercased.prefix(8))]
         lines.append(facts.joined(separator: " · "))
         // Every other field the table labels (as `tick show` does; the
         // timestamps but the completion left to it), then the declared
