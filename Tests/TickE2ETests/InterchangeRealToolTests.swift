@@ -37,8 +37,14 @@ extension TaskwarriorInterchangeTests {
         let r = try Self.taskImport(tw, exported)
         #expect(r.status == 0, "Taskwarrior 2.6 must accept every record: \(r)")
         let inTW = try tw.export()
+        let series = try #require(try s.showJSON(repeating).string("id"))
         for task in before {
             let uuid = try #require(task.string("id"))
+            if task.string("title") == "Done repeating", task.string("state") == "open" {
+                // The next occurrence is the pending instance of the series the done one began.
+                #expect(inTW.values.contains { $0.string("status") == "pending" && $0.string("parent") == series }, "\(inTW)")
+                continue
+            }
             #expect(inTW[uuid] != nil, "\(task.string("title") ?? "") is in Taskwarrior")
         }
         // Taskwarrior keeps what it cannot say as tickrepeat, and recurs what it can.

@@ -211,6 +211,44 @@ extension TaskwarriorInterchangeTests {
         #expect(templates.count == 1 && pending.count == 1, "templates \(templates), pending \(pending)")
     }
 
+    @Test("a repeating task completed in tick, twice, goes to the same Taskwarrior data as one series (no crash, one pending instance, the done ones completed) and comes back unchanged",
+          arguments: [false, true])
+    func completedOccurrencesStayOneSeries(fromTaskwarrior: Bool) throws {
+        let s = try Sandbox()
+        let tw = try TW(s, "tw")
+        let uuid: String
+        if fromTaskwarrior {
+            try tw.task("add", "Water plants", "due:2030-01-07", "recur:weekly")
+            let r = try s.tick("import", "-", "--format", "taskwarrior", stdin: try tw.task("export").stdout)
+            #expect(r.status == 0, "\(r)")
+            uuid = try #require(try s.json("list").first?.string("id"))
+        } else {
+            uuid = try #require(try s.showJSON(try s.add("Water plants", "due:2030-01-07", "repeat:weekly")).string("id"))
+            #expect(try Self.taskImport(tw, try s.ok("export", "--format", "taskwarrior")).status == 0)
+        }
+        let first = try #require(try Self.series(tw, "Water plants").pending.first?.string("uuid"))
+        for (round, due) in ["20300113T230000Z", "20300120T230000Z"].enumerated() {
+            let open = try #require(try s.json("list").first?.string("id"))
+            try s.ok("done", open)
+            // Before: the done task went out as a plain completed task over the
+            // template's uuid, and `task import` crashed (SIGSEGV), importing nothing.
+            let r = try Self.taskImport(tw, try s.ok("export", "--format", "taskwarrior"))
+            #expect(r.status == 0, "round \(round): \(r)")
+            let (templates, pending) = try Self.series(tw, "Water plants")
+            #expect(templates.count == 1 && templates.first?.string("uuid") == uuid, "round \(round): \(templates)")
+            #expect(pending.count == 1 && pending.first?.string("due") == due && pending.first?.string("parent") == uuid,
+                    "round \(round): one pending instance, the next occurrence: \(pending)")
+            let completed = try tw.export().values.filter { $0.string("status") == "completed" }
+            #expect(completed.count == round + 1 && completed.allSatisfy { $0.string("parent") == uuid }, "round \(round): \(completed)")
+            #expect(completed.contains { $0.string("uuid") == first }, "the first instance is the one completed: \(completed)")
+        }
+        // Taskwarrior's export comes back onto the three occurrences, unchanged.
+        let before = try s.fingerprint()
+        let back = try s.tick("import", "-", "--format", "taskwarrior", stdin: try tw.task("export").stdout)
+        #expect(back.stdout == "Imported: 0 added, 0 updated, 3 unchanged, 0 kept (newer here)\n", "\(back)")
+        #expect(try s.fingerprint() == before)
+    }
+
     @Test("issue 45: Taskwarrior's own series goes to tick as one repeating task and back into the same data without a second instance")
     func taskwarriorSeriesComesBackWhole() throws {
         let s = try Sandbox()

@@ -82,7 +82,9 @@ public struct ImportPlan: Sendable {
                     // Formats other than tick's JSON carry no change times: keep the
                     // task's own (the write stamps what the import changes).
                     if task.changed.isEmpty { task.changed = current.changed }
-                    if current.sameContent(as: task) {
+                    // The same values with another `modifiedAt` (Taskwarrior touches
+                    // `modified` of a series' instances itself) change nothing.
+                    if current.sameValues(as: task) {
                         plan.unchanged += 1
                     } else if current.modifiedAt > task.modifiedAt {
                         plan.keptNewer.append(current)

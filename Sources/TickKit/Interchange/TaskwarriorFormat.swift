@@ -308,9 +308,10 @@ public enum TaskwarriorCodec: InterchangeCodec {
     public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
         var out: [UInt8] = Array("[\n".utf8)
         var first = true
+        let chain = TaskwarriorChain(files.lazy.flatMap(\.tasks))
         for file in files {
             for task in file.tasks {
-                for record in records(for: task, project: file.kind == .inbox ? nil : file.displayName, context: context) {
+                for record in records(for: task, project: file.kind == .inbox ? nil : file.displayName, context: context, chain: chain) {
                     if !first { out.append(contentsOf: Array(",\n".utf8)) }
                     first = false
                     writeCompact(record, into: &out)
@@ -327,15 +328,24 @@ public enum TaskwarriorCodec: InterchangeCodec {
     /// `imask: 0`, a uuid derived from the task's), so that `task import` makes no second
     /// instance. A series that came from Taskwarrior gets back its instance's uuid and
     /// `imask` and its template's `mask` and `due` (``TaskwarriorRecurrence/seriesKey``).
+    /// A task completed in tick whose next occurrence is at hand, and that next
+    /// occurrence, are parts of one series (``TaskwarriorChain``): the done one is a
+    /// completed instance, the open one the pending instance of the first's template.
     /// Any other task is one record (``node(for:project:context:)``).
-    static func records(for task: TaskItem, project: String?, context: InterchangeContext) -> [JSONNode] {
+    static func records(for task: TaskItem, project: String?, context: InterchangeContext,
+                        chain: TaskwarriorChain = TaskwarriorChain([])) -> [JSONNode] {
         let single = node(for: task, project: project, context: context)
+        if chain.hasNext(task) { return [completedInstance(single, of: task, chain: chain)] }
         guard case .object(let ms) = single.kind, ms.contains(where: { $0.key == "recur" }),
               let s = ms.firstIndex(where: { $0.key == "status" }), case .string(let status) = ms[s].value.kind,
               status == "pending" || status == "waiting"
         else { return [single] }
+        // A later occurrence's template is its chain's first; what the first kept
+        // from Taskwarrior (copied to each next occurrence) is the first's alone.
+        let series = chain.seriesID(of: task) ?? task.id
         var kept: [String: JSONNode] = [:]
-        if case .object(let parts)? = task.extra.first(where: { $0.key == prefix + TaskwarriorRecurrence.seriesKey })?.value.kind {
+        if series == task.id,
+           case .object(let parts)? = task.extra.first(where: { $0.key == prefix + TaskwarriorRecurrence.seriesKey })?.value.kind {
             for part in parts { kept[part.key] = part.value }
         }
         func keptString(_ key: String) -> String? {
@@ -348,14 +358,36 @@ public enum TaskwarriorCodec: InterchangeCodec {
         var template = replacing(ms.filter { $0.key != "start" }, "status", with: .string("recurring"))
         if let due = keptString("due") { template = replacing(template, "due", with: .string(due)) }
         template += [JSONMember("mask", .string(keptString("mask") ?? "-")), JSONMember("rtype", .string("periodic"))]
-        let instanceID = keptString("instance").flatMap(UUID.init(uuidString:)) ?? TaskwarriorRecurrence.instanceID(forTemplate: task.id)
-        var instance = replacing(ms, "uuid", with: .string(instanceID.lowercased))
+        template = replacing(template, "uuid", with: .string(series.lowercased))
+        var instance = replacing(ms, "uuid", with: .string(chain.instanceID(of: task).lowercased))
         var imask = JSONNode(.number("0"))
         if let n = kept["imask"], case .number = n.kind { imask = n }
         instance += [
-            JSONMember("parent", .string(task.id.lowercased)), JSONMember("imask", imask), JSONMember("rtype", .string("periodic")),
+            JSONMember("parent", .string(series.lowercased)), JSONMember("imask", imask), JSONMember("rtype", .string("periodic")),
         ]
         return [.object(template), .object(instance)]
+    }
+
+    /// A done occurrence whose next one is at hand, as its series' completed
+    /// instance (`parent`, `imask`, `recur`); as a plain completed task when
+    /// Taskwarrior has no word for its rule or it has no due date (no series).
+    static func completedInstance(_ single: JSONNode, of task: TaskItem, chain: TaskwarriorChain) -> JSONNode {
+        guard case .object(var ms) = single.kind, task.due != nil,
+              let rule = task.repeatRule, let recur = TaskwarriorRecurrence.taskwarriorRecur(for: rule) else { return single }
+        let series = chain.seriesID(of: task) ?? task.id
+        var imask = JSONNode(.number("0"))
+        if series == task.id,
+           case .object(let parts)? = task.extra.first(where: { $0.key == prefix + TaskwarriorRecurrence.seriesKey })?.value.kind,
+           let n = parts.first(where: { $0.key == "imask" })?.value, case .number = n.kind {
+            imask = n
+        }
+        ms = ms.map { $0.key == "uuid" ? JSONMember("uuid", .string(chain.instanceID(of: task).lowercased)) : $0 }
+        if TaskwarriorRecurrence.tickRule(forTaskwarrior: recur) == rule { ms.removeAll { $0.key == "tickrepeat" } }
+        ms += [
+            JSONMember("recur", .string(recur)), JSONMember("parent", .string(series.lowercased)),
+            JSONMember("imask", imask), JSONMember("rtype", .string("periodic")),
+        ]
+        return .object(ms)
     }
 
     /// The Taskwarrior object for one task (a hook's line; a series' instance, see ``records(for:project:context:)``).

@@ -13,7 +13,14 @@ extension TaskwarriorCodec {
     /// import's, in the store's places. Call it between `decode` and `ImportPlan.make`.
     public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot, timeZone: Zone,
                                  fields: UserFields = UserFields()) -> [TaskFile] {
-        snapshot.reconciling(files) { t, current in keepStore(t, of: current, timeZone: timeZone, fields: fields) }
+        // A series tick's completions made is read back onto its occurrences (``TaskwarriorChain``).
+        let chain = TaskwarriorChain(snapshot.allTasks.lazy.map(\.task))
+        let placed = files.map { file in
+            var f = file
+            f.tasks = file.tasks.map(chain.placed)
+            return f
+        }
+        return snapshot.reconciling(placed) { t, current in keepStore(t, of: current, timeZone: timeZone, fields: fields) }
     }
 
     /// `imported` with what ``reconcile(_:with:timeZone:fields:)`` keeps of `current`.

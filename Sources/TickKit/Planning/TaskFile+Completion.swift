@@ -25,6 +25,14 @@ extension TaskFile {
     /// the series' wall-clock times (`{"due": "02:30"}`); see Docs/RECURRENCE.md.
     public static let repeatTimesKey = "repeatTimes"
 
+    /// Unknown keys that belong to one occurrence, not copied to the next: the
+    /// series' anchor and wall-clock times (set again below), and the
+    /// Taskwarrior instance the occurrence came with (``TaskwarriorChain``: the
+    /// next occurrence is another instance of the series).
+    static let perOccurrenceKeys: Set<String> = [
+        repeatAnchorKey, repeatTimesKey, TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey,
+    ]
+
     /// The id of the occurrence that follows `id`: a UUIDv5 of the predecessor's id,
     /// so every machine that completes the same occurrence makes the same next task.
     public static func nextOccurrenceID(after id: UUID) -> UUID {
@@ -132,7 +140,7 @@ extension TaskItem {
             id: TaskFile.nextOccurrenceID(after: id), title: title, state: .open,
             repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, depends: depends, notes: notes,
             createdAt: createdAt, modifiedAt: createdAt,
-            extra: extra.filter { $0.key != TaskFile.repeatAnchorKey && $0.key != TaskFile.repeatTimesKey })
+            extra: extra.filter { !TaskFile.perOccurrenceKeys.contains($0.key) })
         // Each timed date goes to the series' wall-clock time on its new day; one a gap
         // moves again remembers that time for the occurrence after it.
         var moved = SeriesWallTimes()
