@@ -133,6 +133,15 @@ import Testing
         #expect(item.bytes == bytes)
     }
 
+    @Test("a title's edge spaces go to the phone and come back as they were")
+    func titleEdgeSpacesSurviveTheItem() throws {
+        let task = TaskItem(id: UUID(name: "edges"), title: "  Buy milk\t ", createdAt: Self.at(0), modifiedAt: Self.at(0))
+        let bytes = DavMapping.newItem(for: task, now: Self.at(1))
+        let back = try DavItem(bytes: bytes, path: "e.ics").task(path: "e.ics", now: Self.at(1), timeZone: utc)
+        #expect(back.title == task.title)
+        #expect(DavMapping.differences(back, task).isEmpty)
+    }
+
     @Test func patchingReplacesOnlyTheChangedFieldsAndKeepsEveryOtherLineVerbatim() throws {
         let item = try DavItem(bytes: Array(Self.appleItem.utf8), path: "a.ics")
         #expect(item.bytes == Array(Self.appleItem.utf8))

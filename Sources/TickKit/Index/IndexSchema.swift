@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 13
+    static let version = 14
 
     /// Is a task waiting (a SQL condition over `tasks`, arguments: today's day
     /// number, now in seconds since the reference date).
@@ -72,9 +72,11 @@ enum IndexSchema {
         // One row per dependency: what makes "blocked" a query, not a decode.
         "CREATE TABLE depends (task_rowid INTEGER NOT NULL, dep_id TEXT NOT NULL)",
         // Trigram: substring matches, like grep -i, for queries of 3+ characters.
+        // `detail=column`: which columns a trigram is in, so `search --limit N`
+        // bounds each task's score from the index alone (``BoundedSearch``).
         """
         CREATE VIRTUAL TABLE fts USING fts5(
-            title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0', detail=none
+            title, notes, tags, content='tasks', content_rowid='rowid', tokenize='trigram case_sensitive 0', detail=column
         )
         """,
         // The short ids live in the state directory (ShortIDStore, attached

@@ -52,18 +52,35 @@ public struct SearchQuery: Sendable, Equatable {
         var grams: [String] = []
         var seen = Set<String>()
         for term in terms {
-            let s: String
-            switch term {
-            case .text(let t), .prefix(let t): s = t
-            }
-            let chars = Array(s)
-            guard chars.count >= 3 else { continue }
-            for i in 0...(chars.count - 3) {
-                let gram = String(chars[i..<(i + 3)])
-                if seen.insert(gram).inserted { grams.append("\"" + gram.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"") }
-            }
+            for gram in Self.trigrams(of: term) where seen.insert(gram).inserted { grams.append(gram) }
         }
         return grams.isEmpty ? nil : grams.joined(separator: " AND ")
+    }
+
+    /// An FTS5 MATCH expression for one term in some columns of the trigram
+    /// table (`{title} : ("buy" AND "uy ")`, columns `title`): a superset of
+    /// the rows where one of them holds the term. Nil for a term of fewer
+    /// than 3 characters.
+    func ftsExpression(_ term: Term, columns: String) -> String? {
+        let grams = Self.trigrams(of: term)
+        return grams.isEmpty ? nil : "{\(columns)} : (" + grams.joined(separator: " AND ") + ")"
+    }
+
+    /// A term's distinct trigrams, each quoted for FTS5.
+    private static func trigrams(of term: Term) -> [String] {
+        let s: String
+        switch term {
+        case .text(let t), .prefix(let t): s = t
+        }
+        let chars = Array(s)
+        guard chars.count >= 3 else { return [] }
+        var seen = Set<String>()
+        var out: [String] = []
+        for i in 0...(chars.count - 3) {
+            let gram = String(chars[i..<(i + 3)])
+            if seen.insert(gram).inserted { out.append("\"" + gram.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"") }
+        }
+        return out
     }
 
     /// A relevance score: matches in the title count most, then tags, then notes.

@@ -150,10 +150,23 @@ extension TaskIndex {
     /// Full-text search, ranked. See ``SearchQuery`` for the syntax. With a
     /// `query`, waiting tasks are left out unless the filter shows them.
     public func search(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, limit: Int? = nil, query: TaskQuery? = nil) throws -> [ListedTask] {
-        let (clause, args) = searchClause(search, filter: filter, list: list, query: query)
         if let limit {
-            return try db.read { try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit) }
+            return try db.read {
+                try SearchScoreFunction.register(search, on: db)
+                let infos = try listRows(db)
+                let paths = infos.map(\.kind.relativePath)
+                // Bounded from the index where every file has its place in display order.
+                if Set(try db.texts("SELECT path FROM files")).isSubset(of: paths) {
+                    let (clause, args) = searchClause(search, filter: filter, list: list, query: query, text: false)
+                    if let hits = try BoundedSearch(db: db, search: search, clause: clause, arguments: args, limit: limit, paths: paths).run() {
+                        return try listedInOrder(db, hits.map { ($0.rowid, $0.id) })
+                    }
+                }
+                let (clause, args) = searchClause(search, filter: filter, list: list, query: query)
+                return try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit)
+            }
         }
+        let (clause, args) = searchClause(search, filter: filter, list: list, query: query)
         // Exact matching and ranking (title matches first, then tags, then
         // notes; ties keep display order): the streamed search, kept whole.
         return try streamSearch(search, filter: filter, list: list, query: query) { $0 }.map(\.payload)
@@ -161,7 +174,8 @@ extension TaskIndex {
 
     /// The SQL condition (over `t` = tasks) of a search's candidates: states,
     /// waiting, list, tags and the trigram match; scoring decides the rest.
-    func searchClause(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, query: TaskQuery?) -> (String, SQLArguments) {
+    /// Without `text`, the condition leaves the trigram match out (``BoundedSearch`` reads the matches itself).
+    func searchClause(_ search: SearchQuery, filter: TaskFilter, list: FileKind?, query: TaskQuery?, text: Bool = true) -> (String, SQLArguments) {
         let states = filter.states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
         var clause = "t.state IN (\(states))"
         var args: SQLArguments = []
@@ -177,19 +191,21 @@ extension TaskIndex {
             clause += " AND t.rowid IN (SELECT task_rowid FROM tags WHERE tag = ?)"
             args += [tag]
         }
-        if let match = search.ftsExpression {
+        if text, let match = search.ftsExpression {
             clause += " AND t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
             args += [match]
         }
         return (clause, args)
     }
 
-    /// The `limit` best matches of a search, ranked inside SQLite: the score
-    /// (``SearchQuery/score(title:notes:tags:)``, registered as `tick_search`
-    /// by ``SearchScoreFunction``, on SQLite's bytes)
-    /// is computed from the indexed columns, and only the rows printed are
+    /// The `limit` best matches of a search, every candidate scored inside
+    /// SQLite: the score (``SearchQuery/score(title:notes:tags:)``, registered
+    /// as `tick_search` by ``SearchScoreFunction``, on SQLite's bytes) is
+    /// computed from the indexed columns, and only the rows printed are
     /// decoded. Ties keep display order; a task in two files counts once.
-    private func rankedSearch(_ db: SQLiteConnection, _ search: SearchQuery, where clause: String, arguments: SQLArguments, limit: Int) throws -> [ListedTask] {
+    /// ``BoundedSearch`` answers the same without scoring every candidate;
+    /// this is its fallback (a term of one or two letters) and its reference.
+    func rankedSearch(_ db: SQLiteConnection, _ search: SearchQuery, where clause: String, arguments: SQLArguments, limit: Int) throws -> [ListedTask] {
         try SearchScoreFunction.register(search, on: db)
         var slot: [String: Int] = [:]
         for (i, info) in try listRows(db).enumerated() { slot[info.kind.relativePath] = i }
@@ -206,6 +222,11 @@ extension TaskIndex {
         var seen = Set<String>()
         var chosen: [(rowid: Int64, id: String)] = []
         for hit in hits where chosen.count < limit && seen.insert(hit.id).inserted { chosen.append((hit.rowid, hit.id)) }
+        return try listedInOrder(db, chosen)
+    }
+
+    /// The tasks of `chosen` rows (rowid, id), decoded, in that order.
+    private func listedInOrder(_ db: SQLiteConnection, _ chosen: [(rowid: Int64, id: String)]) throws -> [ListedTask] {
         guard !chosen.isEmpty else { return [] }
         var place: [String: Int] = [:]
         for (i, hit) in chosen.enumerated() { place[hit.id] = i }
