@@ -90,6 +90,22 @@ import Testing
         #expect(tasks[1].string("title") == "Weekly review")
     }
 
+    @Test("a notification's Mark done is an undo entry of its own: tick undo reopens the task and takes its next occurrence back")
+    func markDoneFromANotificationIsUndone() throws {
+        let w = try World()
+        try w.answer("done")
+        try w.s.ok("add", "Weekly review", "due:today", "repeat:weekly", "remind:10:00:01")
+        let watcher = try w.watch()
+        #expect(eventually(timeout: 10) { ((try? w.s.tasks("inbox.json")) ?? []).count == 2 })
+        watcher.stop()
+        let listed = try w.s.ok("undo", "--list")
+        #expect(listed.contains("reminder done"), "\(listed)")
+        let undone = try w.s.tick("undo")
+        #expect(undone.status == 0 && undone.stdout.contains("reminder done"), "\(undone)")
+        let tasks = try w.s.tasks("inbox.json")
+        #expect(tasks.count == 1 && tasks.first?.string("state") == "open" && tasks.first?.string("due") == "2026-11-21", "\(tasks)")
+    }
+
     @Test func snoozeMovesRemindTenMinutesFromTheClick() throws {
         let w = try World()
         try w.answer("snooze")

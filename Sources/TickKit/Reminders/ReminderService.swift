@@ -66,9 +66,12 @@ public final class ReminderService {
     /// so it is found even if it moved to another list meanwhile. Done goes
     /// through ``TaskFile/complete(taskID:at:timeZone:existsElsewhere:)``, so a
     /// recurring task gets its next occurrence exactly as with `tick done`.
+    /// When the store keeps an undo journal, the action is an entry of its
+    /// own, named `reminder ACTION` (`tick undo` reverts it like a command).
     public func perform(_ action: ReminderAction, on reminder: Reminder, now: Date) throws -> Outcome {
         try index.refresh()
         guard let current = try index.task(id: reminder.taskID) else { return .gone }
+        let store = self.store.journal.map { self.store.with(journal: $0.restarted(at: now, as: "reminder " + action.rawValue)) } ?? self.store
         let settings = self.settings
         let timeZone = self.timeZone
         let index = self.index

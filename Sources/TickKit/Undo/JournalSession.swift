@@ -40,8 +40,9 @@ public final class JournalSession: @unchecked Sendable {
     /// A new session of the same journal and command, for the next entry of
     /// a writer that runs again and again (each CalDAV sync of `tick watch`):
     /// its own id and time, nothing recorded yet.
-    public func restarted(at now: Date) -> JournalSession {
-        JournalSession(journal: journal, command: command, now: now, maxEntryBytes: maxEntryBytes, warn: warn)
+    /// `command` names the new entry (nil: this session's).
+    public func restarted(at now: Date, as command: String? = nil) -> JournalSession {
+        JournalSession(journal: journal, command: command ?? self.command, now: now, maxEntryBytes: maxEntryBytes, warn: warn)
     }
 
     /// Records one write (see ``FileStep/diff(kind:before:after:beforeBytes:beforeMode:)``).

@@ -68,8 +68,13 @@ extension Tick {
             var reminders: StoreWatcher.Reminders?
             if !noReminders {
                 let settings = config.reminders
+                // A notification's action (done, snooze, tomorrow) is an undo-journal
+                // entry of its own, `reminder done`, as a command's change is.
+                let journal = JournalSession(
+                    journal: UndoJournal(location: store.location), command: "reminder", now: context.clock(),
+                    warn: { warning in t.errLine("\(Timestamp.format(Date())) reminder: warning: \(warning.description)") })
                 let service = ReminderService(
-                    store: store, index: context.index, settings: settings,
+                    store: store.with(journal: journal), index: context.index, settings: settings,
                     timeZone: context.timeZone, fired: FiredReminders(location: context.store.location))
                 let notifier = CommandNotifier(
                     command: settings.command, clock: context.clock, timeZone: context.timeZone,
