@@ -91,6 +91,29 @@ import Testing
         #expect(Set(Self.variants.keys) == Set(TaskField.all.map(\.name)))
     }
 
+    @Test("the next occurrence of a repeating task does with each field what the table's onRepeat says")
+    func theNextOccurrenceFollowsTheTable() throws {
+        var task = Self.base
+        task.extra = [JSONMember("x-taskwarrior-size", .string("big")), JSONMember(TaskFile.repeatAnchorKey, .string("2026-10-31"))]
+        task.setState(.done, at: Self.t2)
+        let next = try #require(try task.nextOccurrence(completedAt: Self.t2, now: Self.t2, timeZone: .utc))
+        let blank = TaskItem(id: next.id, title: task.title, createdAt: task.createdAt, modifiedAt: task.createdAt)
+        for field in TaskField.all {
+            switch field.onRepeat {
+            case .copied where field.name == "extra":
+                // Copied but the keys of one occurrence (the series' anchor is set again when a month is clamped).
+                #expect(next.extra == [JSONMember("x-taskwarrior-size", .string("big"))], "\(next.extra)")
+            case .copied:
+                #expect(!field.differs(next, task), "\(field.name) is copied")
+            case .fresh:
+                #expect(!field.differs(next, blank), "\(field.name) starts over")
+            case .moved:
+                #expect(field.differs(next, task), "\(field.name) moves with the rule")
+            }
+        }
+        #expect(next.estimate == 30, "a weekly task keeps its estimate")
+    }
+
     @Test func eachVariantDiffersInItsFieldOnly() {
         for (field, before, after) in cases() {
             #expect(TaskField.differing(before, after).map(\.name) == [field.name], "\(field.name)")

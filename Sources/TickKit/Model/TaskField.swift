@@ -19,6 +19,17 @@ public struct TaskField: Sendable {
         case bookkeeping
     }
 
+    /// What the next occurrence of a repeating task takes of the field
+    /// (``TaskItem/nextOccurrence(completedAt:now:timeZone:)``, Docs/RECURRENCE.md).
+    public enum OnRepeat: Sendable, Equatable {
+        /// The same value (title, tags, estimate, …).
+        case copied
+        /// A date the rule moves to the next occurrence's day.
+        case moved
+        /// Starts over as on a new task (open, no slot, not completed).
+        case fresh
+    }
+
     /// What a field's value is in a task file (Docs/FORMAT.md §4).
     public enum ValueKind: Sendable, Equatable {
         /// Text (title, notes, a repeat rule).
@@ -72,6 +83,8 @@ public struct TaskField: Sendable {
     /// way there (the title as the heading, the notes below the fields,
     /// unknown keys each by its own key).
     public let label: String?
+    /// What the next occurrence of a repeating task takes of it.
+    public let onRepeat: OnRepeat
     /// Its value as the screens show it (``FieldValue``); nil: unset.
     public let shown: @Sendable (TaskItem) -> FieldValue?
     /// True when the field differs between two tasks.
@@ -109,7 +122,7 @@ public struct TaskField: Sendable {
     static func value<V: Equatable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, input: String? = nil, hook: String?, todoTxt: String? = nil, index: [String],
-        undo: String? = nil, column: String? = nil, label: String? = nil, shown: @escaping @Sendable (V) -> FieldValue?,
+        undo: String? = nil, column: String? = nil, label: String? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
@@ -120,7 +133,7 @@ public struct TaskField: Sendable {
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
-            column: column, label: label, shown: { shown($0[keyPath: path]) },
+            column: column, label: label, onRepeat: onRepeat, shown: { shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: merge ?? registerMerge, elementKeys: nil,
             applyChange: { task, before, after in
@@ -142,7 +155,7 @@ public struct TaskField: Sendable {
         TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
-            column: column, label: name, shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
+            column: column, label: name, onRepeat: .copied, shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
             elementKeys: { a, b in Set(a[keyPath: path]).symmetricDifference(b[keyPath: path]).map(key) },
@@ -160,9 +173,9 @@ public struct TaskField: Sendable {
     /// conflict message name them.
     public static let all: [TaskField] = [
         .value("title", \.title, kind: .text, property: "title", changeKey: "title",
-               confirmation: "title", hook: "description", index: ["title"], column: "title", shown: { .text($0) }, canon: { .string($0) }),
+               confirmation: "title", hook: "description", index: ["title"], column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) }),
         .value("state", \.state, kind: .word, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"], column: "state", label: "state", shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
+               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"], column: "state", label: "state", onRepeat: .fresh, shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
                // With its completion time, as one value (`completedAt` goes with it).
                merge: { m, result in
                    let state = m.pick("state", \.stateValue) { $0.node }
@@ -171,52 +184,53 @@ public struct TaskField: Sendable {
                }),
         .value("due", \.due, kind: .dayOrTime, property: "due", changeKey: "due",
                confirmation: "due", input: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"],
-               column: "due", label: "due", shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
+               column: "due", label: "due", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         .value("remind", \.remind, kind: .instant, property: "remind", changeKey: "remind",
                confirmation: "remind", input: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"],
-               column: "remind", label: "remind", shown: { $0.map(FieldValue.instant) }, canon: MergeCanon.date),
+               column: "remind", label: "remind", onRepeat: .moved, shown: { $0.map(FieldValue.instant) }, canon: MergeCanon.date),
         .value("wait", \.wait, kind: .dayOrTime, property: "wait", changeKey: "wait",
                confirmation: "wait", input: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"],
-               column: "wait", label: "wait", shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
+               column: "wait", label: "wait", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
                confirmation: "sched", input: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"],
-               column: "sched", label: "scheduled", shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
+               column: "sched", label: "scheduled", onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
                confirmation: "at", input: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"],
-               label: "slot", shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
+               label: "slot", onRepeat: .fresh, shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
                confirmation: "pri", input: "pri", hook: "priority", index: ["priority"],
-               column: "pri", label: "priority", shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
+               column: "pri", label: "priority", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
                confirmation: "energy", input: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
-               column: "energy", label: "energy", shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
+               column: "energy", label: "energy", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
                confirmation: "estimate", input: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
-               column: "estimate", label: "estimate", shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
+               column: "estimate", label: "estimate", onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
                confirmation: "repeat", input: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"],
-               label: "repeat", shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
+               label: "repeat", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
-               confirmation: "note", hook: "annotations", index: ["notes"], shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
+               confirmation: "note", hook: "annotations", index: ["notes"], onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .elements("depends", \.depends, hook: "depends", input: "depends", todoTxt: "depends", shown: { .tasks($0) },
                   prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) }),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
         .elements("tags", \.tags, hook: "tags", column: "tags", shown: { .tags($0) }, prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 }),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, kind: .instant, property: "createdAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: ["created_ts"], column: "created", label: "created", shown: { .instant($0) }),
+               confirmation: nil, hook: nil, index: ["created_ts"], column: "created", label: "created", onRepeat: .copied, shown: { .instant($0) }),
         .value("modifiedAt", \.modifiedAt, kind: .instant, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: ["modified_ts"], column: "modified", label: "modified", shown: { .instant($0) }),
+               confirmation: nil, hook: nil, index: ["modified_ts"], column: "modified", label: "modified", onRepeat: .fresh, shown: { .instant($0) }),
         // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
         .value("completedAt", \.completedAt, kind: .instant, property: "completedAt", changeKey: "state", rule: .bookkeeping,
-               confirmation: nil, hook: "end", index: ["completed_ts"], column: "completed", label: "completed", shown: { $0.map(FieldValue.instant) }),
+               confirmation: nil, hook: "end", index: ["completed_ts"], column: "completed", label: "completed", onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
             hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
-            column: nil, label: nil, shown: { _ in nil },
+            // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
+            column: nil, label: nil, onRepeat: .copied, shown: { _ in nil },
             differs: { $0.extra != $1.extra },
             merge: { m, result in result.extra = m.mergeExtra() }, elementKeys: nil,
             applyChange: { task, before, after in

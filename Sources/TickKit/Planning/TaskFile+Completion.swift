@@ -95,8 +95,10 @@ extension TaskFile {
 extension TaskItem {
     /// The next occurrence of this task, or nil when it does not repeat.
     ///
-    /// Copies the list-independent content (title, tags, dependencies, notes,
-    /// priority, energy, rule, unknown keys), gives it the deterministic id and
+    /// Copies what the field table marks ``TaskField/OnRepeat/copied`` (title,
+    /// tags, dependencies, notes, priority, energy, estimate, rule, unknown keys
+    /// but those of one occurrence), starts the ``TaskField/OnRepeat/fresh``
+    /// ones over (open, no slot), gives it the deterministic id and
     /// this task's `createdAt` as its `createdAt` and `modifiedAt` (so the
     /// occurrence made by completing the series again is the same task with
     /// the same times, and every change, completion, archiving or deletion of
@@ -136,11 +138,18 @@ extension TaskItem {
         let day = rule.nextDay(after: anchor, seriesStart: start, completed: completedDay)
         let delta = anchor.days(until: day)
 
-        var next = TaskItem(
-            id: TaskFile.nextOccurrenceID(after: id), title: title, state: .open,
-            repeatRule: repeatRule, priority: priority, energy: energy, tags: tags, depends: depends, notes: notes,
-            createdAt: createdAt, modifiedAt: createdAt,
-            extra: extra.filter { !TaskFile.perOccurrenceKeys.contains($0.key) })
+        // What the field table says each field does on a repeat (``TaskField/onRepeat``):
+        // copied as it is, or started over as on a new task; the dates are then placed below.
+        let nextID = TaskFile.nextOccurrenceID(after: id)
+        let blank = TaskItem(id: nextID, title: title, createdAt: createdAt, modifiedAt: createdAt)
+        var next = self
+        next.id = nextID
+        next.changed = [:]
+        next.needsFill = false
+        for field in TaskField.all where field.onRepeat != .copied {
+            field.applyChange(&next, self, blank)
+        }
+        next.extra = extra.filter { !TaskFile.perOccurrenceKeys.contains($0.key) }
         // Each timed date goes to the series' wall-clock time on its new day; one a gap
         // moves again remembers that time for the occurrence after it.
         var moved = SeriesWallTimes()
