@@ -9,7 +9,7 @@ struct RecurrenceE2ETests {
     func doneCreatesNext() throws {
         let s = try Sandbox()
         try s.ok("lists", "add", "Home")
-        try s.add("Pay rent", "due:2026-11-30", "sched:2026-11-28", "remind:2026-11-30@08:00", "repeat:monthly", "+bills", "pri:must", "energy:low", "list:Home")
+        try s.add("Pay rent", "due:2026-11-30", "sched:2026-11-28", "remind:2026-11-30@08:00", "repeat:monthly", "+bills", "pri:must", "energy:low", "estimate:20m", "list:Home")
         try s.add("Other", "list:Home")
         try s.ok("edit", "1", "--note", "IBAN DE00")
         let r = try s.tick("done", "1")
@@ -26,6 +26,7 @@ struct RecurrenceE2ETests {
         #expect(next.tagList == ["bills"])
         #expect(next.string("notes") == "IBAN DE00")
         #expect(next.string("priority") == "must" && next.string("energy") == "low" && next.string("repeat") == "monthly")
+        #expect(next.int("estimate") == 20, "the estimate goes with the series: \(next)")
         // UUIDv5 of the predecessor (name "next-occurrence:<id>" in tick's namespace).
         let nextID = try #require(next.string("id"))
         #expect(nextID.dropFirst(14).first == "5", "a version 5 UUID: \(nextID)")
