@@ -104,8 +104,13 @@ struct Tick: ParsableCommand {
             // The command's hooks (Docs/HOOKS.md): on-exit runs when it is over,
             // after a failure too, with whatever it changed.
             let slot = HookSlot()
-            let outcome = Result { try HookSlot.$current.withValue(slot) { try command.run() } }
+            // The warnings of the command's sessions, printed when it is over, failed or not.
+            let warnings = WarningSlot()
+            let outcome = Result {
+                try WarningSlot.$current.withValue(warnings) { try HookSlot.$current.withValue(slot) { try command.run() } }
+            }
             let finished = Result { try slot.hooks?.finish() }
+            for warning in warnings.take() { Diagnostics.warn(warning) }
             try outcome.get()
             try finished.get()
         } catch {

@@ -14,6 +14,19 @@ struct UndoTests {
         return try #require(try JSONSerialization.jsonObject(with: r.stdoutData) as? [[String: Any]])
     }
 
+    @Test("a journal that cannot be written: the change is made, exit 0, and one warning on stderr after the output")
+    func anUnwritableJournalIsOneWarning() throws {
+        let s = try Sandbox()
+        let id = try s.add("Pay rent")
+        try FileManager.default.removeItem(atPath: journalPath(s))
+        try FileManager.default.createDirectory(atPath: journalPath(s), withIntermediateDirectories: true)
+        let r = try s.tick("done", id)
+        #expect(r.status == 0 && r.stdout.hasPrefix("Completed 1"), "\(r)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("tick: warning: the change was made, but it could not be recorded for `tick undo`"), "\(r.stderr)")
+        #expect(try s.tasks("inbox.json").first?.string("state") == "done")
+    }
+
     @Test("add, then undo: the task is gone; the inbox add created keeps only its tombstone")
     func undoAdd() throws {
         let s = try Sandbox()

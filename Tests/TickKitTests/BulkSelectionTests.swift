@@ -6,7 +6,7 @@ import Testing
 @Suite struct BulkSelectionTests {
     let setup = TaskAddingTests()
 
-    func selection(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), limit: Int = 3,
+    func selection(_ f: (store: Store, session: IndexSession, dir: String), limit: Int = 3,
                    active: (filter: ParsedFilter, label: String)? = nil) -> BulkSelection {
         BulkSelection(session: f.session, now: setup.now, timeZone: setup.utc, activeFilter: { active }, confirmLimit: { limit })
     }

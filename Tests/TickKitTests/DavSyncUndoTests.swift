@@ -61,10 +61,7 @@ import Testing
         /// A store whose writes go into one journal session named `command`,
         /// as `tick watch` keeps one for all its syncs.
         func journaledStore(_ command: String) -> Store {
-            let session = JournalSession(journal: journal, command: command, now: DavSyncUndoTests.t0, warn: { warning in
-                Issue.record("journal warning: \(warning)")
-            })
-            return Store(location: location, journal: session)
+            return Store(location: location, journal: JournalSession(journal: journal, command: command, now: DavSyncUndoTests.t0))
         }
 
         func entries() throws -> [JournalEntry] { try journal.read().entries }
@@ -149,7 +146,7 @@ import Testing
         #expect(!(try f.tasks().contains { $0.id == Self.bank.id }))
         #expect(f.itemName(of: Self.bank.id) == nil)
 
-        let undoSession = JournalSession(journal: f.journal, command: "undo", now: Self.at(4), warn: { _ in })
+        let undoSession = JournalSession(journal: f.journal, command: "undo", now: Self.at(4))
         let outcome = try UndoRun(store: Store(location: f.location, journal: undoSession, clock: { Self.at(4) }), force: false)
             .undo(count: 1)
         #expect(outcome.failure == nil, "\(String(describing: outcome.failure))")

@@ -7,7 +7,7 @@ import Testing
 @Suite struct EditorSessionTests {
     let setup = TaskAddingTests()
 
-    func session(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ item: ListedTask) -> (EditorSession, String) {
+    func session(_ f: (store: Store, session: IndexSession, dir: String), _ item: ListedTask) -> (EditorSession, String) {
         let path = EditorSession.scratchPath(location: f.store.location, task: item.task, processID: 42)
         return (EditorSession(store: f.store, session: f.session, item: item, now: setup.now.addingTimeInterval(60), timeZone: setup.utc, path: path), path)
     }
@@ -140,14 +140,14 @@ import Testing
 
     /// An editor session at `minutes` after the fixture's time, with the
     /// store's clock (the writer's stamps) at the same time, as the CLI has it.
-    func editor(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ id: UUID, minutes: Double) throws -> EditorSession {
+    func editor(_ f: (store: Store, session: IndexSession, dir: String), _ id: UUID, minutes: Double) throws -> EditorSession {
         let at = setup.now.addingTimeInterval(minutes * 60)
         let item = try f.session.load().tasks.resolve(id.lowercased)
         return EditorSession(store: f.store.with(clock: { at }), session: f.session, item: item, now: at, timeZone: setup.utc,
                              path: EditorSession.scratchPath(location: f.store.location, task: item.task, processID: 42))
     }
 
-    func mutation(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), minutes: Double) -> TaskMutation {
+    func mutation(_ f: (store: Store, session: IndexSession, dir: String), minutes: Double) -> TaskMutation {
         let at = setup.now.addingTimeInterval(minutes * 60)
         return TaskMutation(store: f.store.with(clock: { at }), session: f.session, now: at)
     }
@@ -157,7 +157,7 @@ import Testing
         return false
     }
 
-    func stored(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog), _ id: UUID) throws -> TaskItem {
+    func stored(_ f: (store: Store, session: IndexSession, dir: String), _ id: UUID) throws -> TaskItem {
         try #require(try f.store.read(.inbox)?.file.tasks.first { $0.id == id })
     }
 

@@ -24,7 +24,7 @@ import Testing
                 .write(to: URL(fileURLWithPath: location.path(of: .list(slug: slug))))
         }
         let later = now.addingTimeInterval(3600)
-        let session = IndexSession(try TaskIndex.open(store: store, now: { later }), warn: { _ in })
+        let session = IndexSession(try TaskIndex.open(store: store, now: { later }))
         return (store, session, dir)
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ListEditingTests {
     let setup = TaskAddingTests()
 
-    func editing(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog)) -> ListEditing {
+    func editing(_ f: (store: Store, session: IndexSession, dir: String)) -> ListEditing {
         ListEditing(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60))
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ReviewSessionTests {
     let setup = TaskAddingTests()
 
-    func review(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog)) -> ReviewSession {
+    func review(_ f: (store: Store, session: IndexSession, dir: String)) -> ReviewSession {
         ReviewSession(store: f.store, session: f.session, now: setup.now.addingTimeInterval(60), timeZone: setup.utc)
     }
 
@@ -140,7 +140,7 @@ import Testing
         try FileManager.default.copyItem(atPath: f.store.location.root, toPath: bDir + "/store")
         let bStore = Store(location: StoreLocation(root: bDir + "/store", stateDirectory: bDir + "/state", cacheDirectory: bDir + "/cache"),
                            clock: { bNow })
-        let bSession = IndexSession(try TaskIndex.open(store: bStore, now: { bNow }), warn: { _ in })
+        let bSession = IndexSession(try TaskIndex.open(store: bStore, now: { bNow }))
         let bMutation = TaskMutation(store: bStore, session: bSession, now: bNow)
         switch other {
         case .renameEarlier, .renameLater:

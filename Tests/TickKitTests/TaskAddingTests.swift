@@ -8,7 +8,7 @@ import Testing
     let now = Timestamp.parse("2026-11-23T09:00:00Z")!
     let utc = Zone(named: "UTC")!
 
-    func fixture() throws -> (store: Store, session: IndexSession, dir: String, warnings: WarningLog) {
+    func fixture() throws -> (store: Store, session: IndexSession, dir: String) {
         let dir = NSTemporaryDirectory() + "tick-adding-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/store/lists", withIntermediateDirectories: true)
         let location = StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")
@@ -17,12 +17,11 @@ import Testing
         try Data(TaskFileEncoder.encode(TaskFile.empty(.list(slug: "work"), name: "Work", now: now)))
             .write(to: URL(fileURLWithPath: location.path(of: .list(slug: "work"))))
         let later = now.addingTimeInterval(3600)
-        let warnings = WarningLog()
-        let session = IndexSession(try TaskIndex.open(store: store, now: { later }), warn: { warnings.append($0) })
-        return (store, session, dir, warnings)
+        let session = IndexSession(try TaskIndex.open(store: store, now: { later }))
+        return (store, session, dir)
     }
 
-    func adding(_ f: (store: Store, session: IndexSession, dir: String, warnings: WarningLog)) -> TaskAdding {
+    func adding(_ f: (store: Store, session: IndexSession, dir: String)) -> TaskAdding {
         TaskAdding(store: f.store, session: f.session, now: now,
                    quickAdd: QuickAddParser(fields: FieldParser(now: now, timeZone: utc)))
     }
@@ -91,12 +90,4 @@ import Testing
         #expect(second.warnings.first?.description.hasPrefix("tick:") == false, "no prefix in TickKit")
         #expect(try titles(f.store, .inbox) == ["Deep work", "Call Anna"])
     }
-}
-
-/// Warning lines, collected across threads.
-final class WarningLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ warning: TickWarning) { lock.withLock { lines.append(warning.description) } }
-    var all: [String] { lock.withLock { lines } }
 }

@@ -12,7 +12,7 @@ import Testing
         let dir = NSTemporaryDirectory() + "tick-undo-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/store/lists", withIntermediateDirectories: true)
         let location = StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")
-        let session = JournalSession(journal: UndoJournal(location: location), command: command, now: now, maxEntryBytes: maxEntryBytes, warn: { _ in })
+        let session = JournalSession(journal: UndoJournal(location: location), command: command, now: now, maxEntryBytes: maxEntryBytes)
         return (Store(location: location, journal: session), dir)
     }
 
@@ -87,6 +87,28 @@ import Testing
         #expect(text.split(separator: "\n").count == 3)
         let mode = try #require(FileStamp.of(path: journal.path)).mode & 0o777
         #expect(mode == 0o600)
+    }
+
+    @Test("a journal that cannot be written is a warning the caller takes, once; a restarted session's is its parent's too")
+    func anUnwritableJournalIsAWarningTakenOnce() throws {
+        let (store, dir) = try makeStore(command: "done")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(listFile(["Pay rent", "Call Bob"]), in: store)
+        // A directory where the journal file goes: it cannot be written, the change still is.
+        try FileManager.default.createDirectory(atPath: UndoJournal(location: store.location).path, withIntermediateDirectories: true)
+        let session = try #require(store.journal)
+        _ = try store.withLock { writer in
+            try writer.update(work) { file in try file.updateTask(UUID(name: "Pay rent")) { $0.setState(.done, at: later) } }
+        }
+        #expect(try read(store).tasks.first?.state == .done)
+        let warnings = session.takeWarnings()
+        #expect(warnings.count == 1 && warnings.first?.message.contains("could not be recorded for `tick undo`") == true, "\(warnings)")
+        #expect(session.takeWarnings().isEmpty, "taken once")
+        let again = store.with(journal: session.restarted(at: later, as: "done again"))
+        _ = try again.withLock { writer in
+            try writer.update(work) { file in try file.updateTask(UUID(name: "Call Bob")) { $0.setState(.done, at: later) } }
+        }
+        #expect(session.takeWarnings().count == 1, "the restarted session's warning is the parent's too")
     }
 
     @Test func keepsOnlyTheNewestEntries() throws {

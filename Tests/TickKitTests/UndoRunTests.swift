@@ -10,7 +10,7 @@ import Testing
 
     /// The same store as `store`, recording into the journal as `command` (one session per command, as tick runs).
     func command(_ command: String, _ store: Store) -> Store {
-        let session = JournalSession(journal: UndoJournal(location: store.location), command: command, now: setup.later, warn: { _ in })
+        let session = JournalSession(journal: UndoJournal(location: store.location), command: command, now: setup.later)
         return Store(location: store.location, journal: session)
     }
 

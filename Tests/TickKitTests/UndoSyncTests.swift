@@ -32,12 +32,12 @@ import Testing
 
         /// The store as one tick command at `now` sees it, recording into the journal.
         func store(_ command: String, at now: Date) -> Store {
-            let session = JournalSession(journal: UndoJournal(location: location), command: command, now: now, warn: { _ in })
+            let session = JournalSession(journal: UndoJournal(location: location), command: command, now: now)
             return Store(location: location, journal: session, clock: { now })
         }
 
         func session(_ store: Store, at now: Date) throws -> IndexSession {
-            IndexSession(try TaskIndex.open(store: store, now: { now }), warn: { _ in })
+            IndexSession(try TaskIndex.open(store: store, now: { now }))
         }
 
         func mutation(_ command: String, at now: Date) throws -> TaskMutation {

@@ -2,20 +2,24 @@
 /// date before a read, re-synced after a write, and never taking the store
 /// down. A damaged index is rebuilt once, silently; one that cannot be
 /// updated (a full or failing cache disk) is replaced, for this session, by
-/// an in-memory copy that answers from the files, with one warning through
-/// `warn` (the CLI prints it; the library never does).
+/// an in-memory copy that answers from the files, with one warning the
+/// caller takes (``takeWarnings()``: the CLI prints it; the library never does).
 public final class IndexSession {
     /// The index in use (it may be swapped for a rebuilt one or a copy in memory).
     public private(set) var index: TaskIndex
     /// True once a warning was given (at most one per session).
     public private(set) var warned = false
-    private let warn: (TickWarning) -> Void
+    private var warnings: [TickWarning] = []
 
-    /// `warn` gets each warning (at most one per session).
-    public init(_ index: TaskIndex, warn: @escaping (TickWarning) -> Void) {
+    public init(_ index: TaskIndex) {
         self.index = index
-        self.warn = warn
         if let warning = index.fallbackWarning { warnOnce(warning) }
+    }
+
+    /// The warning given since the last call, if any (at most one per session).
+    public func takeWarnings() -> [TickWarning] {
+        defer { warnings = [] }
+        return warnings
     }
 
     /// Brings the index up to date with the files and returns the view
@@ -76,6 +80,6 @@ public final class IndexSession {
     private func warnOnce(_ message: String) {
         guard !warned else { return }
         warned = true
-        warn(TickWarning(message))
+        warnings.append(TickWarning(message))
     }
 }

@@ -14,8 +14,10 @@ public final class JournalSession: @unchecked Sendable {
     public let command: String
     public let id: String
     private let now: Date
-    private let warn: @Sendable (TickWarning) -> Void
+    /// The session this one was restarted from: its warnings are kept there too.
+    private let parent: JournalSession?
     private let lock = Lock()
+    private var warnings: [TickWarning] = []
     private var steps: [FileStep] = []
     private var blocks: CommitmentStep?
     private var undoes: [String]?
@@ -26,23 +28,42 @@ public final class JournalSession: @unchecked Sendable {
     /// Entries whose JSON exceeds this size keep counts instead of images, and cannot be undone.
     public let maxEntryBytes: Int
 
-    /// - Parameter warn: called with a warning when the journal cannot be written
-    ///   (the change itself has been made; tick never fails a command for its journal).
-    public init(journal: UndoJournal, command: String, now: Date, maxEntryBytes: Int = 4 << 20, warn: @escaping @Sendable (TickWarning) -> Void) {
+    /// A journal that cannot be written is a warning (``takeWarnings()``):
+    /// the change itself has been made; tick never fails a command for its journal.
+    public convenience init(journal: UndoJournal, command: String, now: Date, maxEntryBytes: Int = 4 << 20) {
+        self.init(journal: journal, command: command, now: now, maxEntryBytes: maxEntryBytes, parent: nil)
+    }
+
+    private init(journal: UndoJournal, command: String, now: Date, maxEntryBytes: Int, parent: JournalSession?) {
         self.journal = journal
         self.command = command
         self.now = now
         self.maxEntryBytes = maxEntryBytes
-        self.warn = warn
+        self.parent = parent
         self.id = UUID().lowercased
+    }
+
+    /// The warnings since the last call (a journal that could not be written),
+    /// this session's and those of the sessions restarted from it.
+    public func takeWarnings() -> [TickWarning] {
+        lock.withLock {
+            defer { warnings = [] }
+            return warnings
+        }
+    }
+
+    private func warn(_ warning: TickWarning) {
+        lock.withLock { warnings.append(warning) }
+        parent?.warn(warning)
     }
 
     /// A new session of the same journal and command, for the next entry of
     /// a writer that runs again and again (each CalDAV sync of `tick watch`):
     /// its own id and time, nothing recorded yet.
     /// `command` names the new entry (nil: this session's).
+    /// Its warnings are also this session's (``takeWarnings()``).
     public func restarted(at now: Date, as command: String? = nil) -> JournalSession {
-        JournalSession(journal: journal, command: command ?? self.command, now: now, maxEntryBytes: maxEntryBytes, warn: warn)
+        JournalSession(journal: journal, command: command ?? self.command, now: now, maxEntryBytes: maxEntryBytes, parent: self)
     }
 
     /// Records one write (see ``FileStep/diff(kind:before:after:beforeBytes:beforeMode:)``).
@@ -96,7 +117,7 @@ public final class JournalSession: @unchecked Sendable {
     }
 
     /// Appends the entry to the journal when something new was recorded.
-    /// Failures are reported through `warn`, never thrown.
+    /// Failures are warnings (``takeWarnings()``), never thrown.
     public func flush() {
         lock.lock()
         let needed = dirty

@@ -66,13 +66,12 @@ extension Tick {
             let store = context.store.with(clock: context.clock)
             let t = context.terminal
             var reminders: StoreWatcher.Reminders?
+            // A notification's action (done, snooze, tomorrow) is an undo-journal
+            // entry of its own, `reminder done`, as a command's change is.
+            let reminderJournal = JournalSession(journal: UndoJournal(location: store.location), command: "reminder", now: context.clock())
             if !noReminders {
                 let settings = config.reminders
-                // A notification's action (done, snooze, tomorrow) is an undo-journal
-                // entry of its own, `reminder done`, as a command's change is.
-                let journal = JournalSession(
-                    journal: UndoJournal(location: store.location), command: "reminder", now: context.clock(),
-                    warn: { warning in t.errLine("\(Timestamp.format(Date())) reminder: warning: \(warning.description)") })
+                let journal = reminderJournal
                 let service = ReminderService(
                     store: store.with(journal: journal), index: context.index, settings: settings,
                     timeZone: context.timeZone, fired: FiredReminders(location: context.store.location))
@@ -98,8 +97,7 @@ extension Tick {
                 // `tick dav sync`'s changes do, under its name: DavSync makes each
                 // sync that changed the store an entry of its own.
                 let journal = JournalSession(
-                    journal: UndoJournal(location: store.location), command: CommandPath.of(["tick", "dav", "sync"]), now: clock(),
-                    warn: { warning in t.errLine("\(Timestamp.format(Date())) CalDAV: warning: \(warning.description)") })
+                    journal: UndoJournal(location: store.location), command: CommandPath.of(["tick", "dav", "sync"]), now: clock())
                 let davStore = store.with(journal: journal)
                 davScheduler = DavScheduler(interval: settings.interval, debounce: settings.debounce) {
                     let bridge = DavBridge(store: davStore, settings: settings, root: root, now: clock(), timeZone: zone, fields: fields)
@@ -113,6 +111,7 @@ extension Tick {
                         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
                         t.errLine("\(stamp) CalDAV sync failed: " + (message.split(separator: "\n").first.map(String.init) ?? message))
                     }
+                    for warning in journal.takeWarnings() { t.errLine("\(stamp) CalDAV: warning: \(warning.description)") }
                 }
             }
             let dav = davScheduler
@@ -139,6 +138,9 @@ extension Tick {
                 }
                 let line = Self.describe(event)
                 if !line.isEmpty { t.errLine("\(Timestamp.format(Date())) \(line)") }
+                if case .reminderAnswered = event {
+                    for warning in reminderJournal.takeWarnings() { t.errLine("\(Timestamp.format(Date())) reminder: warning: \(warning.description)") }
+                }
             }
             let signals = StopSignals(watcher.stopper)
             defer { signals.cancel() }

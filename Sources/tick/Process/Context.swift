@@ -36,8 +36,7 @@ struct Context {
         // Every write of this command goes into one undo-journal entry (see Undo.swift).
         let command = CommandPath.of(CommandLine.arguments)
         let journal = CommandPath.journaled(command) ? JournalSession(
-            journal: UndoJournal(location: location), command: command, now: now,
-            warn: Diagnostics.warn) : nil
+            journal: UndoJournal(location: location), command: command, now: now) : nil
         // A command's changes are all stamped with its start time (`tick watch` swaps in a running clock).
         let start = now
         let plain = Store(location: location, currentDirectory: process.currentDirectory, journal: journal,
@@ -46,9 +45,10 @@ struct Context {
         let index = try TaskIndex.open(store: plain, now: Date.init, progress: indexProgress)
         let terminal = Terminal(noColorFlag: options.noColor, environment: env)
         self.terminal = terminal
-        // Its warning (a fallback index) is printed once, at once.
-        let indexSession = IndexSession(index, warn: { terminal.warn($0) })
+        // Its warning (a fallback index) and the journal's are printed when the command is over (WarningSlot).
+        let indexSession = IndexSession(index)
         self.indexSession = indexSession
+        WarningSlot.current?.attach(indexSession, journal)
         let hooks = try HookSlot.current.flatMap { slot in
             try slot.hooks { try Self.makeHooks(command: command, process: process, location: location, indexSession: indexSession, terminal: terminal) }
         }
@@ -65,20 +65,25 @@ struct Context {
         self.noPager = noPager
     }
 
+    /// The warnings this context's sessions hold and nobody took yet: the
+    /// index's (shared with the contexts made from it) and its journal's.
+    func takeWarnings() -> [TickWarning] {
+        indexSession.takeWarnings() + (store.journal?.takeWarnings() ?? [])
+    }
+
     /// The context of one later action of a long-running command (`tick ui`):
     /// "now" read again (still `TICK_NOW` when pinned), the same index and
     /// terminal, its own undo-journal entry named `command` (`done`, `mv`),
     /// and the run's hooks told that command (none for one that runs none,
-    /// `undo`). `notes` gets the journal's warnings and the hooks' feedback
-    /// (nil: stderr), which `tick ui` shows on its status line.
+    /// `undo`). `notes` gets the hooks' feedback (nil: stderr); the journal's
+    /// warnings are the action's to take (``takeWarnings()``), which `tick ui`
+    /// shows on its status line.
     func action(_ command: String, notes: (@Sendable (String) -> Void)? = nil) throws -> Context {
         let process = try ProcessEnvironment(variables: process.variables, currentDirectory: process.currentDirectory,
                                              realNow: self.process.clock())
         let now = process.now
         let terminal = self.terminal
-        let journal = JournalSession(
-            journal: UndoJournal(location: store.location), command: command, now: now,
-            warn: { warning in if let notes { notes(Diagnostics.line(warning)) } else { Diagnostics.warn(warning) } })
+        let journal = JournalSession(journal: UndoJournal(location: store.location), command: command, now: now)
         let hooks = HookSlot.enabled(for: command, environment: process.variables)
             ? store.hooks?.invoked(as: command, feedback: notes ?? { terminal.err($0) }) : nil
         let store = Store(location: store.location, currentDirectory: process.currentDirectory, journal: journal,

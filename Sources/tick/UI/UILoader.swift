@@ -22,7 +22,7 @@ struct UILoader {
         var parsed = try context.filterParser()
             .parse(state.filter.split(whereSeparator: \.isWhitespace).map(String.init))
         // Warnings (config.toml, an undefined context) go to the status line, never over the screen.
-        var warnings: [String] = []
+        var warnings: [String] = context.takeWarnings().map(\.description)
         let active = try context.activeContext { warnings.append($0) }
         if let active { parsed = parsed.and(active.filter, label: active.label) }
         var filter = TaskFilter()

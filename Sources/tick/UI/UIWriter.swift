@@ -74,6 +74,8 @@ struct UIWriter {
             let context = try base.action(command, notes: notes.add)
             var said = Said()
             try body(context, &said)
+            // The write's journal and the index: their warnings go to the status line.
+            said.warnings += context.takeWarnings()
             let first = said.lines.isEmpty ? "Done." : said.lines.joined(separator: " · ")
             let message = Terminal.unstyled(([first] + said.warnings.map(Diagnostics.line) + notes.lines).joined(separator: " — "))
             return UIWriteResult(message: message, succeeded: true, task: said.task)
