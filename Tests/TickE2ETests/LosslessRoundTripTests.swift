@@ -249,6 +249,29 @@ extension TaskwarriorInterchangeTests {
         #expect(try s.fingerprint() == before)
     }
 
+    @Test("a repeating task completed in tick whose next occurrence is then removed ends the series in Taskwarrior: template deleted, instance completed, no crash; back unchanged")
+    func removingTheNextOccurrenceEndsTheSeries() throws {
+        let s = try Sandbox()
+        let tw = try TW(s, "tw")
+        let uuid = try #require(try s.showJSON(try s.add("Water plants", "due:2030-01-07", "repeat:weekly")).string("id"))
+        #expect(try Self.taskImport(tw, try s.ok("export", "--format", "taskwarrior")).status == 0)
+        try s.ok("done", uuid)
+        let next = try #require(try s.json("list").first?.string("id"))
+        try s.ok("rm", next)
+        // Before: a completed task without recur over the template's uuid, and task import crashed.
+        let r = try Self.taskImport(tw, try s.ok("export", "--format", "taskwarrior"))
+        #expect(r.status == 0, "\(r)")
+        let all = try tw.export()
+        #expect(all[uuid]?.string("status") == "deleted", "the template is deleted: Taskwarrior makes no more instances: \(all)")
+        let (_, pending) = try Self.series(tw, "Water plants")
+        #expect(pending.isEmpty, "\(pending)")
+        #expect(all.values.filter { $0.string("status") == "completed" && $0.string("parent") == uuid }.count == 1, "\(all)")
+        let before = try s.fingerprint()
+        let back = try s.tick("import", "-", "--format", "taskwarrior", stdin: try tw.task("export").stdout)
+        #expect(back.stdout == "Imported: 0 added, 0 updated, 1 unchanged, 0 kept (newer here)\n", "\(back)")
+        #expect(try s.fingerprint() == before)
+    }
+
     @Test("issue 45: Taskwarrior's own series goes to tick as one repeating task and back into the same data without a second instance")
     func taskwarriorSeriesComesBackWhole() throws {
         let s = try Sandbox()

@@ -10,9 +10,13 @@ import FoundationEssentials
 /// series under the first occurrence's id: its template follows the current
 /// (open) occurrence (due, `mask: "-"`), the done occurrences are its
 /// completed instances, and the open one is its pending instance. Import
-/// reads that series back onto the occurrences it came from. Before this,
-/// the done task went out as a plain completed task over its template's
-/// uuid, which Taskwarrior 2.6 crashes on (SIGSEGV, nothing imported).
+/// reads that series back onto the occurrences it came from. A done
+/// occurrence whose next one was removed (or that came from a Taskwarrior
+/// series and has none) ends its series: the template goes out deleted
+/// (Taskwarrior's way to stop a series), with that occurrence as its
+/// completed instance. Before this, the done task went out as a plain
+/// completed task over its template's uuid, which Taskwarrior 2.6 crashes
+/// on (SIGSEGV, nothing imported).
 ///
 /// A chain is followed only through the tasks at hand: an occurrence
 /// archived or removed cuts it (the rest starts a series of its own).
@@ -25,16 +29,32 @@ struct TaskwarriorChain {
     /// with from Taskwarrior, else one derived from its id.
     private var occurrenceOfInstance: [UUID: UUID] = [:]
 
-    init(_ tasks: some Sequence<TaskItem>) {
+    /// Tasks removed on purpose (the files' tombstones).
+    private var removed: Set<UUID> = []
+
+    /// `removed`: the ids of tasks removed on purpose (tombstones), so a
+    /// series whose next occurrence was removed is known to end.
+    init(_ tasks: some Sequence<TaskItem>, removed: Set<UUID> = []) {
+        self.removed = removed
         for task in tasks {
             byID[task.id] = task
             if task.state == .done, task.repeatRule != nil {
                 previous[TaskFile.nextOccurrenceID(after: task.id)] = task
             }
         }
-        for task in byID.values where hasNext(task) {
+        for task in byID.values where task.state == .done && task.repeatRule != nil {
             occurrenceOfInstance[instanceID(of: task)] = task.id
         }
+    }
+
+    /// True when `task` is a done occurrence that ends a series Taskwarrior
+    /// may hold as a template: its next occurrence was removed here, or it
+    /// came from Taskwarrior's series and has no next one at hand. (Any other
+    /// done repeating task goes out as a plain completed task, as before.)
+    func endsSeries(_ task: TaskItem) -> Bool {
+        guard task.state == .done, task.repeatRule != nil, !hasNext(task) else { return false }
+        return removed.contains(TaskFile.nextOccurrenceID(after: task.id))
+            || task.extra.contains { $0.key == TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey }
     }
 
     /// True when `task` is done, repeats and its next occurrence is at hand.

@@ -308,7 +308,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
     public static func encode(_ files: [TaskFile], context: InterchangeContext) -> [UInt8] {
         var out: [UInt8] = Array("[\n".utf8)
         var first = true
-        let chain = TaskwarriorChain(files.lazy.flatMap(\.tasks))
+        let chain = TaskwarriorChain(files.lazy.flatMap(\.tasks), removed: Set(files.flatMap { $0.deleted.map(\.id) }))
         for file in files {
             for task in file.tasks {
                 for record in records(for: task, project: file.kind == .inbox ? nil : file.displayName, context: context, chain: chain) {
@@ -336,6 +336,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
                         chain: TaskwarriorChain = TaskwarriorChain([])) -> [JSONNode] {
         let single = node(for: task, project: project, context: context)
         if chain.hasNext(task) { return [completedInstance(single, of: task, chain: chain)] }
+        if chain.endsSeries(task), let ended = endedSeries(single, of: task, chain: chain) { return ended }
         guard case .object(let ms) = single.kind, ms.contains(where: { $0.key == "recur" }),
               let s = ms.firstIndex(where: { $0.key == "status" }), case .string(let status) = ms[s].value.kind,
               status == "pending" || status == "waiting"
@@ -366,6 +367,21 @@ public enum TaskwarriorCodec: InterchangeCodec {
             JSONMember("parent", .string(series.lowercased)), JSONMember("imask", imask), JSONMember("rtype", .string("periodic")),
         ]
         return [.object(template), .object(instance)]
+    }
+
+    /// A done occurrence that ends its series (no next one at hand), as the
+    /// series' template, deleted (Taskwarrior's way to stop a series: it makes
+    /// no more instances), and this occurrence as its completed instance; nil
+    /// when Taskwarrior has no word for its rule or it has no due date.
+    static func endedSeries(_ single: JSONNode, of task: TaskItem, chain: TaskwarriorChain) -> [JSONNode]? {
+        let instance = completedInstance(single, of: task, chain: chain)
+        guard case .object(let ms) = instance.kind, let recur = ms.first(where: { $0.key == "recur" }) else { return nil }
+        let series = chain.seriesID(of: task) ?? task.id
+        let parts: Set<String> = ["uuid", "status", "recur", "parent", "imask", "rtype"]
+        let template = [JSONMember("uuid", .string(series.lowercased)), JSONMember("status", .string("deleted"))]
+            + ms.filter { !parts.contains($0.key) }
+            + [recur, JSONMember("mask", .string("+")), JSONMember("rtype", .string("periodic"))]
+        return [.object(template), instance]
     }
 
     /// A done occurrence whose next one is at hand, as its series' completed
