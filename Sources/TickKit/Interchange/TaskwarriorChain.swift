@@ -54,7 +54,7 @@ struct TaskwarriorChain {
     func endsSeries(_ task: TaskItem) -> Bool {
         guard task.state == .done, task.repeatRule != nil, !hasNext(task) else { return false }
         return removed.contains(TaskFile.nextOccurrenceID(after: task.id))
-            || task.extra.contains { $0.key == TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey }
+            || task.extra.contains { $0.key == TaskwarriorRecurrence.extraKey }
     }
 
     /// True when `task` is done, repeats and its next occurrence is at hand.
@@ -111,8 +111,7 @@ struct TaskwarriorChain {
         if let here = byID[task.id] {
             guard hasNext(here), task.state != .done, let reached = current(from: here.id), reached.id != here.id else { return task }
             task.id = reached.id
-            let key = TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey
-            if let i = task.extra.firstIndex(where: { $0.key == key }), case .object(var parts) = task.extra[i].value.kind {
+            if let i = task.extra.firstIndex(where: { $0.key == TaskwarriorRecurrence.extraKey }), case .object(var parts) = task.extra[i].value.kind {
                 parts.removeAll { $0.key == "instance" && $0.value == .string(TaskwarriorRecurrence.instanceID(forTemplate: reached.id).lowercased) }
                 if parts.isEmpty { task.extra.remove(at: i) } else { task.extra[i].value = .object(parts) }
             }
@@ -124,7 +123,7 @@ struct TaskwarriorChain {
         let seriesParts = Set(["parent", "imask", "rtype", "recur"].map { TaskwarriorCodec.prefix + $0 })
         task.extra.removeAll { seriesParts.contains($0.key) }
         // The instance it came with from Taskwarrior stays its own.
-        let key = TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey
+        let key = TaskwarriorRecurrence.extraKey
         if let kept = done.extra.first(where: { $0.key == key }), !task.extra.contains(where: { $0.key == key }) {
             task.extra.append(kept)
         }
@@ -132,9 +131,7 @@ struct TaskwarriorChain {
     }
 
     private static func keptInstance(of task: TaskItem) -> UUID? {
-        let key = TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey
-        guard case .object(let parts)? = task.extra.first(where: { $0.key == key })?.value.kind,
-              case .string(let text)? = parts.first(where: { $0.key == "instance" })?.value.kind else { return nil }
+        guard case .string(let text)? = TaskwarriorRecurrence.keptParts(of: task)["instance"]?.kind else { return nil }
         return UUID(uuidString: text)
     }
 }

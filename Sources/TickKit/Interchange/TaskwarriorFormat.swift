@@ -344,11 +344,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
         // A later occurrence's template is its chain's first; what the first kept
         // from Taskwarrior (copied to each next occurrence) is the first's alone.
         let series = chain.seriesID(of: task) ?? task.id
-        var kept: [String: JSONNode] = [:]
-        if series == task.id,
-           case .object(let parts)? = task.extra.first(where: { $0.key == prefix + TaskwarriorRecurrence.seriesKey })?.value.kind {
-            for part in parts { kept[part.key] = part.value }
-        }
+        let kept = series == task.id ? TaskwarriorRecurrence.keptParts(of: task) : [:]
         func keptString(_ key: String) -> String? {
             if case .string(let text)? = kept[key]?.kind { return text }
             return nil
@@ -392,11 +388,7 @@ public enum TaskwarriorCodec: InterchangeCodec {
               let rule = task.repeatRule, let recur = TaskwarriorRecurrence.taskwarriorRecur(for: rule) else { return single }
         let series = chain.seriesID(of: task) ?? task.id
         var imask = JSONNode(.number("0"))
-        if series == task.id,
-           case .object(let parts)? = task.extra.first(where: { $0.key == prefix + TaskwarriorRecurrence.seriesKey })?.value.kind,
-           let n = parts.first(where: { $0.key == "imask" })?.value, case .number = n.kind {
-            imask = n
-        }
+        if series == task.id, let n = TaskwarriorRecurrence.keptParts(of: task)["imask"], case .number = n.kind { imask = n }
         ms = ms.map { $0.key == "uuid" ? JSONMember("uuid", .string(chain.instanceID(of: task).lowercased)) : $0 }
         if TaskwarriorRecurrence.tickRule(forTaskwarrior: recur) == rule { ms.removeAll { $0.key == "tickrepeat" } }
         ms += [

@@ -29,6 +29,14 @@ enum TaskwarriorRecurrence {
     /// `instance` (uuid), `imask`, `mask` and `due`, each only when it is not what tick
     /// writes by itself. Not a Taskwarrior attribute, never exported as one.
     static let seriesKey = "tick-series"
+    /// The task's unknown key that holds it (`x-taskwarrior-tick-series`).
+    static let extraKey = TaskwarriorCodec.prefix + seriesKey
+
+    /// The parts a task keeps of its series (``seriesKey``), by name; empty for none.
+    static func keptParts(of task: TaskItem) -> [String: JSONNode] {
+        guard case .object(let parts)? = task.extra.first(where: { $0.key == extraKey })?.value.kind else { return [:] }
+        return Dictionary(parts.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// The uuid of the instance tick writes for the series `template` when it kept none.
     static func instanceID(forTemplate template: UUID) -> UUID {

@@ -30,7 +30,7 @@ extension TaskFile {
     /// Taskwarrior instance the occurrence came with (``TaskwarriorChain``: the
     /// next occurrence is another instance of the series).
     static let perOccurrenceKeys: Set<String> = [
-        repeatAnchorKey, repeatTimesKey, TaskwarriorCodec.prefix + TaskwarriorRecurrence.seriesKey,
+        repeatAnchorKey, repeatTimesKey, TaskwarriorRecurrence.extraKey,
     ]
 
     /// The id of the occurrence that follows `id`: a UUIDv5 of the predecessor's id,
