@@ -71,9 +71,8 @@ extension Tick {
             let reminderJournal = JournalSession(journal: UndoJournal(location: store.location), command: "reminder", now: context.clock())
             if !noReminders {
                 let settings = config.reminders
-                let journal = reminderJournal
                 let service = ReminderService(
-                    store: store.with(journal: journal), index: context.index, settings: settings,
+                    store: store.with(journal: reminderJournal), index: context.index, settings: settings,
                     timeZone: context.timeZone, fired: FiredReminders(location: context.store.location))
                 let notifier = CommandNotifier(
                     command: settings.command, clock: context.clock, timeZone: context.timeZone,
