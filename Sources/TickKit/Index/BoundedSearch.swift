@@ -40,6 +40,18 @@ struct BoundedSearch {
     let limit: Int
     /// The files in display order.
     let paths: [String]
+    /// Each file's place in ``paths``.
+    private let ranks: [String: Int]
+
+    init(db: SQLiteConnection, search: SearchQuery, clause: String, arguments: SQLArguments, limit: Int, paths: [String]) {
+        self.db = db
+        self.search = search
+        self.clause = clause
+        self.arguments = arguments
+        self.limit = limit
+        self.paths = paths
+        ranks = Dictionary(paths.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// The columns queried for a term's bound, and what a match there can add
     /// at most: the title's 10, and the tags' 5 with the notes' 1 in one
@@ -178,8 +190,6 @@ struct BoundedSearch {
     /// The exact scores of `rows` that pass the clause and match.
     private func score(_ rows: [Int64]) throws -> [Hit] {
         guard !rows.isEmpty else { return [] }
-        var ranks: [String: Int] = [:]
-        for (i, path) in paths.enumerated() { ranks[path] = i }
         let marks = Array(repeating: "?", count: rows.count).joined(separator: ", ")
         var hits: [Hit] = []
         try db.forEachRow("""
@@ -196,7 +206,10 @@ struct BoundedSearch {
     /// The first `limit` of the hits that `isCertain` says no unread task can
     /// rank before, when there are that many tasks among them.
     private func certain(_ known: [Hit], where isCertain: (Hit) -> Bool) -> [Hit]? {
-        let sure = ranked(known.filter(isCertain))
+        let candidates = known.filter(isCertain)
+        // Fewer rows than `limit` are fewer tasks: no need to rank them (a walk asks after every batch).
+        guard candidates.count >= limit else { return nil }
+        let sure = ranked(candidates)
         return sure.count == limit ? sure : nil
     }
 

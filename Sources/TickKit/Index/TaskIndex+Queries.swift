@@ -207,8 +207,7 @@ extension TaskIndex {
     /// this is its fallback (a term of one or two letters) and its reference.
     func rankedSearch(_ db: SQLiteConnection, _ search: SearchQuery, where clause: String, arguments: SQLArguments, limit: Int) throws -> [ListedTask] {
         try SearchScoreFunction.register(search, on: db)
-        var slot: [String: Int] = [:]
-        for (i, info) in try listRows(db).enumerated() { slot[info.kind.relativePath] = i }
+        let slot = try fileRanks(db)
         var hits: [(score: Int, rank: Int, position: Int, rowid: Int64, id: String)] = []
         try db.forEachRow("""
             SELECT rowid, id, path, position, s FROM (

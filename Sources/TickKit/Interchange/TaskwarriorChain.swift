@@ -120,8 +120,7 @@ struct TaskwarriorChain {
         guard let done = occurrence(ofInstance: task.id) else { return task }
         task.id = done.id
         task.repeatRule = done.repeatRule
-        let seriesParts = Set(["parent", "imask", "rtype", "recur"].map { TaskwarriorCodec.prefix + $0 })
-        task.extra.removeAll { seriesParts.contains($0.key) }
+        task.extra.removeAll { Self.instanceParts.contains($0.key) }
         // The instance it came with from Taskwarrior stays its own.
         let key = TaskwarriorRecurrence.extraKey
         if let kept = done.extra.first(where: { $0.key == key }), !task.extra.contains(where: { $0.key == key }) {
@@ -129,6 +128,9 @@ struct TaskwarriorChain {
         }
         return task
     }
+
+    /// The keys a completed instance brings that export derives from the chain.
+    private static let instanceParts = Set(["parent", "imask", "rtype", "recur"].map { TaskwarriorCodec.prefix + $0 })
 
     private static func keptInstance(of task: TaskItem) -> UUID? {
         guard case .string(let text)? = TaskwarriorRecurrence.keptParts(of: task)["instance"]?.kind else { return nil }
