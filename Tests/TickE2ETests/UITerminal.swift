@@ -85,13 +85,19 @@ final class UITerminal {
 
     /// Waits until the screen satisfies `condition` (polling; generous
     /// timeout for a loaded machine) and returns it; records an issue if it never does.
+    ///
+    /// The screen returned is a whole frame: the same in two captures 50 ms
+    /// apart. ncurses writes a frame at once, but the terminal may take it
+    /// in parts, and a capture between them shows the new header over the
+    /// old rows.
     @discardableResult
     func waitFor(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(60)
         var last = ""
         while Date() < deadline {
+            let previous = last
             last = try screen()
-            if condition(last) { return last }
+            if condition(last) && last == previous { return last }
             usleep(50_000)
         }
         Issue.record("the screen never showed \(what):\n\(last)", sourceLocation: sourceLocation)
