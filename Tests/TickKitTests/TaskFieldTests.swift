@@ -91,6 +91,30 @@ import Testing
         #expect(Set(Self.variants.keys) == Set(TaskField.all.map(\.name)))
     }
 
+    @Test("the file's key order names every field the table gives a file coding, once; the unknown keys have none")
+    func theFileOrderIsTheTablesFields() {
+        let coded = TaskField.all.filter { $0.file != nil }.map(\.name)
+        #expect(Set(TaskField.fileOrder) == Set(coded), "TaskField.fileOrder and the table's file codings differ")
+        #expect(Set(TaskField.fileOrder).count == TaskField.fileOrder.count)
+        #expect(TaskField.all.filter { $0.file == nil }.map(\.mergeRule) == [.unknownKeys])
+        #expect(TaskField.inFileOrder.map(\.name) == TaskField.fileOrder)
+    }
+
+    @Test("each field's change is written to a task file and read back: encoder and decoder keep no field list")
+    func theFileCodecCarriesEveryField() throws {
+        func roundTrip(_ task: TaskItem) throws -> TaskItem {
+            let file = TaskFile(kind: .inbox, id: UUID(), createdAt: Self.t0, modifiedAt: Self.t0, tasks: [task])
+            let bytes = TaskFileEncoder.encode(file)
+            return try TaskFileDecoder(bytes: bytes, path: "t.json", kind: .inbox, fallbackDate: Self.t0).decode().tasks[0]
+        }
+        for (field, before, after) in cases() {
+            let a = try roundTrip(before), b = try roundTrip(after)
+            #expect(a == before, "\(field.name): the file changed the task before")
+            #expect(b == after, "\(field.name): the file changed the task after")
+            #expect(field.differs(a, b), "\(field.name): the change did not survive the file")
+        }
+    }
+
     @Test("the next occurrence of a repeating task does with each field what the table's onRepeat says")
     func theNextOccurrenceFollowsTheTable() throws {
         var task = Self.base

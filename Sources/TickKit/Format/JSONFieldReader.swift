@@ -68,4 +68,12 @@ struct JSONFieldReader {
         }
         return e
     }
+
+    /// A whole number of minutes in `1...max`.
+    func minutes(_ v: JSONNode, key: String, max: Int) throws(FormatError) -> Int {
+        guard case .number(let text) = v.kind, let n = Int(text), (1...max).contains(n) else {
+            throw error(at: v.offset, "\"\(key)\" must be a whole number of minutes from 1 to \(max), like 45")
+        }
+        return n
+    }
 }

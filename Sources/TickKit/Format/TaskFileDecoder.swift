@@ -36,10 +36,9 @@ public struct TaskFileDecoder {
     }
 
     static let fileKeys: Set<String> = ["version", "id", "name", "color", "createdAt", "modifiedAt", "tasks", "deleted"]
-    static let taskKeys: Set<String> = [
-        "id", "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy",
-        "estimate", "slot", "tags", "depends", "notes", "createdAt", "modifiedAt", "completedAt", "changed",
-    ]
+    /// The keys of a task tick reads (a `null` there is the key left out):
+    /// the field table's, `id` and `changed`.
+    static let taskKeys = Set(["id", "changed"] + TaskField.fileOrder)
 
     /// Decodes the file, or throws a ``FormatError`` with line and column.
     public func decode() throws(FormatError) -> TaskFile {
@@ -185,124 +184,57 @@ public struct TaskFileDecoder {
     /// (what a task without an id derives its id from).
     private func decodeTask(_ node: JSONNode, slug: String, occurrence: (String) -> Int) throws(FormatError) -> TaskItem {
         let members = try fields.members(of: node, what: "a task")
-        var id: UUID?
-        var title: String?
-        var state = TaskState.open
-        var due: TaskDate?
-        var scheduled: LocalDate?
-        var remind: Date?
-        var repeatRule: String?
-        var priority: Priority?
-        var energy: Energy?
-        var estimate: Int?
-        var slot: TaskSlot?
-        var tags: [String] = []
-        var wait: TaskDate?
-        var depends: [UUID] = []
-        var notes: String?
-        var createdAt: Date?
-        var modifiedAt: Date?
-        var completedAt: Date?
-        var extra: [JSONMember] = []
-        var changed: [String: Date] = [:]
+        var task = TaskItem(id: Self.noID, title: "", createdAt: fallbackDate, modifiedAt: fallbackDate)
+        var hasID = false, hasTitle = false, hasCreated = false, hasModified = false
         for m in members {
             let v = m.value
             if case .null = v.kind, Self.taskKeys.contains(m.key) { continue }
             switch m.key {
-            case "id": id = try fields.uuid(v, key: "id")
-            case "title":
-                let s = try fields.string(v, key: "title")
-                guard Self.hasVisibleText(s) else {
-                    throw fields.error(at: v.offset, "\"title\" must not be empty")
+            case "id":
+                task.id = try fields.uuid(v, key: "id")
+                hasID = true
+            case "changed": task.changed = try changeTimes(v)
+            default:
+                guard let field = Self.fileFields[m.key] else {
+                    task.extra.append(m)
+                    continue
                 }
-                title = s
-            case "state": state = try fields.enumValue(v, key: "state")
-            case "due":
-                let s = try fields.string(v, key: "due")
-                guard let d = TaskDate(fileString: s) else {
-                    throw fields.error(at: v.offset, "\"due\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
+                try field.coding.read(&task, v, fields)
+                switch field.mark {
+                case .title: hasTitle = true
+                case .createdAt: hasCreated = true
+                case .modifiedAt: hasModified = true
+                case nil: break
                 }
-                due = d
-            case "scheduled":
-                let s = try fields.string(v, key: "scheduled")
-                guard let d = LocalDate(iso: s) else {
-                    throw fields.error(at: v.offset, "\"scheduled\" must be a date like \"2026-11-24\" (found \"\(s)\")")
-                }
-                scheduled = d
-            case "remind": remind = try fields.timestamp(v, key: "remind")
-            case "wait":
-                let s = try fields.string(v, key: "wait")
-                guard let d = TaskDate(fileString: s) else {
-                    throw fields.error(at: v.offset, "\"wait\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
-                }
-                wait = d
-            case "depends":
-                guard case .array(let items) = v.kind else {
-                    throw fields.error(at: v.offset, "\"depends\" must be an array of task ids, found \(v.typeName)")
-                }
-                for item in items {
-                    let dep = try fields.uuid(item, key: "depends")
-                    if !depends.contains(dep) { depends.append(dep) }
-                }
-            case "repeat":
-                let s = try fields.string(v, key: "repeat")
-                if !s.isEmpty { repeatRule = s }
-            case "priority": priority = try fields.enumValue(v, key: "priority")
-            case "energy": energy = try fields.enumValue(v, key: "energy")
-            case "estimate": estimate = try minutes(v, key: "estimate", max: TaskEstimate.maxMinutes)
-            case "slot": slot = try taskSlot(v)
-            case "tags":
-                guard case .array(let items) = v.kind else {
-                    throw fields.error(at: v.offset, "\"tags\" must be an array of strings, found \(v.typeName)")
-                }
-                for item in items {
-                    guard case .string(let tag) = item.kind else {
-                        throw fields.error(at: item.offset, "each tag must be a string, found \(item.typeName)")
-                    }
-                    if let problem = TagRules.problem(with: tag) {
-                        throw fields.error(at: item.offset, problem)
-                    }
-                    if !tags.contains(tag) { tags.append(tag) }
-                }
-            case "notes":
-                let s = try fields.string(v, key: "notes")
-                if !s.isEmpty { notes = s }
-            case "createdAt": createdAt = try fields.timestamp(v, key: "createdAt")
-            case "modifiedAt": modifiedAt = try fields.timestamp(v, key: "modifiedAt")
-            case "completedAt": completedAt = try fields.timestamp(v, key: "completedAt")
-            case "changed": changed = try changeTimes(v)
-            default: extra.append(m)
             }
         }
-        guard let title else {
+        guard hasTitle else {
             throw fields.error(at: node.offset, "a task needs a \"title\"")
         }
-        let needsFill = id == nil || createdAt == nil || modifiedAt == nil
-        let created = createdAt ?? fallbackDate
-        return TaskItem(
-            id: id ?? UUID(name: "tick-task:\(slug)\n\(title)\n\(occurrence(title))"),
-            title: title,
-            state: state,
-            due: due,
-            scheduled: scheduled,
-            remind: remind,
-            repeatRule: repeatRule,
-            priority: priority,
-            energy: energy,
-            estimate: estimate,
-            slot: slot,
-            tags: tags,
-            wait: wait,
-            depends: depends,
-            notes: notes,
-            createdAt: created,
-            modifiedAt: modifiedAt ?? created,
-            completedAt: completedAt,
-            extra: extra,
-            changed: changed,
-            needsFill: needsFill
-        )
+        if !hasID { task.id = UUID(name: "tick-task:\(slug)\n\(task.title)\n\(occurrence(task.title))") }
+        if !hasModified { task.modifiedAt = task.createdAt }
+        task.needsFill = !hasID || !hasCreated || !hasModified
+        return task
     }
+
+    /// The fields a decoder must know it has read: the title (required) and
+    /// the timestamps (derived when missing).
+    private enum Mark { case title, createdAt, modifiedAt }
+
+    /// The table's fields by their file key (``TaskField/inFileOrder``).
+    private static let fileFields: [String: (coding: FieldFileCoding, mark: Mark?)] = Dictionary(
+        uniqueKeysWithValues: TaskField.inFileOrder.map { name, coding in
+            let mark: Mark? = switch name {
+            case "title": .title
+            case "createdAt": .createdAt
+            case "modifiedAt": .modifiedAt
+            default: nil
+            }
+            return (name, (coding, mark))
+        })
+
+    /// A placeholder until the task's `id` is read or derived.
+    private static let noID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// `"changed": {"title": "2026-11-23T10:05:00Z", "+home": "…"}`: keys are
     /// field names, `list`, `order`, `+TAG` or unknown keys; values timestamps.
@@ -317,39 +249,4 @@ public struct TaskFileDecoder {
         }
         return out
     }
-
-    /// A whole number of minutes in `1...max`.
-    private func minutes(_ v: JSONNode, key: String, max: Int) throws(FormatError) -> Int {
-        guard case .number(let text) = v.kind, let n = Int(text), (1...max).contains(n) else {
-            throw fields.error(at: v.offset, "\"\(key)\" must be a whole number of minutes from 1 to \(max), like 45")
-        }
-        return n
-    }
-
-    /// `{"start": "YYYY-MM-DDTHH:MM", "minutes": N}`; other keys are kept.
-    private func taskSlot(_ v: JSONNode) throws(FormatError) -> TaskSlot {
-        let members = try fields.members(of: v, what: "\"slot\"")
-        var start: (LocalDate, ClockTime)?
-        var length: Int?
-        var extra: [JSONMember] = []
-        for m in members {
-            switch m.key {
-            case "start":
-                let s = try fields.string(m.value, key: "slot.start")
-                guard let parsed = TaskSlot.parseStart(s) else {
-                    throw fields.error(at: m.value.offset, "\"slot.start\" must be a local date and time like \"2026-11-24T10:00\" (found \"\(s)\")")
-                }
-                start = parsed
-            case "minutes": length = try minutes(m.value, key: "slot.minutes", max: 1440)
-            default: extra.append(m)
-            }
-        }
-        guard let start else { throw fields.error(at: v.offset, "\"slot\" needs a \"start\" like \"2026-11-24T10:00\"") }
-        guard let length else { throw fields.error(at: v.offset, "\"slot\" needs \"minutes\", its length, like 45") }
-        guard TaskSlot.isValid(start: start.1, minutes: length) else {
-            throw fields.error(at: v.offset, "the slot starting at \(start.1) with \(length) minutes runs past midnight; a slot must end by 24:00")
-        }
-        return TaskSlot(day: start.0, start: start.1, minutes: length, extra: extra)
-    }
-
 }

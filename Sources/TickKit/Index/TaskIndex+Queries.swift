@@ -166,7 +166,6 @@ extension TaskIndex {
                 return try self.rankedSearch(db, search, where: clause, arguments: args, limit: limit)
             }
         }
-        let (clause, args) = searchClause(search, filter: filter, list: list, query: query)
         // Exact matching and ranking (title matches first, then tags, then
         // notes; ties keep display order): the streamed search, kept whole.
         return try streamSearch(search, filter: filter, list: list, query: query) { $0 }.map(\.payload)

@@ -85,6 +85,9 @@ public struct TaskField: Sendable {
     public let label: String?
     /// What the next occurrence of a repeating task takes of it.
     public let onRepeat: OnRepeat
+    /// How a task file writes and reads it under ``name`` (its value type's
+    /// ``FileValue``); nil for the unknown keys, kept as they are.
+    let file: FieldFileCoding?
     /// Its value as the screens show it (``FieldValue``); nil: unset.
     public let shown: @Sendable (TaskItem) -> FieldValue?
     /// True when the field differs between two tasks.
@@ -119,11 +122,13 @@ public struct TaskField: Sendable {
     /// `canon` is the value as the file writes it: a merge of two changes
     /// made at the same time keeps the one whose canonical bytes sort first
     /// (Docs/MERGE.md §4). A register without one is merged by `merge`.
-    static func value<V: Equatable & Sendable>(
+    /// `fileCheck` names what is wrong with a value its type reads but the
+    /// field does not take (an empty title).
+    static func value<V: Equatable & FileValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, input: String? = nil, hook: String?, todoTxt: String? = nil, index: [String],
         undo: String? = nil, column: String? = nil, label: String? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
-        canon: (@Sendable (V) -> JSONNode?)? = nil,
+        canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
         let registerMerge: @Sendable (inout TaskMerge, inout TaskItem) -> Void = { m, result in
@@ -133,7 +138,7 @@ public struct TaskField: Sendable {
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
-            column: column, label: label, onRepeat: onRepeat, shown: { shown($0[keyPath: path]) },
+            column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck), shown: { shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: merge ?? registerMerge, elementKeys: nil,
             applyChange: { task, before, after in
@@ -147,15 +152,20 @@ public struct TaskField: Sendable {
     /// Each element is stamped under `prefix + key(element)`; `element`
     /// reads an element back from such a key (one removed on a side still
     /// takes part in a merge by its entry).
+    /// In a task file the set is an array of `fileNode` values, read back
+    /// by `fileElement` (`what` names them when the value is no array).
     static func elements<E: Hashable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, todoTxt: String? = nil,
         column: String? = nil, shown: @escaping @Sendable ([E]) -> FieldValue,
-        prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?
+        prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?,
+        fileWhat: String, fileNode: @escaping @Sendable (E) -> JSONNode,
+        fileElement: @escaping @Sendable (JSONNode, JSONFieldReader) throws(FormatError) -> E
     ) -> TaskField {
         TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
-            column: column, label: name, onRepeat: .copied, shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
+            column: column, label: name, onRepeat: .copied,
+            file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
             elementKeys: { a, b in Set(a[keyPath: path]).symmetricDifference(b[keyPath: path]).map(key) },
@@ -173,7 +183,8 @@ public struct TaskField: Sendable {
     /// conflict message name them.
     public static let all: [TaskField] = [
         .value("title", \.title, kind: .text, property: "title", changeKey: "title",
-               confirmation: "title", hook: "description", index: ["title"], column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) }),
+               confirmation: "title", hook: "description", index: ["title"], column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) },
+               fileCheck: { TaskFileDecoder.hasVisibleText($0) ? nil : "\"title\" must not be empty" }),
         .value("state", \.state, kind: .word, property: "state", changeKey: "state",
                confirmation: nil, hook: "status", todoTxt: "state", index: ["state"], column: "state", label: "state", onRepeat: .fresh, shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
                // With its completion time, as one value (`completedAt` goes with it).
@@ -214,9 +225,17 @@ public struct TaskField: Sendable {
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: ["notes"], onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .elements("depends", \.depends, hook: "depends", input: "depends", todoTxt: "depends", shown: { .tasks($0) },
-                  prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) }),
+                  prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) },
+                  fileWhat: "task ids", fileNode: { .string($0.lowercased) }, fileElement: { item, reader throws(FormatError) in try reader.uuid(item, key: "depends") }),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
-        .elements("tags", \.tags, hook: "tags", column: "tags", shown: { .tags($0) }, prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 }),
+        .elements("tags", \.tags, hook: "tags", column: "tags", shown: { .tags($0) }, prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 },
+                  fileWhat: "strings", fileNode: { .string($0) }, fileElement: { item, reader throws(FormatError) in
+                      guard case .string(let tag) = item.kind else {
+                          throw reader.error(at: item.offset, "each tag must be a string, found \(item.typeName)")
+                      }
+                      if let problem = TagRules.problem(with: tag) { throw reader.error(at: item.offset, problem) }
+                      return tag
+                  }),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, kind: .instant, property: "createdAt", changeKey: nil, rule: .bookkeeping,
                confirmation: nil, hook: nil, index: ["created_ts"], column: "created", label: "created", onRepeat: .copied, shown: { .instant($0) }),
@@ -230,7 +249,7 @@ public struct TaskField: Sendable {
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
             hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
-            column: nil, label: nil, onRepeat: .copied, shown: { _ in nil },
+            column: nil, label: nil, onRepeat: .copied, file: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },
             merge: { m, result in result.extra = m.mergeExtra() }, elementKeys: nil,
             applyChange: { task, before, after in
@@ -301,6 +320,20 @@ public struct TaskField: Sendable {
     /// The input keys that take a date (WHEN words): the fields whose value is a day or an instant.
     static var dateInputKeys: Set<String> {
         Set(all.filter { [.day, .dayOrTime, .instant].contains($0.kind) }.compactMap(\.inputKey))
+    }
+
+    /// The fields a task file holds, in its canonical key order (Docs/FORMAT.md
+    /// §4: after `id`, before `changed` and the unknown keys). The order is
+    /// the files' and must not change; `TaskFieldTests` checks that it
+    /// names every field with a ``file`` coding once.
+    static let fileOrder: [String] = [
+        "title", "state", "due", "scheduled", "remind", "wait", "repeat", "priority", "energy", "estimate", "slot",
+        "tags", "depends", "notes", "createdAt", "modifiedAt", "completedAt",
+    ]
+
+    /// The file codings of ``fileOrder``, in that order.
+    static let inFileOrder: [(name: String, coding: FieldFileCoding)] = fileOrder.compactMap { name in
+        named(name)?.file.map { (name, $0) }
     }
 
     /// Every index column the fields store, in ``all``'s order.

@@ -50,7 +50,7 @@ final class SQLiteStatement {
 
     /// Binds UTF-8 bytes as text (copied by SQLite).
     func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
-        bytes.withMemoryRebound(to: CChar.self) { chars in
+        _ = bytes.withMemoryRebound(to: CChar.self) { chars in
             if let base = chars.baseAddress {
                 sqlite3_bind_text(handle, index, base, Int32(chars.count), tick_sqlite3_transient())
             } else {
