@@ -54,4 +54,19 @@ import Testing
                     "\(format) carries \(exceptions.intersection(carried).sorted()): take them out of notCarried")
         }
     }
+
+    @Test("each field CSV carries comes back from its row as it went; a field with a cell is a column under its name")
+    func csvReadsBackEveryFieldItWrites() throws {
+        for field in TaskField.all where !(Self.notCarried["csv"] ?? []).contains(field.name) {
+            let v = try #require(TaskFieldTests.variants[field.name])
+            for task in [v.before, v.after] {
+                let back = try CSVCodec.decode(CSVCodec.encode(file(task), context: context), context: context)
+                let read = try #require(back.first?.tasks.first)
+                #expect(!field.differs(read, task), "\(field.name) changed through CSV: \(read) vs \(task)")
+            }
+        }
+        for field in TaskField.all where field.cell != nil {
+            #expect(CSVCodec.columns.contains(field.name), "\(field.name) has a cell and no CSV column")
+        }
+    }
 }

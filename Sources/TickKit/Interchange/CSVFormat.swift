@@ -4,14 +4,31 @@ import FoundationEssentials
 ///
 /// Columns: id,list,title,state,due,scheduled,remind,repeat,priority,energy,
 /// tags,notes,createdAt,modifiedAt,completedAt,estimate (minutes),wait,depends (UUIDs separated by
-/// spaces), then one column per declared field, named as it is (``UserFieldCells``).
+/// spaces), then any other field of the table with a cell (``TaskField/cell``),
+/// then one column per declared field, named as it is (``UserFieldCells``).
 /// On import the header may be in any order and only `title` is required.
 public enum CSVCodec: InterchangeCodec {
-    /// The columns tick writes, in order.
-    public static let columns = [
-        "id", "list", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
-        "tags", "notes", "createdAt", "modifiedAt", "completedAt", "estimate", "wait", "depends",
-    ]
+    /// The columns tick writes, in order: those of tick 0.1, in their order
+    /// (the format's), then each other field of the table whose value is a
+    /// ``CellValue``, under its name, in the table's order.
+    public static let columns: [String] = {
+        let first = [
+            "id", "list", "title", "state", "due", "scheduled", "remind", "repeat", "priority", "energy",
+            "tags", "notes", "createdAt", "modifiedAt", "completedAt", "estimate", "wait", "depends",
+        ]
+        return first + TaskField.all.filter { $0.cell != nil && !first.contains($0.name) }.map(\.name)
+    }()
+
+    /// The columns this codec reads with code of its own: the row's identity,
+    /// the required title, the timestamps' defaults, a done task's
+    /// completion, the notes' line breaks and the sets. Every other column is
+    /// its field's cell, read as its value type reads it.
+    static let ownColumns: Set<String> = ["id", "list", "title", "tags", "notes", "createdAt", "modifiedAt", "completedAt", "depends"]
+
+    /// The fields read by their cell (``FieldCellCoding``), in the table's order.
+    static let cellFields: [(column: String, coding: FieldCellCoding)] = TaskField.all.compactMap { field in
+        ownColumns.contains(field.name) ? nil : field.cell.map { (field.name, $0) }
+    }
 
     typealias Record = CSVRecordParser.Record
 
@@ -120,10 +137,10 @@ public enum CSVCodec: InterchangeCodec {
             }
             func timestamp(_ column: String) throws(ImportError) -> Date? {
                 guard let text = value(column) else { return nil }
-                guard let d = Timestamp.parse(text.trimmingWhitespace()) else {
-                    throw fail("\(column) is not a timestamp (YYYY-MM-DDTHH:MM:SSZ): \"\(text)\"")
+                switch Date.fromCell(text, column: column) {
+                case .success(let date): return date
+                case .failure(let problem): throw fail(problem.message)
                 }
-                return d
             }
             guard let title = value("title"), !title.allSatisfy(\.isWhitespace) else { throw fail("the title is empty") }
             let list = value("list")
@@ -141,42 +158,9 @@ public enum CSVCodec: InterchangeCodec {
             let created = try timestamp("createdAt") ?? context.now
             let modified = try timestamp("modifiedAt") ?? context.now
             var task = TaskItem(id: id, title: title, createdAt: created, modifiedAt: modified)
-            if let s = value("state") {
-                guard let state = TaskState(rawValue: s.trimmingWhitespace().lowercased()) else {
-                    throw fail("state must be open, active or done, found \"\(s)\"")
-                }
-                task.state = state
-            }
-            if let d = value("due") {
-                guard let due = TaskDate(fileString: d.trimmingWhitespace()) else {
-                    throw fail("due is not a date (YYYY-MM-DD) or timestamp: \"\(d)\"")
-                }
-                task.due = due
-            }
-            if let s = value("scheduled") {
-                guard let day = LocalDate(iso: s.trimmingWhitespace()) else { throw fail("scheduled is not a date (YYYY-MM-DD): \"\(s)\"") }
-                task.scheduled = day
-            }
-            task.remind = try timestamp("remind")
-            task.repeatRule = value("repeat")
-            if let p = value("priority") {
-                guard let priority = Priority(rawValue: p.trimmingWhitespace().lowercased()) else {
-                    throw fail("priority must be must or flexible, found \"\(p)\"")
-                }
-                task.priority = priority
-            }
-            if let e = value("energy") {
-                guard let energy = Energy(rawValue: e.trimmingWhitespace().lowercased()) else {
-                    throw fail("energy must be high, low or any, found \"\(e)\"")
-                }
-                task.energy = energy
-            }
-            if let e = value("estimate") {
-                let trimmed = e.trimmingWhitespace()
-                guard let minutes = Int(trimmed) ?? DurationText.parse(trimmed), (1...TaskEstimate.maxMinutes).contains(minutes) else {
-                    throw fail("estimate must be minutes (45) or a duration (45m, 1h30m), found \"\(e)\"")
-                }
-                task.estimate = minutes
+            for (column, coding) in CSVCodec.cellFields {
+                guard let text = value(column) else { continue }
+                if let problem = coding.read(&task, text) { throw fail(problem.message) }
             }
             if let t = value("tags") {
                 for tag in t.split(whereSeparator: { $0.isWhitespace }).map(String.init) {
@@ -184,12 +168,6 @@ public enum CSVCodec: InterchangeCodec {
                     if let problem = TagRules.problem(with: bare) { throw fail(problem) }
                     task.addTag(bare)
                 }
-            }
-            if let w = value("wait") {
-                guard let wait = TaskDate(fileString: w.trimmingWhitespace()) else {
-                    throw fail("wait is not a date (YYYY-MM-DD) or timestamp: \"\(w)\"")
-                }
-                task.wait = wait
             }
             if let d = value("depends") {
                 for text in d.split(whereSeparator: { $0.isWhitespace || $0 == "," }) {
@@ -222,29 +200,23 @@ public enum CSVCodec: InterchangeCodec {
         var out = ""
         // tick's columns, then one per declared field (header: its name).
         out += (columns + context.fields.names).map(quote).joined(separator: ",") + "\r\n"
+        // Each column's cell of a task in a list (named, or "" for the inbox).
+        let cells: [(TaskItem, String) -> String] = columns.map { column in
+            switch column {
+            case "id": return { task, _ in task.id.lowercased }
+            case "list": return { _, list in list }
+            case "tags": return { task, _ in task.tags.joined(separator: " ") }
+            case "depends": return { task, _ in task.depends.map(\.lowercased).joined(separator: " ") }
+            default:
+                let write = TaskField.named(column)?.cell?.write
+                return { task, _ in write?(task) ?? "" }
+            }
+        }
         for file in files {
             let list = file.kind == .inbox ? "" : file.displayName
             for task in file.tasks {
-                let row: [String] = [
-                    task.id.lowercased,
-                    list,
-                    task.title,
-                    task.state.rawValue,
-                    task.due?.fileString ?? "",
-                    task.scheduled?.iso ?? "",
-                    task.remind.map(Timestamp.format) ?? "",
-                    task.repeatRule ?? "",
-                    task.priority?.rawValue ?? "",
-                    task.energy?.rawValue ?? "",
-                    task.tags.joined(separator: " "),
-                    task.notes ?? "",
-                    Timestamp.format(task.createdAt),
-                    Timestamp.format(task.modifiedAt),
-                    task.completedAt.map(Timestamp.format) ?? "",
-                    task.estimate.map(String.init) ?? "",
-                    task.wait?.fileString ?? "",
-                    task.depends.map(\.lowercased).joined(separator: " "),
-                ] + context.fields.all.map { field in field.value(in: task).map { UserFieldCells.cell($0, for: field) } ?? "" }
+                let row: [String] = cells.map { $0(task, list) }
+                    + context.fields.all.map { field in field.value(in: task).map { UserFieldCells.cell($0, for: field) } ?? "" }
                 out += row.map(quote).joined(separator: ",") + "\r\n"
             }
         }

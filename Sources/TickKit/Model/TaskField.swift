@@ -88,6 +88,9 @@ public struct TaskField: Sendable {
     /// How a task file writes and reads it under ``name`` (its value type's
     /// ``FileValue``); nil for the unknown keys, kept as they are.
     let file: FieldFileCoding?
+    /// Its CSV cell, under a column of its name (its value type's
+    /// ``CellValue``); nil: CSV has no column for it, or says it another way (a set).
+    let cell: FieldCellCoding?
     /// Its value as the screens show it (``FieldValue``); nil: unset.
     public let shown: @Sendable (TaskItem) -> FieldValue?
     /// True when the field differs between two tasks.
@@ -138,7 +141,8 @@ public struct TaskField: Sendable {
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
-            column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck), shown: { shown($0[keyPath: path]) },
+            column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
+            cell: .value(name, path), shown: { shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: merge ?? registerMerge, elementKeys: nil,
             applyChange: { task, before, after in
@@ -165,7 +169,7 @@ public struct TaskField: Sendable {
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
             column: column, label: name, onRepeat: .copied,
-            file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
+            file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil, shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
             elementKeys: { a, b in Set(a[keyPath: path]).symmetricDifference(b[keyPath: path]).map(key) },
@@ -249,7 +253,7 @@ public struct TaskField: Sendable {
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
             hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
-            column: nil, label: nil, onRepeat: .copied, file: nil, shown: { _ in nil },
+            column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },
             merge: { m, result in result.extra = m.mergeExtra() }, elementKeys: nil,
             applyChange: { task, before, after in
