@@ -69,4 +69,20 @@ import Testing
             #expect(CSVCodec.columns.contains(field.name), "\(field.name) has a cell and no CSV column")
         }
     }
+
+    @Test("each field Taskwarrior carries comes back from its task as it went; tick's own text attributes are the table's")
+    func taskwarriorReadsBackEveryFieldItWrites() throws {
+        for field in TaskField.all where !(Self.notCarried["taskwarrior"] ?? []).contains(field.name) {
+            let v = try #require(TaskFieldTests.variants[field.name])
+            for task in [v.before, v.after] {
+                let back = try TaskwarriorCodec.decode(TaskwarriorCodec.encode(file(task), context: context), context: context)
+                let read = try #require(back.first?.tasks.first)
+                #expect(!field.differs(read, task), "\(field.name) changed through Taskwarrior: \(read) vs \(task)")
+            }
+        }
+        // A field Taskwarrior has no attribute for goes as tick + its name, as text.
+        for field in TaskField.all where field.hookKey == "tick" + field.name && field.cell != nil && field.kind != .instant {
+            #expect(TaskwarriorCodec.ownTextAttributes.contains { $0.key == field.hookKey }, "\(field.name)")
+        }
+    }
 }

@@ -6,8 +6,17 @@ import FoundationEssentials
 struct FieldCellCoding: Sendable {
     /// The field's cell for a task.
     let write: @Sendable (TaskItem) -> String
-    /// Reads a non-empty cell onto a task, or says why the text is no value of the column.
-    let read: @Sendable (inout TaskItem, String) -> CellProblem?
+    /// Reads a non-empty cell onto a task, or says why the text is no value
+    /// of the column, named in the message as the last argument says.
+    let read: @Sendable (inout TaskItem, String, String) -> CellProblem?
+
+    /// Reads a non-empty cell of the field's own column onto a task.
+    func read(_ task: inout TaskItem, _ text: String) -> CellProblem? {
+        read(&task, text, column)
+    }
+
+    /// The field's column: its name.
+    let column: String
 
     /// The coding of the value at `path`, nil when its type is no ``CellValue``.
     static func value<V>(_ column: String, _ path: WritableKeyPath<TaskItem, V> & Sendable) -> FieldCellCoding? {
@@ -19,7 +28,7 @@ struct FieldCellCoding: Sendable {
             nonisolated(unsafe) let typed = cast
             return FieldCellCoding(
                 write: { $0[keyPath: typed].cellText },
-                read: { task, text in
+                read: { task, text, column in
                     switch T.fromCell(text, column: column) {
                     case .success(let value):
                         task[keyPath: typed] = value
@@ -27,7 +36,8 @@ struct FieldCellCoding: Sendable {
                     case .failure(let problem):
                         return problem
                     }
-                })
+                },
+                column: column)
         }
         return coding(type)
     }

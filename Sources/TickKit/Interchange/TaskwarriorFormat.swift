@@ -10,12 +10,24 @@ public enum TaskwarriorCodec: InterchangeCodec {
     /// Prefix of the tick keys that keep Taskwarrior fields tick has no field for.
     static let prefix = "x-taskwarrior-"
 
-    /// Fields handled explicitly on import; anything else is kept as `x-taskwarrior-<name>`.
-    private static let mapped: Set<String> = [
+    /// Fields handled on import; anything else is kept as `x-taskwarrior-<name>`.
+    private static let mapped: Set<String> = Set([
         "uuid", "description", "project", "tags", "due", "scheduled", "wait", "status", "start",
         "entry", "modified", "end", "annotations", "priority", "recur", "id", "urgency",
-        "tickremind", "tickenergy", "tickestimate", "tickrepeat", "depends",
-    ]
+        "tickremind", "tickrepeat", "depends",
+    ] + ownTextAttributes.map(\.key))
+
+    /// tick's own attributes that hold their value as text (`tickenergy`,
+    /// `tickestimate`): each field of the table whose hook key is `tick` +
+    /// its name and whose value is a CSV cell (``TaskField/cell``), which
+    /// gives the text. A new field Taskwarrior has no attribute for goes so
+    /// with no code here. `tickremind` (a Taskwarrior date) and `tickrepeat`
+    /// (read with `recur`) are written and read by hand.
+    static let ownTextAttributes: [(key: String, coding: FieldCellCoding)] = TaskField.all.compactMap { field in
+        guard let key = field.hookKey, key == "tick" + field.name, let cell = field.cell,
+              ![.instant, .dayOrTime, .day].contains(field.kind) else { return nil }
+        return (key, cell)
+    }
 
     // MARK: Decoding
 
@@ -159,15 +171,9 @@ public enum TaskwarriorCodec: InterchangeCodec {
                 }
             }
             if let remind = try date("tickremind") { task.remind = remind }
-            if let e = try string("tickenergy") {
-                guard let energy = Energy(rawValue: e) else { throw fail("\"tickenergy\" must be high, low or any, found \"\(e)\"") }
-                task.energy = energy
-            }
-            if let e = try string("tickestimate") {
-                guard let minutes = Int(e), (1...TaskEstimate.maxMinutes).contains(minutes) else {
-                    throw fail("\"tickestimate\" must be a number of minutes, found \"\(e)\"")
-                }
-                task.estimate = minutes
+            for (key, coding) in ownTextAttributes {
+                guard let text = try string(key) else { continue }
+                if let problem = coding.read(&task, text, "\"\(key)\"") { throw fail(problem.message) }
             }
             // tick's own rule (`tickrepeat`) when Taskwarrior's `recur` still says the same.
             let recur = try string("recur")
@@ -482,8 +488,10 @@ public enum TaskwarriorCodec: InterchangeCodec {
             if !anns.isEmpty { ms.append(JSONMember("annotations", .array(anns))) }
         }
         if let r = task.remind { put("tickremind", formatDate(r)) }
-        if let e = task.energy { put("tickenergy", e.rawValue) }
-        if let e = task.estimate { put("tickestimate", String(e)) }
+        for (key, coding) in ownTextAttributes {
+            let text = coding.write(task)
+            if !text.isEmpty { put(key, text) }
+        }
         let special: Set<String> = [
             "status", "start", "end", "scheduled", "wait", "depends", "priority", "annotations", "recur", "mask", "rtype",
             TaskwarriorRecurrence.seriesKey,

@@ -14,12 +14,12 @@ import FoundationEssentials
 enum TaskwarriorUDA {
     /// Taskwarrior's own attributes (and tick's `tick…` ones): a declared
     /// field may not take these names (``UserFields/reservedNames``).
-    static let attributes: Set<String> = [
+    static let attributes: Set<String> = Set([
         "uuid", "id", "description", "status", "project", "tags", "entry", "modified", "end", "start",
         "due", "scheduled", "wait", "until", "recur", "mask", "imask", "parent", "rtype", "depends",
         "priority", "annotations", "urgency", "template", "last",
-        "tickremind", "tickenergy", "tickestimate", "tickrepeat",
-    ]
+        "tickremind", "tickrepeat",
+    ] + TaskwarriorCodec.ownTextAttributes.map(\.key))
 
     /// The stored value for a UDA attribute's `node` (``UserField/value(in:)``'s form).
     static func stored(_ node: JSONNode, for field: UserField, timeZone: Zone) -> JSONNode {
