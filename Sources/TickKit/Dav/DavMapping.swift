@@ -54,8 +54,38 @@ public enum DavMapping {
         return nil
     }
 
-    /// Every mapped field, in the order a new item writes them.
-    public static let fields: [DavField] = [
+    /// Every mapped field, in the order a new item writes them: those with
+    /// properties of iCalendar's (and the slot and the reminder, spelled
+    /// their own way), with tick's own properties (``ownProperties``) before the slot.
+    public static let fields: [DavField] = {
+        let slot = spelled.firstIndex { $0.key == "slot" } ?? spelled.endIndex
+        return Array(spelled[..<slot]) + ownProperties.map(\.field) + Array(spelled[slot...])
+    }()
+
+    /// tick's own properties: each field of the table that no entry of
+    /// ``spelled`` holds, a register whose value is a CSV cell
+    /// (``TaskField/cell``), goes as `X-TICK-<NAME>` holding that text
+    /// (`X-TICK-WAIT`, `X-TICK-ENERGY`, `X-TICK-ESTIMATE`). A new field goes
+    /// so with no code here; the iCalendar reader reads them back by the same list.
+    static let ownProperties: [(property: String, field: DavField, cell: FieldCellCoding)] = TaskField.all.compactMap { field in
+        guard field.mergeRule == .register, let key = field.changeKey, let cell = field.cell,
+              !spelled.contains(where: { $0.key == key }) else { return nil }
+        let property = "X-TICK-" + field.name.uppercased()
+        let dav = DavField(
+            key: key, properties: [property], equal: { !field.differs($0, $1) },
+            copy: { task, from in
+                let before = task
+                field.applyChange(&task, before, from)
+            },
+            lines: { task in
+                let text = cell.write(task)
+                return text.isEmpty ? [] : [property + ":" + ICalendarCodec.escape(text)]
+            })
+        return (property, dav, cell)
+    }
+
+    /// The fields a VTODO holds in properties of iCalendar's, or spells its own way.
+    private static let spelled: [DavField] = [
         DavField(key: "title", properties: ["SUMMARY"], equal: { $0.title == $1.title }, copy: { $0.title = $1.title },
                  lines: { ["SUMMARY:" + ICalendarCodec.escape($0.title)] }),
         DavField(key: "notes", properties: ["DESCRIPTION"], equal: { text($0.notes) == text($1.notes) }, copy: { $0.notes = text($1.notes) },
@@ -98,14 +128,8 @@ public enum DavMapping {
                  lines: { t in t.repeatRule.map(RRuleMapping.lines(for:)) ?? [] }),
         DavField(key: "depends", properties: ["RELATED-TO"], equal: { Set($0.depends) == Set($1.depends) }, copy: { $0.depends = $1.depends },
                  lines: { $0.depends.map { "RELATED-TO;RELTYPE=DEPENDS-ON:" + $0.lowercased } }),
-        DavField(key: "energy", properties: ["X-TICK-ENERGY"], equal: { $0.energy == $1.energy }, copy: { $0.energy = $1.energy },
-                 lines: { t in t.energy.map { ["X-TICK-ENERGY:" + $0.rawValue] } ?? [] }),
-        DavField(key: "estimate", properties: ["X-TICK-ESTIMATE"], equal: { $0.estimate == $1.estimate }, copy: { $0.estimate = $1.estimate },
-                 lines: { t in t.estimate.map { ["X-TICK-ESTIMATE:\($0)"] } ?? [] }),
         DavField(key: "slot", properties: ["X-TICK-SLOT"], equal: { $0.slot == $1.slot }, copy: { $0.slot = $1.slot },
                  lines: { t in t.slot.map { ["X-TICK-SLOT:\($0.startString)/\($0.minutes)"] } ?? [] }),
-        DavField(key: "wait", properties: ["X-TICK-WAIT"], equal: { $0.wait == $1.wait }, copy: { $0.wait = $1.wait },
-                 lines: { t in t.wait.map { ["X-TICK-WAIT:" + $0.fileString] } ?? [] }),
         DavField(key: "remind", properties: ["VALARM"], equal: { $0.remind == $1.remind }, copy: { $0.remind = $1.remind },
                  lines: { t in
                      guard let r = t.remind else { return [] }

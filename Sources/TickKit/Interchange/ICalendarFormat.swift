@@ -401,11 +401,13 @@ public enum ICalendarCodec: InterchangeCodec {
         } ?? task.scheduled
         task.repeatRule = RRuleMapping.rule(rrule: prop("RRULE")?.value, tickRepeat: tickRepeat.map { unescape($0.value) },
                                             writtenWith: tickRepeat?.params[RRuleMapping.rruleParameter], anchor: anchor)
-        if let w = prop("X-TICK-WAIT") {
-            guard let wait = TaskDate(fileString: w.value.trimmingWhitespace()) else {
-                throw fail(w.line, "X-TICK-WAIT must be a date like 2026-11-24 or a timestamp like 2026-11-24T16:00:00Z (found \"\(w.value)\")")
-            }
-            task.wait = wait
+        // tick's own properties (X-TICK-WAIT, -ENERGY, -ESTIMATE): a value
+        // of another kind fails the item, as a bad DUE does.
+        for (property, _, cell) in DavMapping.ownProperties {
+            guard let p = prop(property) else { continue }
+            let text = unescape(p.value)
+            guard !text.isEmpty else { continue }
+            if let problem = cell.read(&task, text, property) { throw fail(p.line, problem.message) }
         }
         // RFC 9253: RELATED-TO;RELTYPE=DEPENDS-ON:<uid>, one per dependency (a UID
         // that is not a UUID maps to the id its task gets on import).
@@ -415,8 +417,6 @@ public enum ICalendarCodec: InterchangeCodec {
             let dep = UUID(fastString: uid) ?? UUID(uuidString: uid) ?? UUID(name: "ical:" + uid)
             if dep != task.id { task.addDependency(dep) }
         }
-        if let e = prop("X-TICK-ENERGY") { task.energy = Energy(rawValue: e.value.lowercased()) }
-        if let e = prop("X-TICK-ESTIMATE"), let n = Int(e.value), (1...TaskEstimate.maxMinutes).contains(n) { task.estimate = n }
         if let s = prop("X-TICK-SLOT") {
             // START/MINUTES, e.g. 2026-11-24T10:00/45 (local wall-clock time).
             let parts = s.value.split(separator: "/")
