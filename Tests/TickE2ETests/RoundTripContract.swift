@@ -81,6 +81,36 @@ struct RoundTripContract: Sendable {
     /// Every declared field exact (the formats that carry them all as they are).
     static let declaredExact: [String: Rule] = Dictionary(uniqueKeysWithValues: declaredNames.map { ($0, Rule.exact) })
 
+    /// True when a declared field's value has the type declared (FIELDS.md:
+    /// text, a number, a day or timestamp, whole minutes, one of the set),
+    /// as the generator makes them; ``RoundTripTaskGenerator/wrongValues`` are not.
+    static func wellTyped(_ field: String, _ value: Any?) -> Bool {
+        guard let value else { return true }
+        switch field {
+        case "client": return value is String
+        case "points": return !(value is String)
+        case "review": return (value as? String).map { RoundTripDates.isDay($0) || RoundTripDates.parse($0) != nil } ?? false
+        case "spent": return !(value is String) && ((value as? Int) ?? 0) > 0
+        case "size": return (value as? String).map { ["S", "M", "L"].contains($0) } ?? false
+        default: return true
+        }
+    }
+
+    /// A declared field's value where the format writes only values of the
+    /// declared type (todo.txt, CSV: FIELDS.md "Formats"): another is not
+    /// written, so an import into an empty store lacks it.
+    static func typedOnly(_ field: String, _ expected: Any?) -> Any? {
+        wellTyped(field, expected) ? expected : nil
+    }
+
+    /// Taskwarrior holds a declared field's value as it is when it has the
+    /// type declared or is text Taskwarrior keeps (a string for a string, a
+    /// set or a duration); another goes into Taskwarrior 2.6 as something
+    /// else or crashes its import, so tick does not export it (FIELDS.md).
+    static func taskwarriorHolds(_ field: String, _ value: Any?) -> Bool {
+        wellTyped(field, value) || (["client", "size", "spent"].contains(field) && value is String)
+    }
+
     /// The unknown keys of a task object.
     static func extra(_ task: [String: Any]) -> [String: Any] {
         task.filter { !knownKeys.contains($0.key) }
@@ -189,10 +219,12 @@ extension RoundTripContract {
         "extra": Rule(doc: "only x-taskwarrior-* keys are exported (and come back)") {
             RoundTripContract.extra($0.task).filter { $0.key.hasPrefix("x-taskwarrior-") }
         },
-        // Declared fields are UDAs (declared in Taskwarrior's rc too).
-        "client": .exact, "points": .exact, "spent": .exact, "size": .exact,
-        "review": Rule(doc: "a UDA date: exact instant; an instant at local midnight comes back as that day") {
-            RoundTripDates.dayIfMidnight($0.string("review"))
+        // Declared fields are UDAs (declared in Taskwarrior's rc too); a
+        // value Taskwarrior cannot hold as it is is not exported.
+        "client": declaredTaskwarrior("client"), "points": declaredTaskwarrior("points"),
+        "spent": declaredTaskwarrior("spent"), "size": declaredTaskwarrior("size"),
+        "review": Rule(doc: "a UDA date: exact instant; an instant at local midnight comes back as that day; another value is not exported") {
+            wellTyped("review", $0.task["review"]) ? RoundTripDates.dayIfMidnight($0.string("review")) : nil
         },
     ])
 
@@ -234,10 +266,10 @@ extension RoundTripContract {
                $0.string("state") != "done", $0.completedByTool == nil { kept["x-todotxt-priority"] = letter }
             return kept
         },
-        "client": Rule(doc: "NAME:value; text with a space or a `:`, or starting with `/`, has no todo.txt word and is not written") {
+        "client": Rule(doc: "NAME:value; text with a space or a `:`, or starting with `/`, has no todo.txt word and is not written; nor is a value of another type") {
             $0.string("client").flatMap { $0.contains(" ") || $0.contains(":") || $0.hasPrefix("/") ? nil : $0 }
         },
-        "points": .exact, "review": .exact, "spent": .exact, "size": .exact,
+        "points": declaredTyped("points"), "review": declaredTyped("review"), "spent": declaredTyped("spent"), "size": declaredTyped("size"),
     ])
 
     /// How todo.txt's `rec:` spells tick's rules back (INTERCHANGE.md, `rec:`), for the generator's rules.
@@ -267,5 +299,19 @@ extension RoundTripContract {
         }, "depends": .exact, "tags": .exact, "createdAt": .exact, "modifiedAt": .exact,
         "completedAt": .exact,
         "extra": Rule(doc: "dropped on export") { _ in [String: Any]() },
-    ].merging(declaredExact) { a, _ in a })
+    ].merging(declaredTypedOnly) { a, _ in a })
+
+    /// A declared field where only values of its type are written (todo.txt, CSV).
+    static func declaredTyped(_ field: String) -> Rule {
+        Rule(doc: "exact; a value of another type than declared is not written") { typedOnly(field, $0.task[field]) }
+    }
+
+    static let declaredTypedOnly: [String: Rule] = Dictionary(uniqueKeysWithValues: declaredNames.map { ($0, declaredTyped($0)) })
+
+    /// A declared field as a Taskwarrior UDA: exact when Taskwarrior holds it as it is, else not exported.
+    static func declaredTaskwarrior(_ field: String) -> Rule {
+        Rule(doc: "exact; a value Taskwarrior cannot hold as it is is not exported") {
+            taskwarriorHolds(field, $0.task[field]) ? $0.task[field] : nil
+        }
+    }
 }

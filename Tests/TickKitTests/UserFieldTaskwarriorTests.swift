@@ -95,11 +95,13 @@ import Testing
         #expect(value(task, "review") == .string("2030-12-01T00:00:00Z") || value(task, "review") == .string("2030-12-01"))
         #expect(value(task, "spent") == .string("PT90M"))
         #expect(value(task, "size") == .string("m"))
-        // … and each goes back out as it came.
+        // … and each goes back out as it came, but text in a numeric UDA:
+        // Taskwarrior 2.6 writes that unquoted (`"points":many`, a file no
+        // one can read), so it stays in tick (FIELDS.md "Formats").
         let out = TaskwarriorCodec.node(for: task, project: nil, context: context)
         guard case .object(let ms) = out.kind else { Issue.record("not an object"); return }
         let back = Dictionary(ms.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-        #expect(back["points"] == .string("3"))
+        #expect(back["points"] == nil)
         #expect(back["spent"] == .string("PT90M"))
         #expect(back["size"] == .string("m"))
     }

@@ -497,7 +497,9 @@ public enum TaskwarriorCodec: InterchangeCodec {
             TaskwarriorRecurrence.seriesKey,
         ]
         // Declared fields as UDAs (a name of Taskwarrior's own is never declared).
-        for (field, value) in context.fields.values(of: task) where !ms.contains(where: { $0.key == field.name }) {
+        // A value Taskwarrior cannot hold as it is stays out (TaskwarriorUDA.holds).
+        for (field, value) in context.fields.values(of: task)
+        where !ms.contains(where: { $0.key == field.name }) && TaskwarriorUDA.holds(value, for: field) {
             ms.append(JSONMember(field.name, TaskwarriorUDA.attribute(value, for: field, timeZone: context.timeZone)))
         }
         for m in task.extra where m.key.hasPrefix(prefix) {

@@ -27,7 +27,13 @@ extension TaskwarriorCodec {
     static func keepStore(_ imported: TaskItem, of current: TaskItem, timeZone: Zone, fields: UserFields = UserFields()) -> TaskItem {
         var r = imported
         r.slot = current.slot
-        r.extra = ImportExtra.merge(current.extra, dropping: { $0.hasPrefix(prefix) || fields[$0]?.name == $0 }, imported: imported.extra)
+        // A declared field whose value Taskwarrior cannot hold was not exported: it stays.
+        func exported(_ key: String) -> Bool {
+            guard let field = fields[key], field.name == key else { return false }
+            guard let value = current.extra.first(where: { $0.key == key })?.value else { return true }
+            return TaskwarriorUDA.holds(value, for: field)
+        }
+        r.extra = ImportExtra.merge(current.extra, dropping: { $0.hasPrefix(prefix) || exported($0) }, imported: imported.extra)
         func sameInstant(_ a: TaskDate?, _ b: TaskDate?) -> Bool {
             switch (a, b) {
             case (.day(let d)?, .time(let t)?), (.time(let t)?, .day(let d)?): d.startOfDay(in: timeZone) == t

@@ -52,6 +52,23 @@ enum TaskwarriorUDA {
         return text == "-0" ? "0" : String(text)
     }
 
+    /// True when Taskwarrior keeps `value` as ``attribute(_:for:timeZone:)``
+    /// writes it: a value of the field's type, or text Taskwarrior holds as
+    /// it is (a string for a string, a set or a duration; its own date
+    /// spelling for a date). Taskwarrior 2.6 turns any other into something
+    /// else (`7` in a string UDA into `"7.000000"`), writes a JSON file it
+    /// cannot read back (`"many"` in a numeric one) or dies on import (a
+    /// date UDA that holds no date): such a value is not exported, and a
+    /// re-import keeps the store's (``TaskwarriorCodec/reconcile``).
+    static func holds(_ value: JSONNode, for field: UserField) -> Bool {
+        if field.isWellTyped(value) { return true }
+        switch (field.kind, value.kind) {
+        case (.string, .string), (.values, .string), (.duration, .string): return true
+        case (.date, .string(let s)): return TaskwarriorCodec.parseDate(s) != nil
+        default: return false
+        }
+    }
+
     /// The UDA attribute for a stored `value`; a value not of the field's
     /// type (``UserField/isWellTyped(_:)``) goes out as it is.
     static func attribute(_ value: JSONNode, for field: UserField, timeZone: Zone) -> JSONNode {
