@@ -107,8 +107,12 @@ struct RoundTripContract: Sendable {
     /// type declared or is text Taskwarrior keeps (a string for a string, a
     /// set or a duration); another goes into Taskwarrior 2.6 as something
     /// else or crashes its import, so tick does not export it (FIELDS.md).
+    /// A number Taskwarrior holds when its `%f` (six decimals) gives it back.
     static func taskwarriorHolds(_ field: String, _ value: Any?) -> Bool {
-        wellTyped(field, value) || (["client", "size", "spent"].contains(field) && value is String)
+        if field == "points", let number = value as? NSNumber, !(value is String) {
+            return Double(String(format: "%f", number.doubleValue)) == number.doubleValue
+        }
+        return wellTyped(field, value) || (["client", "size", "spent"].contains(field) && value is String)
     }
 
     /// The unknown keys of a task object.

@@ -149,7 +149,8 @@ struct RoundTripTaskGenerator {
     ]
 
     /// Whole and fractional numbers (the fractions exact in binary), as JSON spells them.
-    static let pointValues = ["0", "1", "3", "-2", "42", "2.5", "-0.75", "12.125", "1000000"]
+    /// (`0.1234567` has more decimals than Taskwarrior's `%f` keeps.)
+    static let pointValues = ["0", "1", "3", "-2", "42", "2.5", "-0.75", "12.125", "1000000", "0.1234567"]
 
     /// Minutes: under an hour, hours, whole days, days and hours, tick's largest estimate.
     static let spentMinutes = [1, 5, 45, 90, 150, 1_439, 1_440, 1_500, 2_880, 99_999]

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// A declared field (``UserField``) as a Taskwarrior UDA attribute, both ways
 /// (Docs/FIELDS.md "Formats"): a date as Taskwarrior's `20301201T000000Z` (a
@@ -43,6 +44,16 @@ enum TaskwarriorUDA {
     /// A number as Taskwarrior's `task export` writes a numeric UDA (`printf`'s
     /// `%f`: `3` → `3.000000`, `2.5` → `2.500000`) without the zeros it added:
     /// `3`, `2.5`, as tick stores a number typed so. Other literals are as they came.
+    /// How Taskwarrior 2.6 writes the number `literal` back (`%f`), in
+    /// tick's spelling (``taskwarriorNumber(_:)``); nil for no number.
+    static func printedByTaskwarrior(_ literal: String) -> String? {
+        guard let number = Double(literal), number.isFinite else { return nil }
+        var buffer = [CChar](repeating: 0, count: 400)
+        let count = withVaList([number]) { vsnprintf(&buffer, buffer.count, "%f", $0) }
+        guard count > 0, count < buffer.count else { return nil }
+        return taskwarriorNumber(String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
     static func taskwarriorNumber(_ literal: String) -> String {
         guard literal.contains("."), literal.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) })
         else { return literal }
@@ -60,7 +71,13 @@ enum TaskwarriorUDA {
     /// cannot read back (`"many"` in a numeric one) or dies on import (a
     /// date UDA that holds no date): such a value is not exported, and a
     /// re-import keeps the store's (``TaskwarriorCodec/reconcile``).
+    /// A number is held when Taskwarrior's `%f` prints it back the same:
+    /// at most six decimals, and no more digits than a double keeps
+    /// (`0.1234567` comes back `0.123457`).
     static func holds(_ value: JSONNode, for field: UserField) -> Bool {
+        if case .number = field.kind, case .number(let literal) = value.kind {
+            return printedByTaskwarrior(literal) == literal
+        }
         if field.isWellTyped(value) { return true }
         switch (field.kind, value.kind) {
         case (.string, .string), (.values, .string), (.duration, .string): return true
