@@ -85,6 +85,15 @@ import Testing
                 }
             }
         }
+        // todo.txt's own `key:word`s (energy, estimate) come back as they went.
+        #expect(!TodoTxtCodec.ownWords.isEmpty)
+        for word in TodoTxtCodec.ownWords {
+            let v = try #require(TaskFieldTests.variants[word.field.name])
+            for task in [v.before, v.after] {
+                let read = try #require(try TodoTxtCodec.decode(TodoTxtCodec.encode(file(task), context: context), context: context).first?.tasks.first)
+                #expect(!word.field.differs(read, task), "\(word.key) changed through todo.txt: \(read) vs \(task)")
+            }
+        }
         // A register iCalendar has no property for goes as X-TICK-NAME, its cell's text.
         for field in TaskField.all where field.mergeRule == .register && field.cell != nil {
             #expect(DavMapping.fields.contains { $0.key == field.changeKey }, "\(field.name) has no VTODO property")

@@ -7,9 +7,15 @@ import FoundationEssentials
 protocol CellValue {
     /// The cell's text.
     var cellText: String { get }
+    /// Its word after `key:` on a todo.txt line (the cell's text unless said).
+    var todoTxtWord: String { get }
     /// The value a cell's text names (a non-empty cell, as the row has it),
     /// or why it names none.
     static func fromCell(_ text: String, column: String) -> Result<Self, CellProblem>
+}
+
+extension CellValue {
+    var todoTxtWord: String { cellText }
 }
 
 /// Why a cell's text is not a value of its column: the message of the row's error.
@@ -20,6 +26,7 @@ struct CellProblem: Error {
 /// An empty cell is unset: the reader never hands one over.
 extension Optional: CellValue where Wrapped: CellValue {
     var cellText: String { self?.cellText ?? "" }
+    var todoTxtWord: String { self?.todoTxtWord ?? "" }
 
     static func fromCell(_ text: String, column: String) -> Result<Wrapped?, CellProblem> {
         Wrapped.fromCell(text, column: column).map { $0 }
@@ -36,6 +43,8 @@ extension String: CellValue {
 /// Minutes, written as a number; read as one (`45`) or as a duration (`1h30m`).
 extension Int: CellValue {
     var cellText: String { String(self) }
+    /// `45m`, as todo.txt lines of tick 0.1 have it.
+    var todoTxtWord: String { String(self) + "m" }
 
     static func fromCell(_ text: String, column: String) -> Result<Int, CellProblem> {
         let trimmed = text.trimmingWhitespace()

@@ -6,6 +6,8 @@ import FoundationEssentials
 struct FieldCellCoding: Sendable {
     /// The field's cell for a task.
     let write: @Sendable (TaskItem) -> String
+    /// The field's word on a todo.txt line ("" when unset).
+    let todoTxtWord: @Sendable (TaskItem) -> String
     /// Reads a non-empty cell onto a task, or says why the text is no value
     /// of the column, named in the message as the last argument says.
     let read: @Sendable (inout TaskItem, String, String) -> CellProblem?
@@ -28,6 +30,7 @@ struct FieldCellCoding: Sendable {
             nonisolated(unsafe) let typed = cast
             return FieldCellCoding(
                 write: { $0[keyPath: typed].cellText },
+                todoTxtWord: { $0[keyPath: typed].todoTxtWord },
                 read: { task, text, column in
                     switch T.fromCell(text, column: column) {
                     case .success(let value):

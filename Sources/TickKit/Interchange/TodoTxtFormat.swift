@@ -33,10 +33,23 @@ public enum TodoTxtCodec: InterchangeCodec {
     /// fields' own (``TaskField/todoTxtKey``), and `tickrepeat` for a rule `rec:` cannot say.
     static let scheduledKey = TaskField.todoTxtKey("scheduled"), recKey = TaskField.todoTxtKey("repeat"),
         remindKey = TaskField.todoTxtKey("remind"), stateKey = TaskField.todoTxtKey("state"),
-        energyKey = TaskField.todoTxtKey("energy"), estimateKey = TaskField.todoTxtKey("estimate"),
         waitKey = TaskField.todoTxtKey("wait"), dependsKey = TaskField.todoTxtKey("depends"),
         dueKey = TaskField.todoTxtKey("due")
     static let tickRepeatKey = "tickrepeat"
+
+    /// tick's own keys that are a word of their value (`energy:low`,
+    /// `estimate:45m`): each field of the table whose todo.txt key is its
+    /// name, whose value is a word or minutes and a CSV cell (which reads
+    /// the word back). A new such field goes so with no code here; dates,
+    /// the state and the sets are spelled by hand above.
+    static let ownWords: [(key: String, field: TaskField, coding: FieldCellCoding)] = TaskField.all.compactMap { field in
+        guard let key = field.todoTxtKey, key == field.name, field.name != "state",
+              [.word, .minutes].contains(field.kind), let coding = field.cell else { return nil }
+        return (key, field, coding)
+    }
+
+    /// The id of the blank task tick's own keys are read onto, before the line's id is known.
+    private static let taskIDPlaceholder = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     // MARK: Decode
 
@@ -120,8 +133,11 @@ public enum TodoTxtCodec: InterchangeCodec {
         var repeatRule: String?
         var remind: Date?
         var active = false
-        var energy: Energy?
-        var estimate: Int?
+        // tick's own keys read by their cell (``ownWords``), the first of each,
+        // onto a blank task whose values the task then takes.
+        let blank = TaskItem(id: Self.taskIDPlaceholder, title: "-", createdAt: context.now, modifiedAt: context.now)
+        var own = blank
+        var ownKeys: Set<String> = []
         var wait: TaskDate?
         var depends: [UUID] = []
         var id: UUID?
@@ -154,11 +170,9 @@ public enum TodoTxtCodec: InterchangeCodec {
                     remind = instant
                 } else if key == stateKey, value == TaskState.active.rawValue {
                     active = true
-                } else if key == energyKey, energy == nil, let e = Energy(rawValue: value) {
-                    energy = e
-                } else if key == estimateKey, estimate == nil, value.hasSuffix("m"), let minutes = Int(value.dropLast()),
-                          (1...TaskEstimate.maxMinutes).contains(minutes) {
-                    estimate = minutes
+                } else if !ownKeys.contains(key), let word = Self.ownWords.first(where: { $0.key == key }),
+                          word.coding.read(&own, value) == nil {
+                    ownKeys.insert(key)
                 } else if key == waitKey, wait == nil, let until = LocalDate(iso: value).map(TaskDate.day) ?? basicTimestamp(value).map(TaskDate.time) {
                     wait = until
                 } else if key == dependsKey, let dep = UUID(fastString: value) {
@@ -185,8 +199,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         task.scheduled = scheduled
         task.repeatRule = repeatRule
         task.remind = remind
-        task.energy = energy
-        task.estimate = estimate
+        for word in Self.ownWords { word.field.applyChange(&task, blank, own) }
         task.wait = wait
         // A dependency on itself is dropped (as Taskwarrior's import does).
         task.depends = depends.filter { $0 != taskID }
@@ -268,8 +281,10 @@ public enum TodoTxtCodec: InterchangeCodec {
             }
         }
         if task.state == .active { parts.append("\(stateKey):active") }
-        if let energy = task.energy { parts.append("\(energyKey):" + energy.rawValue) }
-        if let estimate = task.estimate { parts.append("\(estimateKey):\(estimate)m") }
+        for (key, _, coding) in Self.ownWords {
+            let word = coding.todoTxtWord(task)
+            if !word.isEmpty { parts.append("\(key):" + word) }
+        }
         for dep in task.depends { parts.append("\(dependsKey):" + dep.lowercased) }
         for (field, value) in fields.values(of: task) {
             if let word = UserFieldCells.word(value, for: field) { parts.append(field.name + ":" + word) }
