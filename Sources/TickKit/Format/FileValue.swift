@@ -64,11 +64,8 @@ extension TaskDate: FileValue {
     var fileNode: JSONNode? { .string(fileString) }
 
     static func read(_ node: JSONNode, key: String, _ reader: JSONFieldReader) throws(FormatError) -> TaskDate {
-        let s = try reader.string(node, key: key)
-        guard let d = TaskDate(fileString: s) else {
-            throw reader.error(at: node.offset, "\"\(key)\" must be a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\" (found \"\(s)\")")
-        }
-        return d
+        try reader.parsed(node, key: key, TaskDate.init(fileString:),
+                          or: "a date like \"2026-11-24\" or a timestamp like \"2026-11-24T16:00:00Z\"")
     }
 }
 
@@ -76,11 +73,7 @@ extension LocalDate: FileValue {
     var fileNode: JSONNode? { .string(iso) }
 
     static func read(_ node: JSONNode, key: String, _ reader: JSONFieldReader) throws(FormatError) -> LocalDate {
-        let s = try reader.string(node, key: key)
-        guard let d = LocalDate(iso: s) else {
-            throw reader.error(at: node.offset, "\"\(key)\" must be a date like \"2026-11-24\" (found \"\(s)\")")
-        }
-        return d
+        try reader.parsed(node, key: key, LocalDate.init(iso:), or: "a date like \"2026-11-24\"")
     }
 }
 

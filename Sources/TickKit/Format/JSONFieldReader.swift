@@ -69,6 +69,13 @@ struct JSONFieldReader {
         return e
     }
 
+    /// A string `parse` reads; else "\"KEY\" must be WHAT (found \"…\")".
+    func parsed<T>(_ v: JSONNode, key: String, _ parse: (String) -> T?, or what: String) throws(FormatError) -> T {
+        let s = try string(v, key: key)
+        guard let value = parse(s) else { throw error(at: v.offset, "\"\(key)\" must be \(what) (found \"\(s)\")") }
+        return value
+    }
+
     /// A whole number of minutes in `1...max`.
     func minutes(_ v: JSONNode, key: String, max: Int) throws(FormatError) -> Int {
         guard case .number(let text) = v.kind, let n = Int(text), (1...max).contains(n) else {

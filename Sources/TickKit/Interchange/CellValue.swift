@@ -59,10 +59,7 @@ extension Date: CellValue {
     var cellText: String { Timestamp.format(self) }
 
     static func fromCell(_ text: String, column: String) -> Result<Date, CellProblem> {
-        guard let d = Timestamp.parse(text.trimmingWhitespace()) else {
-            return .failure(CellProblem(message: "\(column) is not a timestamp (YYYY-MM-DDTHH:MM:SSZ): \"\(text)\""))
-        }
-        return .success(d)
+        CellProblem.parsing(text, Timestamp.parse, or: "\(column) is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)")
     }
 }
 
@@ -70,10 +67,7 @@ extension TaskDate: CellValue {
     var cellText: String { fileString }
 
     static func fromCell(_ text: String, column: String) -> Result<TaskDate, CellProblem> {
-        guard let d = TaskDate(fileString: text.trimmingWhitespace()) else {
-            return .failure(CellProblem(message: "\(column) is not a date (YYYY-MM-DD) or timestamp: \"\(text)\""))
-        }
-        return .success(d)
+        CellProblem.parsing(text, TaskDate.init(fileString:), or: "\(column) is not a date (YYYY-MM-DD) or timestamp")
     }
 }
 
@@ -81,10 +75,15 @@ extension LocalDate: CellValue {
     var cellText: String { iso }
 
     static func fromCell(_ text: String, column: String) -> Result<LocalDate, CellProblem> {
-        guard let d = LocalDate(iso: text.trimmingWhitespace()) else {
-            return .failure(CellProblem(message: "\(column) is not a date (YYYY-MM-DD): \"\(text)\""))
-        }
-        return .success(d)
+        CellProblem.parsing(text, LocalDate.init(iso:), or: "\(column) is not a date (YYYY-MM-DD)")
+    }
+}
+
+extension CellProblem {
+    /// `parse` of the trimmed text, or `what` with the text as it came.
+    static func parsing<T>(_ text: String, _ parse: (String) -> T?, or what: String) -> Result<T, CellProblem> {
+        guard let value = parse(text.trimmingWhitespace()) else { return .failure(CellProblem(message: "\(what): \"\(text)\"")) }
+        return .success(value)
     }
 }
 
