@@ -15,6 +15,10 @@ final class UISession {
     private let painter: ScreenPainter
     private var state: UIState
     private var layout = ScreenPainter.Layout()
+    /// The problem the last load noted (an unreadable file, a warning): a
+    /// load that finds the same one again does not note it again, so it
+    /// never replaces what came after it (a refused write's error).
+    private var loadProblem: String?
 
     init(context: Context, global: GlobalOptions, filter: String) throws {
         self.context = context
@@ -118,10 +122,16 @@ final class UISession {
         do {
             let (refresh, problems) = try loader.load(state)
             _ = state.handle(.refreshed(refresh))
-            if let problem = problems.first { _ = state.handle(.noted(Diagnostics.line(TickWarning(problem)))) }
+            note(problems.first.map { Diagnostics.line(TickWarning($0)) })
         } catch {
-            _ = state.handle(.noted(UIWriter.errorLine(error)))
+            note(UIWriter.errorLine(error))
         }
+    }
+
+    /// Shows a load's problem on the status line when it is new.
+    private func note(_ problem: String?) {
+        defer { loadProblem = problem }
+        if let problem, problem != loadProblem { _ = state.handle(.noted(problem)) }
     }
 
     private func paint() {
