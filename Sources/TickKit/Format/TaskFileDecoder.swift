@@ -184,7 +184,7 @@ public struct TaskFileDecoder {
     /// (what a task without an id derives its id from).
     private func decodeTask(_ node: JSONNode, slug: String, occurrence: (String) -> Int) throws(FormatError) -> TaskItem {
         let members = try fields.members(of: node, what: "a task")
-        var task = TaskItem(id: Self.noID, title: "", createdAt: fallbackDate, modifiedAt: fallbackDate)
+        var task = TaskItem(id: TaskItem.placeholderID, title: "", createdAt: fallbackDate, modifiedAt: fallbackDate)
         var hasID = false, hasTitle = false, hasCreated = false, hasModified = false
         for m in members {
             let v = m.value
@@ -232,9 +232,6 @@ public struct TaskFileDecoder {
             }
             return (name, (coding, mark))
         })
-
-    /// A placeholder until the task's `id` is read or derived.
-    private static let noID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// `"changed": {"title": "2026-11-23T10:05:00Z", "+home": "…"}`: keys are
     /// field names, `list`, `order`, `+TAG` or unknown keys; values timestamps.

@@ -48,9 +48,6 @@ public enum TodoTxtCodec: InterchangeCodec {
         return (key, field, coding)
     }
 
-    /// The id of the blank task tick's own keys are read onto, before the line's id is known.
-    private static let taskIDPlaceholder = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
     // MARK: Decode
 
     public static func decode(_ bytes: [UInt8], context: InterchangeContext) throws(ImportError) -> [TaskFile] {
@@ -135,7 +132,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         var active = false
         // tick's own keys read by their cell (``ownWords``), the first of each,
         // onto a blank task whose values the task then takes.
-        let blank = TaskItem(id: Self.taskIDPlaceholder, title: "-", createdAt: context.now, modifiedAt: context.now)
+        let blank = TaskItem(id: TaskItem.placeholderID, title: "-", createdAt: context.now, modifiedAt: context.now)
         var own = blank
         var ownKeys: Set<String> = []
         var wait: TaskDate?

@@ -86,6 +86,9 @@ public struct TaskItem: Sendable, Equatable, Identifiable {
         self.needsFill = needsFill
     }
 
+    /// The id of a task being read before its own is known (the all-zero UUID).
+    static let placeholderID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
     /// True when every field a user can see is equal (ignores ``needsFill``).
     public func sameContent(as other: TaskItem) -> Bool {
         var a = self
