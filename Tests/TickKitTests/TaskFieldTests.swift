@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CSQLite
 @testable import TickKit
 
 /// The field registry (``TaskField/all``): every field is one, and every
@@ -305,6 +306,17 @@ import Testing
                     #expect(path == "inbox.json")
                     read = t
                 }
+                // Ranking reads its fields from the same codings, numbered from its own columns.
+                let ranking = try db.prepare("SELECT \(RowReader.rankingColumns) FROM tasks t")
+                #expect(sqlite3_step(ranking.handle) == SQLITE_ROW)
+                let reader = RowReader(statement: ranking.handle)
+                let ranked = try #require(reader.rankingTask())
+                #expect(reader.text(RowReader.rankingPath) == "inbox.json")
+                // What TaskRanker and AutoPlacer read of a task.
+                for name in ["state", "due", "scheduled", "priority", "energy", "estimate", "slot"] {
+                    let field = try #require(TaskField.named(name))
+                    #expect(!field.differs(ranked, task), "ranking reads \(name) wrong")
+                }
                 return read
             }
         }
@@ -316,16 +328,26 @@ import Testing
         }
     }
 
+    /// The index's columns come from the fields' value types: each once,
+    /// declared in the schema with its type, and a field's read columns
+    /// first (the reader numbers them from its first).
     @Test func indexColumnsAreTheRegistrysColumns() {
         let fields = TaskField.indexColumnNames
         #expect(Set(fields).count == fields.count)
-        #expect(TaskColumns.insert.count == TaskColumns.bookkeeping.count + fields.count)
-        #expect(Set(TaskColumns.insert) == Set(TaskColumns.bookkeeping + fields))
-        // Reads skip the derived columns (`due_day`, `wait_ts`...) but every field is read.
+        #expect(TaskColumns.insert == TaskColumns.bookkeeping + fields)
         #expect(Set(TaskColumns.read).isSubset(of: Set(TaskColumns.readBookkeeping + fields)))
-        for field in TaskField.all { #expect(field.indexColumns.contains { TaskColumns.read.contains($0) }, "\(field.name)") }
-        let schema = IndexSchema.tables.joined(separator: "\n")
-        for column in fields { #expect(schema.contains("\n    " + column + " ") || schema.contains(" " + column + " "), "\(column)") }
+        for field in TaskField.all {
+            let coding = try? #require(field.index, "\(field.name) is not indexed")
+            let columns = coding?.columns ?? []
+            #expect(!columns.isEmpty && columns.prefix { $0.read } == columns.filter(\.read)[...], "\(field.name)")
+            #expect(columns.contains { $0.read }, "\(field.name) is stored but never read")
+        }
+        let schema = IndexSchema.tasksTable
+        for column in TaskColumns.fields.flatMap(\.coding.columns) {
+            #expect(schema.contains("\n    \(column.name) \(column.type)"), "\(column.name)")
+        }
+        // A comma after a column never falls inside its comment.
+        #expect(!schema.split(separator: "\n").contains { $0.contains("--") && $0.split(separator: "--", maxSplits: 1)[1].hasSuffix(",") })
     }
 
     /// The VTODO codec (the CalDAV bridge and the iCalendar export): a

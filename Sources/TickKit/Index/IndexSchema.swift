@@ -1,7 +1,7 @@
 /// The index's tables. Bump ``version`` whenever they change: an index with
 /// another version is deleted and rebuilt, silently.
 enum IndexSchema {
-    static let version = 14
+    static let version = 15
 
     /// Is a task waiting (a SQL condition over `tasks`, arguments: today's day
     /// number, now in seconds since the reference date).
@@ -33,41 +33,7 @@ enum IndexSchema {
             error_text TEXT
         )
         """,
-        """
-        CREATE TABLE tasks (
-            rowid INTEGER PRIMARY KEY,
-            id TEXT NOT NULL,           -- lowercase UUID
-            chash INTEGER NOT NULL,     -- hash of the task's canonical JSON: unchanged tasks are not rewritten
-            short INTEGER,              -- copy of ids.short_ids.n, so listings need no join
-            path TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            title TEXT NOT NULL,
-            state TEXT NOT NULL,
-            due TEXT,                   -- file form
-            due_day INTEGER,            -- all-day due: days since 1970-01-01
-            due_ts REAL,                -- timed due: seconds since the reference date
-            scheduled_day INTEGER,
-            remind_ts REAL,
-            repeat TEXT,
-            priority TEXT,
-            energy TEXT,
-            tags TEXT NOT NULL,         -- space separated
-            notes TEXT,
-            created_ts REAL NOT NULL,
-            modified_ts REAL NOT NULL,
-            completed_ts REAL,
-            extra TEXT,                 -- unknown keys as a JSON object, or NULL
-            estimate INTEGER,           -- minutes
-            slot_day INTEGER,           -- the slot's day: days since 1970-01-01
-            slot_start INTEGER,         -- wall-clock minutes since midnight
-            slot_minutes INTEGER,
-            slot_extra TEXT,            -- unknown keys of the slot object as JSON, or NULL
-            wait TEXT,                  -- file form
-            wait_day INTEGER,           -- all-day wait: days since 1970-01-01 (waiting while > today)
-            wait_ts REAL,               -- timed wait: seconds since the reference date (waiting while > now)
-            depends TEXT                -- lowercase UUIDs, space separated, or NULL
-        )
-        """,
+        tasksTable,
         "CREATE TABLE tags (task_rowid INTEGER NOT NULL, tag TEXT NOT NULL)",
         // One row per dependency: what makes "blocked" a query, not a decode.
         "CREATE TABLE depends (task_rowid INTEGER NOT NULL, dep_id TEXT NOT NULL)",
@@ -84,6 +50,21 @@ enum IndexSchema {
         // was copied from.
         "CREATE TABLE meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
     ]
+
+    /// The tasks, a row each: its own columns, then each field's
+    /// (``TaskColumns/fields``, declared by the field's value type).
+    static let tasksTable = """
+        CREATE TABLE tasks (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,           -- lowercase UUID
+            chash INTEGER NOT NULL,     -- hash of the stored values: unchanged tasks are not rewritten
+            short INTEGER,              -- copy of ids.short_ids.n, so listings need no join
+            path TEXT NOT NULL,         -- relative to the store: inbox.json, lists/<slug>.json
+            position INTEGER NOT NULL,  -- the task's place in its file
+        """ + {
+            let columns = TaskColumns.fields.flatMap(\.coding.columns)
+            return columns.enumerated().map { "\n    " + $1.declaration($0 == columns.count - 1 ? "" : ",") }.joined()
+        }() + "\n)"
 
     /// Secondary indexes and the triggers that keep FTS in step.
     static let indexes = [

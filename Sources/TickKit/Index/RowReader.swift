@@ -7,33 +7,13 @@ struct RowReader {
     /// The columns every task query selects, in this order.
     static let columns = TaskColumns.read.map { "t." + $0 }.joined(separator: ", ") + ", \(blockedColumn)"
 
-    /// The result columns of ``columns``, by name (``TaskColumns``).
+    /// The result columns of ``columns`` that are not a field's, by name
+    /// (``TaskColumns``); the fields' are numbered by ``TaskColumns/fields``.
     enum C {
         static let id = TaskColumns.result("id")
-        static let title = TaskColumns.result("title")
-        static let state = TaskColumns.result("state")
-        static let due = TaskColumns.result("due")
-        static let scheduledDay = TaskColumns.result("scheduled_day")
-        static let remindTs = TaskColumns.result("remind_ts")
-        static let `repeat` = TaskColumns.result("repeat")
-        static let priority = TaskColumns.result("priority")
-        static let energy = TaskColumns.result("energy")
-        static let tags = TaskColumns.result("tags")
-        static let notes = TaskColumns.result("notes")
-        static let createdTs = TaskColumns.result("created_ts")
-        static let modifiedTs = TaskColumns.result("modified_ts")
-        static let completedTs = TaskColumns.result("completed_ts")
-        static let extra = TaskColumns.result("extra")
         static let path = TaskColumns.result("path")
         static let short = TaskColumns.result("short")
         static let position = TaskColumns.result("position")
-        static let estimate = TaskColumns.result("estimate")
-        static let slotDay = TaskColumns.result("slot_day")
-        static let slotStart = TaskColumns.result("slot_start")
-        static let slotMinutes = TaskColumns.result("slot_minutes")
-        static let slotExtra = TaskColumns.result("slot_extra")
-        static let wait = TaskColumns.result("wait")
-        static let depends = TaskColumns.result("depends")
         /// The blocked flag, right after the named columns.
         static let blocked = Int32(TaskColumns.read.count)
     }
@@ -47,8 +27,27 @@ struct RowReader {
             + "WHERE d.task_rowid = \(table).rowid AND u.state != 'done'))"
     }
 
-    /// The columns of ``rankingTask()``: what ranking and placing read.
-    static let rankingColumns = "t.id, t.state, t.due, t.scheduled_day, t.priority, t.energy, t.estimate, t.slot_day, t.slot_start, t.slot_minutes, t.path, t.position"
+    /// The fields ranking and placing read (``rankingTask()``).
+    static let rankingFields = ["state", "due", "scheduled", "priority", "energy", "estimate", "slot"]
+
+    /// The fields of ``rankingFields`` with the result column each starts at
+    /// in ``rankingColumns``: after the id, before the path and position.
+    private static let ranking: (read: @Sendable (inout TaskItem, RowReader) -> Bool, path: Int32) = {
+        var readers: [(FieldIndexCoding, Int32)] = []
+        var result: Int32 = 1
+        for field in TaskColumns.fields where rankingFields.contains(field.field.name) {
+            readers.append((field.coding, result))
+            result += Int32(field.coding.readColumns.count)
+        }
+        return (TaskColumns.chain(readers), result)
+    }()
+
+    /// What ``rankingTask()`` reads: the id, the ranking fields, the path and position.
+    static let rankingColumns = (["id"] + TaskColumns.fields.filter { rankingFields.contains($0.field.name) }
+        .flatMap { $0.coding.readColumns.map(\.name) } + ["path", "position"]).map { "t." + $0 }.joined(separator: ", ")
+
+    /// The path's result column in ``rankingColumns`` (the position follows it).
+    static var rankingPath: Int32 { ranking.path }
 
     let statement: OpaquePointer
 
@@ -101,14 +100,15 @@ struct RowReader {
         }
     }
 
-    /// Space-separated words (the tags column), one String each, split on the bytes.
-    func words(_ i: Int32) -> [String] {
+    /// Space-separated words (a set's column), each made by `element` from
+    /// its bytes (nil skips it): no String is made for the column.
+    func words<E>(_ i: Int32, _ element: (UnsafeBufferPointer<UInt8>) -> E?) -> [E] {
         let b = bytes(i)
         guard !b.isEmpty else { return [] }
-        var out: [String] = []
+        var out: [E] = []
         var start = 0
         for j in 0...b.count where j == b.count || b[j] == 0x20 {
-            if j > start { out.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self)) }
+            if j > start, let e = element(UnsafeBufferPointer(rebasing: b[start..<j])) { out.append(e) }
             start = j + 1
         }
         return out
@@ -119,63 +119,28 @@ struct RowReader {
         UUID(fastBytes: bytes(i))
     }
 
+    /// Unknown keys stored as a JSON object (none for NULL or anything else).
+    func members(_ i: Int32) -> [JSONMember] {
+        guard let json = text(i), let node = try? JSONParser.parse(json), case .object(let members) = node.kind else { return [] }
+        return members
+    }
+
+    /// The row's task, field by field (``TaskColumns/fields``); nil when the
+    /// row cannot hold one (no id, title, known state or timestamps).
     func task() -> TaskItem? {
-        guard let id = uuid(C.id), let title = text(C.title), let state = state(C.state),
-              let created = double(C.createdTs), let modified = double(C.modifiedTs)
-        else { return nil }
-        var extra: [JSONMember] = []
-        if let json = text(C.extra), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
-            extra = members
-        }
-        let dependsText = text(C.depends) ?? ""
-        var slot: TaskSlot?
-        if let day = int(C.slotDay), let startMinutes = int(C.slotStart), let start = ClockTime(minutes: startMinutes), let length = int(C.slotMinutes) {
-            var slotExtra: [JSONMember] = []
-            if let json = text(C.slotExtra), let node = try? JSONParser.parse(json), case .object(let members) = node.kind {
-                slotExtra = members
-            }
-            slot = TaskSlot(day: LocalDate(daysSinceEpoch: day), start: start, minutes: length, extra: slotExtra)
-        }
-        return TaskItem(
-            id: id,
-            title: title,
-            state: state,
-            due: text(C.due).flatMap(TaskDate.init(fileString:)),
-            scheduled: int(C.scheduledDay).map(LocalDate.init(daysSinceEpoch:)),
-            remind: double(C.remindTs).map(Date.init(timeIntervalSinceReferenceDate:)),
-            repeatRule: text(C.repeat),
-            priority: text(C.priority).flatMap(Priority.init(rawValue:)),
-            energy: text(C.energy).flatMap(Energy.init(rawValue:)),
-            estimate: int(C.estimate),
-            slot: slot,
-            tags: words(C.tags),
-            wait: text(C.wait).flatMap(TaskDate.init(fileString:)),
-            depends: dependsText.isEmpty ? [] : dependsText.split(separator: " ").compactMap { UUID(fastString: String($0)) },
-            notes: text(C.notes),
-            createdAt: Date(timeIntervalSinceReferenceDate: created),
-            modifiedAt: Date(timeIntervalSinceReferenceDate: modified),
-            completedAt: double(C.completedTs).map(Date.init(timeIntervalSinceReferenceDate:)),
-            extra: extra
-        )
+        guard let id = uuid(C.id) else { return nil }
+        var task = TaskItem(id: id, title: "", createdAt: .distantPast, modifiedAt: .distantPast)
+        guard TaskColumns.readRow(&task, self) else { return nil }
+        return task
     }
 
     /// A task from ``rankingColumns``: id, state, due, scheduled, priority,
     /// energy, estimate and slot only (empty title, no tags, notes or unknown
     /// keys). For ranking; never shown or written.
     func rankingTask() -> TaskItem? {
-        guard let idText = text(0), let id = UUID(fastString: idText),
-              let stateText = text(1), let state = TaskState(rawValue: stateText) else { return nil }
-        var slot: TaskSlot?
-        if let day = int(7), let startMinutes = int(8), let start = ClockTime(minutes: startMinutes), let length = int(9) {
-            slot = TaskSlot(day: LocalDate(daysSinceEpoch: day), start: start, minutes: length)
-        }
-        return TaskItem(
-            id: id, title: "", state: state,
-            due: text(2).flatMap(TaskDate.init(fileString:)),
-            scheduled: int(3).map(LocalDate.init(daysSinceEpoch:)),
-            priority: text(4).flatMap(Priority.init(rawValue:)),
-            energy: text(5).flatMap(Energy.init(rawValue:)),
-            estimate: int(6), slot: slot,
-            createdAt: .distantPast, modifiedAt: .distantPast)
+        guard let id = uuid(0) else { return nil }
+        var task = TaskItem(id: id, title: "", createdAt: .distantPast, modifiedAt: .distantPast)
+        guard Self.ranking.read(&task, self) else { return nil }
+        return task
     }
 }

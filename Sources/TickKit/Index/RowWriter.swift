@@ -7,37 +7,13 @@ struct RowWriter {
     static let insertSQL = "INSERT INTO tasks (" + TaskColumns.insert.joined(separator: ", ") + ") VALUES ("
         + Array(repeating: "?", count: TaskColumns.insert.count).joined(separator: ", ") + ")"
 
-    /// The insert's parameters, by column name (``TaskColumns``).
+    /// The insert's own parameters, by column name (``TaskColumns``); the
+    /// fields' are numbered by ``TaskColumns/fields``.
     enum P {
         static let id = TaskColumns.parameter("id")
         static let chash = TaskColumns.parameter("chash")
         static let path = TaskColumns.parameter("path")
         static let position = TaskColumns.parameter("position")
-        static let title = TaskColumns.parameter("title")
-        static let state = TaskColumns.parameter("state")
-        static let due = TaskColumns.parameter("due")
-        static let dueDay = TaskColumns.parameter("due_day")
-        static let dueTs = TaskColumns.parameter("due_ts")
-        static let scheduledDay = TaskColumns.parameter("scheduled_day")
-        static let remindTs = TaskColumns.parameter("remind_ts")
-        static let `repeat` = TaskColumns.parameter("repeat")
-        static let priority = TaskColumns.parameter("priority")
-        static let energy = TaskColumns.parameter("energy")
-        static let tags = TaskColumns.parameter("tags")
-        static let notes = TaskColumns.parameter("notes")
-        static let createdTs = TaskColumns.parameter("created_ts")
-        static let modifiedTs = TaskColumns.parameter("modified_ts")
-        static let completedTs = TaskColumns.parameter("completed_ts")
-        static let extra = TaskColumns.parameter("extra")
-        static let estimate = TaskColumns.parameter("estimate")
-        static let slotDay = TaskColumns.parameter("slot_day")
-        static let slotStart = TaskColumns.parameter("slot_start")
-        static let slotMinutes = TaskColumns.parameter("slot_minutes")
-        static let slotExtra = TaskColumns.parameter("slot_extra")
-        static let wait = TaskColumns.parameter("wait")
-        static let waitDay = TaskColumns.parameter("wait_day")
-        static let waitTs = TaskColumns.parameter("wait_ts")
-        static let depends = TaskColumns.parameter("depends")
     }
 
     let insert: SQLiteStatement
@@ -56,9 +32,9 @@ struct RowWriter {
     /// tagged with its column number and length), so a row is rewritten
     /// exactly when one of its stored values would change.
     static func contentHash(_ task: TaskItem, id: String) -> Int64 {
-        var hasher = ColumnHasher()
+        var hasher = ColumnBinder(statement: nil)
         visitColumns(of: task, id: id, into: &hasher)
-        return Int64(bitPattern: hasher.hash)
+        return Int64(bitPattern: hasher.hasher.hash)
     }
 
     /// Inserts one task (and its tags and dependencies). `hash` is the
@@ -91,53 +67,19 @@ struct RowWriter {
         }
     }
 
-    /// Hands every column value that comes from the task to `visitor`, by
-    /// its parameter number in ``insertSQL`` (a NULL column is not visited).
-    /// `id` is `task.id.lowercased`. Binding and hashing both walk this, so
-    /// the hash covers what is stored by construction.
-    static func visitColumns<V: ColumnVisitor>(of task: TaskItem, id: String, into v: inout V) {
-        v.text(P.id, id)
-        v.text(P.title, task.title)
-        v.text(P.state, task.state.rawValue)
-        if let due = task.due {
-            v.text(P.due, due.fileString)
-            switch due {
-            case .day(let d): v.int(P.dueDay, Int64(d.daysSinceEpoch))
-            case .time(let t): v.double(P.dueTs, t.timeIntervalSinceReferenceDate)
-            }
-        }
-        if let d = task.scheduled { v.int(P.scheduledDay, Int64(d.daysSinceEpoch)) }
-        if let r = task.remind { v.double(P.remindTs, r.timeIntervalSinceReferenceDate) }
-        if let r = task.repeatRule { v.text(P.repeat, r) }
-        if let p = task.priority { v.text(P.priority, p.rawValue) }
-        if let e = task.energy { v.text(P.energy, e.rawValue) }
-        v.text(P.tags, task.tags.count == 1 ? task.tags[0] : task.tags.joined(separator: " "))
-        // The tags table has one row per tag: the hash sees where each ends.
-        if task.tags.count > 1 { v.parts(P.tags, task.tags) }
-        if let n = task.notes { v.text(P.notes, n) }
-        v.double(P.createdTs, task.createdAt.timeIntervalSinceReferenceDate)
-        v.double(P.modifiedTs, task.modifiedAt.timeIntervalSinceReferenceDate)
-        if let c = task.completedAt { v.double(P.completedTs, c.timeIntervalSinceReferenceDate) }
-        if !task.extra.isEmpty {
-            v.text(P.extra, String(decoding: JSONWriter.write(.object(task.extra)), as: UTF8.self))
-        }
-        if let e = task.estimate { v.int(P.estimate, Int64(e)) }
-        if let slot = task.slot {
-            v.int(P.slotDay, Int64(slot.day.daysSinceEpoch))
-            v.int(P.slotStart, Int64(slot.start.minutes))
-            v.int(P.slotMinutes, Int64(slot.minutes))
-            if !slot.extra.isEmpty {
-                v.text(P.slotExtra, String(decoding: JSONWriter.write(.object(slot.extra)), as: UTF8.self))
-            }
-        }
-        if let wait = task.wait {
-            v.text(P.wait, wait.fileString)
-            switch wait {
-            case .day(let d): v.int(P.waitDay, Int64(d.daysSinceEpoch))
-            case .time(let t): v.double(P.waitTs, t.timeIntervalSinceReferenceDate)
-            }
-        }
-        if !task.depends.isEmpty { v.text(P.depends, task.depends.map(\.lowercased).joined(separator: " ")) }
+    /// Hands every column value that comes from the task to `binder`, by
+    /// its parameter number in ``insertSQL`` (a NULL column is not visited):
+    /// the id, then each field's columns (``TaskColumns/fields``). `id` is
+    /// `task.id.lowercased`. Binding and hashing both walk this, so the
+    /// hash covers what is stored by construction.
+    static func visitColumns(of task: TaskItem, id: String, into binder: inout ColumnBinder) {
+        binder.text(P.id, id)
+        TaskColumns.visitRow(task, &binder)
+    }
+
+    /// Unknown keys as the text of one JSON object; nil for none.
+    static func json(_ members: [JSONMember]) -> String? {
+        members.isEmpty ? nil : String(decoding: JSONWriter.write(.object(members)), as: UTF8.self)
     }
 
     fileprivate static func bind(_ s: OpaquePointer, _ i: Int32, _ text: String) {
@@ -159,18 +101,9 @@ struct RowWriter {
     }
 }
 
-/// What ``RowWriter/visitColumns(of:id:into:)`` hands a task row's values to.
-protocol ColumnVisitor {
-    mutating func text(_ column: Int32, _ value: String)
-    mutating func int(_ column: Int32, _ value: Int64)
-    mutating func double(_ column: Int32, _ value: Double)
-    /// The pieces a column's text was joined from (hashed, not bound).
-    mutating func parts(_ column: Int32, _ values: [String])
-}
-
 /// FNV-1a 64 of a row's values: each is its column number, a type byte
 /// and its bytes (text: its length first), so no two rows share a stream.
-struct ColumnHasher: ColumnVisitor {
+struct ColumnHasher {
     private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
 
     private mutating func byte(_ b: UInt8) {
@@ -217,29 +150,31 @@ struct ColumnHasher: ColumnVisitor {
     }
 }
 
-/// Binds a row's values to the insert statement, hashing them on the way.
-private struct ColumnBinder: ColumnVisitor {
-    let statement: OpaquePointer
+/// Binds a row's values to the insert statement, hashing them on the way;
+/// with no statement, hashes only (``RowWriter/contentHash(_:id:)``).
+struct ColumnBinder {
+    let statement: OpaquePointer?
     var hasher = ColumnHasher()
 
     mutating func text(_ column: Int32, _ value: String) {
         var value = value
         value.withUTF8 { buf in
             hasher.bytes(column, buf)
-            RowWriter.bind(statement, column, buf)
+            if let statement { RowWriter.bind(statement, column, buf) }
         }
     }
 
     mutating func int(_ column: Int32, _ value: Int64) {
         hasher.int(column, value)
-        sqlite3_bind_int64(statement, column, value)
+        if let statement { sqlite3_bind_int64(statement, column, value) }
     }
 
     mutating func double(_ column: Int32, _ value: Double) {
         hasher.double(column, value)
-        sqlite3_bind_double(statement, column, value)
+        if let statement { sqlite3_bind_double(statement, column, value) }
     }
 
+    /// The pieces a column's text was joined from (hashed, not bound).
     mutating func parts(_ column: Int32, _ values: [String]) {
         hasher.parts(column, values)
     }

@@ -67,13 +67,13 @@ extension TaskIndex {
                 let rc = sqlite3_step(raw)
                 if rc == SQLITE_DONE { break }
                 guard rc == SQLITE_ROW else { throw IndexError.database(String(cString: sqlite3_errmsg(sqlite3_db_handle(raw)))) }
-                guard let task = reader.rankingTask(), let path = reader.text(10) else { continue }
+                guard let task = reader.rankingTask(), let path = reader.text(RowReader.rankingPath) else { continue }
                 if path != lastPath {
                     lastPath = path
                     lastRank = ranks[path] ?? ranks.count
                 }
                 tasks.append(task)
-                keys.append((lastRank, reader.int(11) ?? 0))
+                keys.append((lastRank, reader.int(RowReader.rankingPath + 1) ?? 0))
             }
             if zip(keys, keys.dropFirst()).allSatisfy({ ($0.rank, $0.position) < ($1.rank, $1.position) }) { return tasks }
             let order = keys.indices.sorted { (keys[$0].rank, keys[$0].position) < (keys[$1].rank, keys[$1].position) }

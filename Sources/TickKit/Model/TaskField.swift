@@ -73,8 +73,11 @@ public struct TaskField: Sendable {
     /// Its `key:` on a todo.txt line (``TodoTxtCodec``); nil: todo.txt says it another way
     /// (title words, `x`, `(A)`, `+project`, `@context`, dates in front) or not at all.
     public let todoTxtKey: String?
+    /// How the index stores it in its `tasks` row (its value type's
+    /// ``IndexValue``); nil: not indexed.
+    let index: FieldIndexCoding?
     /// The `tasks` columns of the index that store it.
-    public let indexColumns: [String]
+    public var indexColumns: [String] { index?.columns.map(\.name) ?? [] }
     /// How undo's conflict message names a change of it.
     public let undoName: String
     /// Its name as a report column (`--columns`, `[reports.NAME] columns`); nil: not a column.
@@ -127,9 +130,9 @@ public struct TaskField: Sendable {
     /// (Docs/MERGE.md §4). A register without one is merged by `merge`.
     /// `fileCheck` names what is wrong with a value its type reads but the
     /// field does not take (an empty title).
-    static func value<V: Equatable & FileValue>(
+    static func value<V: Equatable & FileValue & IndexValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
-        rule: MergeRule = .register, confirmation: String?, input: String? = nil, hook: String?, todoTxt: String? = nil, index: [String],
+        rule: MergeRule = .register, confirmation: String?, input: String? = nil, hook: String?, todoTxt: String? = nil, index: String?,
         undo: String? = nil, column: String? = nil, label: String? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
@@ -140,7 +143,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: index, undoName: undo ?? name,
+            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
             cell: .value(name, path), shown: { shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
@@ -158,16 +161,17 @@ public struct TaskField: Sendable {
     /// takes part in a merge by its entry).
     /// In a task file the set is an array of `fileNode` values, read back
     /// by `fileElement` (`what` names them when the value is no array).
+    /// The index stores it as `index` (``FieldIndexCoding/words(_:_:emptyIsNull:comment:word:element:)``).
     static func elements<E: Hashable & Sendable>(
         _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, todoTxt: String? = nil,
         column: String? = nil, shown: @escaping @Sendable ([E]) -> FieldValue,
         prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?,
         fileWhat: String, fileNode: @escaping @Sendable (E) -> JSONNode,
-        fileElement: @escaping @Sendable (JSONNode, JSONFieldReader) throws(FormatError) -> E
+        fileElement: @escaping @Sendable (JSONNode, JSONFieldReader) throws(FormatError) -> E, index: FieldIndexCoding
     ) -> TaskField {
         TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, indexColumns: [name], undoName: name,
+            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil, shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
             differs: { $0[keyPath: path] != $1[keyPath: path] },
@@ -187,10 +191,10 @@ public struct TaskField: Sendable {
     /// conflict message name them.
     public static let all: [TaskField] = [
         .value("title", \.title, kind: .text, property: "title", changeKey: "title",
-               confirmation: "title", hook: "description", index: ["title"], column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) },
+               confirmation: "title", hook: "description", index: "title", column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) },
                fileCheck: { TaskFileDecoder.hasVisibleText($0) ? nil : "\"title\" must not be empty" }),
         .value("state", \.state, kind: .word, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", todoTxt: "state", index: ["state"], column: "state", label: "state", onRepeat: .fresh, shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
+               confirmation: nil, hook: "status", todoTxt: "state", index: "state", column: "state", label: "state", onRepeat: .fresh, shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
                // With its completion time, as one value (`completedAt` goes with it).
                merge: { m, result in
                    let state = m.pick("state", \.stateValue) { $0.node }
@@ -198,39 +202,41 @@ public struct TaskField: Sendable {
                    result.completedAt = state.completedAt
                }),
         .value("due", \.due, kind: .dayOrTime, property: "due", changeKey: "due",
-               confirmation: "due", input: "due", hook: "due", todoTxt: "due", index: ["due", "due_day", "due_ts"],
+               confirmation: "due", input: "due", hook: "due", todoTxt: "due", index: "due",
                column: "due", label: "due", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         .value("remind", \.remind, kind: .instant, property: "remind", changeKey: "remind",
-               confirmation: "remind", input: "remind", hook: "tickremind", todoTxt: "remind", index: ["remind_ts"],
+               confirmation: "remind", input: "remind", hook: "tickremind", todoTxt: "remind", index: "remind",
                column: "remind", label: "remind", onRepeat: .moved, shown: { $0.map(FieldValue.instant) }, canon: MergeCanon.date),
         .value("wait", \.wait, kind: .dayOrTime, property: "wait", changeKey: "wait",
-               confirmation: "wait", input: "wait", hook: "wait", todoTxt: "wait", index: ["wait", "wait_day", "wait_ts"],
+               confirmation: "wait", input: "wait", hook: "wait", todoTxt: "wait", index: "wait",
                column: "wait", label: "wait", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", input: "sched", hook: "scheduled", todoTxt: "t", index: ["scheduled_day"],
+               confirmation: "sched", input: "sched", hook: "scheduled", todoTxt: "t", index: "scheduled",
                column: "sched", label: "scheduled", onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
-               confirmation: "at", input: "at", hook: nil, index: ["slot_day", "slot_start", "slot_minutes", "slot_extra"],
+               confirmation: "at", input: "at", hook: nil, index: "slot",
                label: "slot", onRepeat: .fresh, shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
-               confirmation: "pri", input: "pri", hook: "priority", index: ["priority"],
+               confirmation: "pri", input: "pri", hook: "priority", index: "priority",
                column: "pri", label: "priority", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
-               confirmation: "energy", input: "energy", hook: "tickenergy", todoTxt: "energy", index: ["energy"],
+               confirmation: "energy", input: "energy", hook: "tickenergy", todoTxt: "energy", index: "energy",
                column: "energy", label: "energy", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", input: "estimate", hook: "tickestimate", todoTxt: "estimate", index: ["estimate"],
+               confirmation: "estimate", input: "estimate", hook: "tickestimate", todoTxt: "estimate", index: "estimate",
                column: "estimate", label: "estimate", onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", input: "repeat", hook: "recur", todoTxt: "rec", index: ["repeat"],
+               confirmation: "repeat", input: "repeat", hook: "recur", todoTxt: "rec", index: "repeat",
                label: "repeat", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
-               confirmation: "note", hook: "annotations", index: ["notes"], onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
+               confirmation: "note", hook: "annotations", index: "notes", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .elements("depends", \.depends, hook: "depends", input: "depends", todoTxt: "depends", shown: { .tasks($0) },
                   prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) },
-                  fileWhat: "task ids", fileNode: { .string($0.lowercased) }, fileElement: { item, reader throws(FormatError) in try reader.uuid(item, key: "depends") }),
+                  fileWhat: "task ids", fileNode: { .string($0.lowercased) }, fileElement: { item, reader throws(FormatError) in try reader.uuid(item, key: "depends") },
+                  index: .words("depends", \.depends, emptyIsNull: true, comment: "lowercase UUIDs, space separated, or NULL",
+                                word: \.lowercased, element: { UUID(fastBytes: $0) })),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
         .elements("tags", \.tags, hook: "tags", column: "tags", shown: { .tags($0) }, prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 },
                   fileWhat: "strings", fileNode: { .string($0) }, fileElement: { item, reader throws(FormatError) in
@@ -239,19 +245,19 @@ public struct TaskField: Sendable {
                       }
                       if let problem = TagRules.problem(with: tag) { throw reader.error(at: item.offset, problem) }
                       return tag
-                  }),
+                  }, index: .words("tags", \.tags, emptyIsNull: false, comment: "space separated", word: { $0 }, element: { String(decoding: $0, as: UTF8.self) })),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, kind: .instant, property: "createdAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: ["created_ts"], column: "created", label: "created", onRepeat: .copied, shown: { .instant($0) }),
+               confirmation: nil, hook: nil, index: "created", column: "created", label: "created", onRepeat: .copied, shown: { .instant($0) }),
         .value("modifiedAt", \.modifiedAt, kind: .instant, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: ["modified_ts"], column: "modified", label: "modified", onRepeat: .fresh, shown: { .instant($0) }),
+               confirmation: nil, hook: nil, index: "modified", column: "modified", label: "modified", onRepeat: .fresh, shown: { .instant($0) }),
         // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
         .value("completedAt", \.completedAt, kind: .instant, property: "completedAt", changeKey: "state", rule: .bookkeeping,
-               confirmation: nil, hook: "end", index: ["completed_ts"], column: "completed", label: "completed", onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
+               confirmation: nil, hook: "end", index: "completed", column: "completed", label: "completed", onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, indexColumns: ["extra"], undoName: "other fields",
+            hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, index: .members("extra", \.extra), undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
             column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },
