@@ -30,8 +30,8 @@ struct RowReader {
     /// The fields ranking and placing read (``rankingTask()``).
     static let rankingFields = ["state", "due", "scheduled", "priority", "energy", "estimate", "slot"]
 
-    /// The fields of ``rankingFields`` with the result column each starts at
-    /// in ``rankingColumns``: after the id, before the path and position.
+    /// Reads the fields of ``rankingFields`` from ``rankingColumns`` (after
+    /// the id), and the path's result column (after them).
     private static let ranking: (read: @Sendable (inout TaskItem, RowReader) -> Bool, path: Int32) = {
         var readers: [(FieldIndexCoding, Int32)] = []
         var result: Int32 = 1

@@ -4,7 +4,8 @@ import FoundationEssentials
 /// needs to know about it: the one list (``TaskField/all``) from which change
 /// stamping, merge, undo's conflict message, confirmations, the hook JSON and
 /// the index's columns are derived. Adding a field is one entry here plus
-/// its codecs (the file format, the index's columns, Taskwarrior, CalDAV).
+/// its value type's conformances (``FileValue``, ``CellValue``,
+/// ``IndexValue``) and the code Docs/ARCHITECTURE.md still names.
 public struct TaskField: Sendable {
     /// How a merge (and change stamping) treats the field (Docs/MERGE.md).
     public enum MergeRule: Sendable, Equatable {
