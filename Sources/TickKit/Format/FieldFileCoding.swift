@@ -15,12 +15,13 @@ struct FieldFileCoding: Sendable {
     static func value<V: FileValue>(
         _ key: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, check: (@Sendable (V) -> String?)? = nil
     ) -> FieldFileCoding {
-        FieldFileCoding(
-            write: { $0[keyPath: path].fileNode },
+        let property = TaskProperty(path)
+        return FieldFileCoding(
+            write: { property.get($0).fileNode },
             read: { task, node, reader throws(FormatError) in
                 let value = try V.read(node, key: key, reader)
                 if let check, let problem = check(value) { throw reader.error(at: node.offset, problem) }
-                task[keyPath: path] = value
+                property.set(&task, value)
             })
     }
 
@@ -32,9 +33,10 @@ struct FieldFileCoding: Sendable {
         node: @escaping @Sendable (E) -> JSONNode,
         element: @escaping @Sendable (JSONNode, JSONFieldReader) throws(FormatError) -> E
     ) -> FieldFileCoding {
-        FieldFileCoding(
+        let property = TaskProperty(path)
+        return FieldFileCoding(
             write: { task in
-                let items = task[keyPath: path]
+                let items = property.get(task)
                 return items.isEmpty ? nil : .array(items.map(node))
             },
             read: { task, v, reader throws(FormatError) in
@@ -46,7 +48,7 @@ struct FieldFileCoding: Sendable {
                     let e = try element(item, reader)
                     if !read.contains(e) { read.append(e) }
                 }
-                task[keyPath: path] = read
+                property.set(&task, read)
             })
     }
 }

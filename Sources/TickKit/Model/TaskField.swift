@@ -138,6 +138,7 @@ public struct TaskField: Sendable {
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
+        let stored = TaskProperty(path)
         let registerMerge: @Sendable (inout TaskMerge, inout TaskItem) -> Void = { m, result in
             guard rule == .register, let changeKey, let canon else { return }
             result[keyPath: path] = m.pick(changeKey, path, canon)
@@ -146,8 +147,8 @@ public struct TaskField: Sendable {
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
-            cell: .value(name, path), shown: { shown($0[keyPath: path]) },
-            differs: { $0[keyPath: path] != $1[keyPath: path] },
+            cell: .value(name, path), shown: { shown(stored.get($0)) },
+            differs: { stored.get($0) != stored.get($1) },
             merge: merge ?? registerMerge, elementKeys: nil,
             applyChange: { task, before, after in
                 if before[keyPath: path] != after[keyPath: path] { task[keyPath: path] = after[keyPath: path] }
@@ -170,12 +171,14 @@ public struct TaskField: Sendable {
         fileWhat: String, fileNode: @escaping @Sendable (E) -> JSONNode,
         fileElement: @escaping @Sendable (JSONNode, JSONFieldReader) throws(FormatError) -> E, index: FieldIndexCoding
     ) -> TaskField {
-        TaskField(
+        let stored = TaskProperty(path)
+        return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
             hookKey: hook, inputKey: input, todoTxtKey: todoTxt, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
-            file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil, shown: { $0[keyPath: path].isEmpty ? nil : shown($0[keyPath: path]) },
-            differs: { $0[keyPath: path] != $1[keyPath: path] },
+            file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
+            shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
+            differs: { stored.get($0) != stored.get($1) },
             merge: { m, result in result[keyPath: path] = m.mergeSet(path, prefix: prefix, key: key, element: element) },
             elementKeys: { a, b in Set(a[keyPath: path]).symmetricDifference(b[keyPath: path]).map(key) },
             applyChange: { task, before, after in

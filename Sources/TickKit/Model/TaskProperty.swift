@@ -1,14 +1,14 @@
 /// One stored property of ``TaskItem``, read and written at its offset in
-/// the task (``MemoryLayout/offset(of:)``), for codecs that run per field
-/// and row: applying a key path to a task copies the whole task to read one
-/// property, which cost the index 14% of a reindex and of a listing.
+/// the task (``MemoryLayout/offset(of:)``), for what runs per field and
+/// task (the index and file codecs, the table's comparisons): applying a key
+/// path to a task copies the whole task to read one property, which cost
+/// the index 14% of a reindex and of a listing.
 /// A key path that is not a stored property's is applied as a key path.
-struct TaskProperty<V>: @unchecked Sendable {
-    // @unchecked: a key path literal of a stored property is immutable.
-    let path: WritableKeyPath<TaskItem, V>
+struct TaskProperty<V>: Sendable {
+    let path: WritableKeyPath<TaskItem, V> & Sendable
     private let offset: Int?
 
-    init(_ path: WritableKeyPath<TaskItem, V>) {
+    init(_ path: WritableKeyPath<TaskItem, V> & Sendable) {
         self.path = path
         offset = MemoryLayout<TaskItem>.offset(of: path)
     }
