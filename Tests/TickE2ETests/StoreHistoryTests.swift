@@ -233,7 +233,7 @@ struct StoreHistory {
         case 3:
             what = "notes \(name(id))"
             let notes: FieldChange<String> = rng.chance(30) ? .clear : .set("n\(n)")
-            try edit(m, uuid, at: now) { $0.notes = notes }
+            try edit(m, uuid, at: now) { $0[\.notes] = notes }
         case 4:
             let tag = rng.pick(["a", "b", "c"])
             let has = before.tasks[id]?.tags.contains(tag) == true
@@ -243,11 +243,11 @@ struct StoreHistory {
             let day = 22 + rng.int(8)
             what = "due \(name(id))"
             let due: FieldChange<TaskDate> = rng.chance(25) ? .clear : LocalDate(year: 2026, month: 11, day: day).map { .set(.day($0)) } ?? .clear
-            try edit(m, uuid, at: now) { $0.due = due }
+            try edit(m, uuid, at: now) { $0[\.due] = due }
         case 6:
             what = "priority \(name(id))"
             let priority: FieldChange<Priority> = rng.chance(30) ? .clear : .set(rng.pick(Priority.allCases))
-            try edit(m, uuid, at: now) { $0.priority = priority }
+            try edit(m, uuid, at: now) { $0[\.priority] = priority }
         case 7, 8:
             what = "done \(name(id))"
             recreates = true

@@ -42,12 +42,12 @@ import Testing
         #expect(d.priority == .must)
         #expect(d.energy == .low)
         var typed = TaskEdit()
-        typed.priority = .set(.flexible)
+        typed[\.priority] = .set(.flexible)
         typed.removeTags = ["office"]
         let applied = d.applied(to: typed)
         #expect(applied.addTags == ["work"], "a tag the add removes is not added back")
-        #expect(applied.priority == .set(.flexible), "the typed priority wins")
-        #expect(applied.energy == .set(.low))
+        #expect(applied[\.priority] == .set(.flexible), "the typed priority wins")
+        #expect(applied[\.energy] == .set(.low))
     }
 
     @Test(arguments: ["+work or list:Work", "-someday", "+work due.before:fri", "not +work", "pri:none"])

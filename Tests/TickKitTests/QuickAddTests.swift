@@ -10,14 +10,14 @@ import Testing
     @Test func tokensBecomeFieldsAndTheRestIsTheTitle() throws {
         let (title, edit) = try parser.parse(["Call", "bank", "due:tomorrow@17:00", "+phone", "pri:m", "energy:low", "list:Work", "sched:mon", "remind:fri", "repeat:weekly"])
         #expect(title == "Call bank")
-        #expect(edit.due == .set(.time(Timestamp.parse("2026-11-22T16:00:00Z")!)))
-        #expect(edit.scheduled == .set(LocalDate(iso: "2026-11-23")!))
-        #expect(edit.remind == .set(Timestamp.parse("2026-11-27T08:00:00Z")!))
-        #expect(edit.priority == .set(.must))
-        #expect(edit.energy == .set(.low))
+        #expect(edit[\.due] == .set(.time(Timestamp.parse("2026-11-22T16:00:00Z")!)))
+        #expect(edit[\.scheduled] == .set(LocalDate(iso: "2026-11-23")!))
+        #expect(edit[\.remind] == .set(Timestamp.parse("2026-11-27T08:00:00Z")!))
+        #expect(edit[\.priority] == .set(.must))
+        #expect(edit[\.energy] == .set(.low))
         #expect(edit.addTags == ["phone"])
         #expect(edit.list == "Work")
-        #expect(edit.repeatRule == .set("weekly"))
+        #expect(edit[\.repeatRule] == .set("weekly"))
     }
 
     @Test func unknownKeysAndEscapedTokensStayInTheTitle() throws {
@@ -28,8 +28,8 @@ import Testing
 
     @Test func removalFormsOnlyInEdit() throws {
         let (_, edit) = try parser.parse(["due:", "-home", "pri:"], allowRemoval: true)
-        #expect(edit.due == .clear)
-        #expect(edit.priority == .clear)
+        #expect(edit[\.due] == .clear)
+        #expect(edit[\.priority] == .clear)
         #expect(edit.removeTags == ["home"])
         #expect(throws: InputError.self) { try parser.parse(["x", "due:"]) }
     }
@@ -82,7 +82,7 @@ import Testing
         let (title, edit) = try parser.parse(["Lunch", "at:noon", "+food", "+é", "+🔥", "+_x", "Due:fri"])
         #expect(title == "Lunch")
         #expect(edit.addTags == ["food", "é", "🔥", "_x"])
-        #expect(edit.due == .set(.day(LocalDate(iso: "2026-11-27")!)))
+        #expect(edit[\.due] == .set(.day(LocalDate(iso: "2026-11-27")!)))
         #expect(edit.slot == .set(SlotRequest(day: nil, today: LocalDate(iso: "2026-11-21")!, start: ClockTime(hour: 12, minute: 0)!)))
     }
 
@@ -103,18 +103,18 @@ import Testing
         for (words, title, due) in cases {
             let (t, edit) = try parser.parse(words)
             #expect(t == title, "\(words)")
-            #expect(edit.due == .set(.day(LocalDate(iso: due)!)), "\(words)")
+            #expect(edit[\.due] == .set(.day(LocalDate(iso: due)!)), "\(words)")
         }
         let (t, edit) = try parser.parse(["X", "remind:in", "2h"])
         #expect(t == "X")
-        #expect(edit.remind == .set(now.addingTimeInterval(7_200)))
+        #expect(edit[\.remind] == .set(now.addingTimeInterval(7_200)))
     }
 
     @Test func todoTxtsPriorityFirstIsThePriority() throws {
         for (words, priority) in [(["(A)", "Call", "mum"], Priority.must), (["(A) Call mum"], .must), (["(C)", "Call", "mum"], .flexible)] {
             let (title, edit) = try parser.parse(words)
             #expect(title == "Call mum", "\(words)")
-            #expect(edit.priority == .set(priority), "\(words)")
+            #expect(edit[\.priority] == .set(priority), "\(words)")
         }
         // Only first, only a capital letter: text otherwise.
         #expect(try parser.parse(["Call", "(A)"]).title == "Call (A)")
@@ -135,9 +135,9 @@ import Testing
         }
         // Before another token or at the end it clears; `none` clears too.
         let (_, edit) = try parser.parse(["due:", "+x", "remind:none", "pri:"], allowRemoval: true)
-        #expect(edit.due == .clear && edit.remind == .clear && edit.priority == .clear)
+        #expect(edit[\.due] == .clear && edit[\.remind] == .clear && edit[\.priority] == .clear)
         let (_, added) = try parser.parse(["X", "due:none"])
-        #expect(added.due == .keep)
+        #expect(added[\.due] == .keep)
     }
 
     @Test func badValuesSayHowToWriteALiteralTitle() throws {
@@ -161,6 +161,6 @@ import Testing
             #expect(throws: InputError.self) { try parser.parse(["X", "repeat:\(rule)"]) }
         }
         let (_, edit) = try parser.parse(["X", "repeat:+1mo"])
-        #expect(edit.repeatRule == .set("+1mo"))
+        #expect(edit[\.repeatRule] == .set("+1mo"))
     }
 }

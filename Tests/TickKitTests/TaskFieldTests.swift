@@ -431,3 +431,52 @@ import CSQLite
         #expect(written == rows.filter { written.contains($0) }, "FORMAT.md §4's order is not the encoder's: \(written) vs \(rows)")
     }
 }
+
+/// Issue 45: the UI's `e` line types every field of the table that words
+/// set (``TaskField/input``), reads it back, and clears what is taken out.
+@Suite struct TaskFieldInputLineTests {
+    let utc = Zone(named: "UTC")!
+    var parser: QuickAddParser { QuickAddParser(fields: FieldParser(now: TaskFieldTests.t0, timeZone: utc)) }
+
+    func edit(_ line: String, of task: TaskItem) throws -> TaskEdit {
+        let (title, tokens) = try parser.split(line.split(separator: " ").map(String.init), allowRemoval: true)
+        return try UILineEdit.change(to: task, titleWords: title, tokens: tokens)
+    }
+
+    /// ``TaskFieldTests/base`` without its slot (the line cannot say a slot).
+    var task: TaskItem {
+        var task = TaskFieldTests.base
+        task.slot = nil
+        return task
+    }
+
+    @Test func theLineSaysEveryTypedFieldAndReadsItBack() throws {
+        let line = UITaskText.tokens(of: task, timeZone: utc)
+        var blank = TaskItem(id: task.id, title: task.title, createdAt: task.createdAt, modifiedAt: task.modifiedAt)
+        blank.tags = task.tags
+        let change = try edit(line, of: blank)
+        _ = change.apply(to: &blank, now: TaskFieldTests.t0)
+        for field in TaskField.all {
+            guard let input = field.input, input.parse != nil else { continue }
+            #expect(line.contains(" \(input.key):"), "the line does not say \(field.name): \(line)")
+            #expect(!field.differs(blank, task), "\(field.name) did not come back from \(line)")
+        }
+        #expect(try edit(line, of: task).apply(to: &blank, now: TaskFieldTests.t1) == false, "the unchanged line changes nothing")
+    }
+
+    @Test func aFieldTakenOffTheLineIsCleared() throws {
+        let line = UITaskText.tokens(of: task, timeZone: utc)
+        for field in TaskField.all {
+            guard let input = field.input, input.parse != nil else { continue }
+            let words = line.split(separator: " ").map(String.init)
+            // A multi-word value (`repeat:every 2w`) is not in the sample task.
+            let kept = words.filter { !$0.hasPrefix(input.key + ":") }
+            #expect(kept.count == words.count - 1, "\(input.key): is on the line once: \(line)")
+            var edited = task
+            _ = try edit(kept.joined(separator: " "), of: task).apply(to: &edited, now: TaskFieldTests.t1)
+            let changed = TaskField.differing(task, edited).map(\.name).filter { $0 != "modifiedAt" }
+            #expect(changed == [field.name], "taking \(input.key): off changed \(changed)")
+            #expect(field.shown(edited) == nil, "\(field.name) is not cleared")
+        }
+    }
+}

@@ -23,10 +23,10 @@ import Testing
         let (title, edit) = try parser.parse(["Fix", "bug", "project:Work", "recur:weekly", "due:fri"])
         #expect(title == "Fix bug")
         #expect(edit.list == "Work")
-        #expect(edit.repeatRule == .set("weekly"))
+        #expect(edit[\.repeatRule] == .set("weekly"))
         // Taskwarrior's own recur values, as tick import reads them.
-        #expect(try parser.parse(["x", "recur:biweekly"]).edit.repeatRule == .set("every 2w"))
-        #expect(try parser.parse(["x", "recur:2wks"]).edit.repeatRule == .set("every 2w"))
+        #expect(try parser.parse(["x", "recur:biweekly"]).edit[\.repeatRule] == .set("every 2w"))
+        #expect(try parser.parse(["x", "recur:2wks"]).edit[\.repeatRule] == .set("every 2w"))
         // repeat: keeps tick's grammar only.
         #expect(throws: InputError.self) { try parser.parse(["x", "repeat:biweekly"]) }
         // Taskwarrior's `m` stays ambiguous: a month is `mo`.
@@ -36,7 +36,7 @@ import Testing
     @Test func taskwarriorPrioritiesMapToMustAndFlexible() throws {
         for (typed, expected) in [("pri:H", Priority.must), ("pri:high", .must), ("priority:H", .must), ("pri:M", .must),
                                   ("pri:medium", .must), ("pri:L", .flexible), ("pri:low", .flexible), ("pri:f", .flexible)] {
-            #expect(try parser.parse(["x", typed]).edit.priority == .set(expected), "\(typed)")
+            #expect(try parser.parse(["x", typed]).edit[\.priority] == .set(expected), "\(typed)")
         }
         #expect(Priority.taskwarrior("urgent") == nil)
         #expect(message(["x", "pri:urgent"])?.contains("if \"pri:urgent\" is title text") == true)

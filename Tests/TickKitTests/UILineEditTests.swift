@@ -21,13 +21,13 @@ import Testing
     func clears() throws {
         let edit = try change("Call the bank today due:2026-11-27 +money")
         #expect(edit.title == "Call the bank today")
-        #expect(edit.due == .set(.day(LocalDate(iso: "2026-11-27")!)))
-        #expect(edit.scheduled == .clear)
-        #expect(edit.priority == .clear)
-        #expect(edit.energy == .clear)
-        #expect(edit.estimate == .clear)
+        #expect(edit[\.due] == .set(.day(LocalDate(iso: "2026-11-27")!)))
+        #expect(edit[\.scheduled] == .clear)
+        #expect(edit[\.priority] == .clear)
+        #expect(edit[\.energy] == .clear)
+        #expect(edit[\.estimate] == .clear)
         #expect(edit.removeTags == ["phone"], "Money is kept whatever its case")
-        #expect(edit.remind == .keep && edit.repeatRule == .keep && edit.wait == .keep, "fields the task lacks are left alone")
+        #expect(edit[\.remind] == .keep && edit[\.repeatRule] == .keep && edit[\.wait] == .keep, "fields the task lacks are left alone")
     }
 
     @Test("list:, a slot and an empty title are refused with the CLI's usage errors")

@@ -140,15 +140,15 @@ import Testing
     @Test func waitAndDependsTokens() throws {
         let (title, edit) = try parser.parse(["Paint", "wall", "wait:tomorrow", "depends:3,a1b2c3"])
         #expect(title == "Paint wall")
-        #expect(edit.wait == .set(.day(LocalDate(iso: "2026-11-22")!)))
+        #expect(edit[\.wait] == .set(.day(LocalDate(iso: "2026-11-22")!)))
         #expect(edit.dependsAdded == ["3", "a1b2c3"])
         let (_, joined) = try parser.parse(["X", "wait:next", "monday"])
-        #expect(joined.wait == .set(.day(LocalDate(iso: "2026-11-23")!)))
+        #expect(joined[\.wait] == .set(.day(LocalDate(iso: "2026-11-23")!)))
         let (_, removal) = try parser.parse(["depends:-3,4", "wait:"], allowRemoval: true)
         #expect(removal.dependsRemoved == ["3"] && removal.dependsAdded == ["4"])
-        #expect(removal.wait == .clear)
+        #expect(removal[\.wait] == .clear)
         let (_, none) = try parser.parse(["depends:none", "wait:none"], allowRemoval: true)
-        #expect(none.dependsCleared && none.wait == .clear)
+        #expect(none.dependsCleared && none[\.wait] == .clear)
         #expect(throws: InputError.self) { try parser.parse(["X", "depends:-3"]) }
         #expect(throws: InputError.self) { try parser.parse(["X", "depends:three"]) }
         #expect(throws: InputError.self) { try parser.parse(["X", "wait:someday-maybe"]) }

@@ -62,8 +62,8 @@ public struct ContextDefaults: Sendable, Equatable {
         for tag in tags where !edit.addTags.contains(tag) && !edit.removeTags.contains(tag) {
             edit.addTags.append(tag)
         }
-        if let priority, case .keep = edit.priority { edit.priority = .set(priority) }
-        if let energy, case .keep = edit.energy { edit.energy = .set(energy) }
+        if let priority, case .keep = edit[\.priority] { edit[\.priority] = .set(priority) }
+        if let energy, case .keep = edit[\.energy] { edit[\.energy] = .set(energy) }
         return edit
     }
 

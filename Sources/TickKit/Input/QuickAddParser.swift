@@ -37,6 +37,10 @@ public struct QuickAddParser: Sendable {
     /// The keys recognized as tokens: tick's and their other spellings (``FieldNames/aliases``).
     public static let keys: Set<String> = fieldKeys.union(FieldNames.aliases.filter { fieldKeys.contains($0.value) }.keys)
 
+    /// The fields' input codings by key (``TaskField/input``).
+    static let inputs: [String: FieldInputCoding] = Dictionary(
+        TaskField.all.compactMap { field in field.input.map { ($0.key, $0) } }, uniquingKeysWith: { first, _ in first })
+
     /// The keys that take WHEN words (a day or an instant, from the field table).
     static let dateKeys: Set<String> = TaskField.dateInputKeys
 
@@ -66,8 +70,8 @@ public struct QuickAddParser: Sendable {
                 continue
             }
             // todo.txt's priority first: `(A) Call mum` (one quoted word or several).
-            if titleWords.isEmpty, edit.priority == .keep, let (priority, rest) = Self.todoTxtPriority(word) {
-                edit.priority = .set(priority)
+            if titleWords.isEmpty, edit[\.priority] == .keep, let (priority, rest) = Self.todoTxtPriority(word) {
+                edit[\.priority] = .set(priority)
                 if !rest.isEmpty { words.insert(contentsOf: rest.split(separator: " ").map(String.init), at: words.startIndex) }
                 continue
             }
@@ -308,16 +312,13 @@ public struct QuickAddParser: Sendable {
             throw .invalid("\(key): needs a value, e.g. \(key):\(Self.example(key)); "
                 + "if \"\(key):\" is title text, put it after `--` or write \\\(key):")
         }
-        switch FieldNames.canonical(key) {
-        case "due": edit.due = .clear
-        case "remind": edit.remind = .clear
-        case "sched": edit.scheduled = .clear
-        case "pri": edit.priority = .clear
-        case "energy": edit.energy = .clear
-        case "repeat": edit.repeatRule = .clear
-        case "estimate": edit.estimate = .clear
+        let canonical = FieldNames.canonical(key)
+        if let clear = Self.inputs[canonical]?.clear {
+            edit.set(clear)
+            return
+        }
+        switch canonical {
         case "at": edit.slot = .clear
-        case "wait": edit.wait = .clear
         case "depends":
             edit.dependsCleared = true
             edit.dependsAdded = []
@@ -327,9 +328,12 @@ public struct QuickAddParser: Sendable {
     }
 
     private func apply(key: String, value: String, to edit: inout TaskEdit, allowRemoval: Bool) throws(InputError) {
-        switch FieldNames.canonical(key) {
-        case "due": edit.due = .set(try fields.due(value))
-        case "wait": edit.wait = .set(try fields.due(value, key: "wait"))
+        let canonical = FieldNames.canonical(key)
+        if let parse = Self.inputs[canonical]?.parse {
+            edit.set(try parse(value, key, fields))
+            return
+        }
+        switch canonical {
         case "depends":
             for ref in try fields.dependencies(value) {
                 if ref.hasPrefix("-") {
@@ -341,20 +345,7 @@ public struct QuickAddParser: Sendable {
                     edit.dependsAdded.append(ref)
                 }
             }
-        case "remind": edit.remind = .set(try fields.remind(value))
-        case "sched": edit.scheduled = .set(try fields.scheduled(value, key: key))
         case "list": edit.list = value
-        case "pri": edit.priority = .set(try fields.priority(value, key: key))
-        case "energy": edit.energy = .set(try fields.energy(value))
-        case "repeat":
-            do {
-                edit.repeatRule = .set(try fields.repeatRule(value, key: key))
-            } catch {
-                // `recur:` also takes Taskwarrior's values (`biweekly`, `2wks`), as tick import does.
-                guard key == "recur", let rule = TaskwarriorRecurrence.tickRule(forTaskwarrior: value) else { throw error }
-                edit.repeatRule = .set(rule)
-            }
-        case "estimate": edit.estimate = .set(try fields.estimate(value, key: key))
         case "at": edit.slot = .set(try fields.slotStart(value))
         case "for": edit.slotMinutes = try fields.slotLength(value)
         default: break

@@ -3,22 +3,15 @@ import FoundationEssentials
 /// A set of changes to a task, from quick-add tokens or flags.
 public struct TaskEdit: Sendable, Equatable {
     public var title: String?
-    public var due: FieldChange<TaskDate> = .keep
-    public var scheduled: FieldChange<LocalDate> = .keep
-    public var remind: FieldChange<Date> = .keep
-    /// `wait:WHEN`: hidden from the views until then.
-    public var wait: FieldChange<TaskDate> = .keep
-    public var repeatRule: FieldChange<String> = .keep
-    public var priority: FieldChange<Priority> = .keep
-    public var energy: FieldChange<Energy> = .keep
-    /// The estimate in minutes (`estimate:45m`).
-    public var estimate: FieldChange<Int> = .keep
+    /// The changes of the table's fields that words, flags and the UI's
+    /// line set (``TaskField/input``) and of the notes, one per property
+    /// (read and set through the subscript). A field set to `.keep` has none.
+    private(set) var changes: [Int: FieldEdit] = [:]
     /// The slot's start (`at:14:00`); `.clear` removes the slot.
     public var slot: FieldChange<SlotRequest> = .keep
     /// The slot's length (`for:45m`).
     public var slotMinutes: Int?
-    public var notes: FieldChange<String> = .keep
-    /// Lines appended to the notes, after ``notes`` (`tick annotate`:
+    /// Lines appended to the notes, after the notes' change (`tick annotate`:
     /// ``Annotation/line(in:)``), against the notes the task has when written.
     public var appendNotes: [String] = []
     public var addTags: [String] = []
@@ -42,13 +35,43 @@ public struct TaskEdit: Sendable, Equatable {
 
     public init() {}
 
+    /// The change of the task's property at `path` (`edit[\.due] = .set(…)`).
+    public subscript<V: Sendable & Equatable>(path: WritableKeyPath<TaskItem, V?> & Sendable) -> FieldChange<V> {
+        get { changes[Self.key(of: path)]?.typed(V.self) ?? .keep }
+        set {
+            if newValue == .keep {
+                changes[Self.key(of: path)] = nil
+            } else {
+                changes[Self.key(of: path)] = FieldEdit(newValue, at: path)
+            }
+        }
+    }
+
+    /// Sets a field's change as read from words or a flag (``FieldInputCoding``).
+    mutating func set(_ change: FieldEdit) {
+        changes[change.key] = change
+    }
+
+    /// Sets the field whose input key is `key` (``TaskField/inputKey``) to
+    /// `text` as typed, `spelled` as the user wrote the key or flag (for the error).
+    public mutating func set(_ key: String, typed text: String, spelled: String, parser: FieldParser) throws(InputError) {
+        guard let parse = QuickAddParser.inputs[key]?.parse else { throw .invalid("\(spelled) is not a field typed as a value") }
+        set(try parse(text, spelled, parser))
+    }
+
+    /// The key of a property's change: its place in a task (every optional
+    /// property of ``TaskItem`` is stored; another key path, by its hash).
+    static func key<V>(of path: WritableKeyPath<TaskItem, V>) -> Int {
+        MemoryLayout<TaskItem>.offset(of: path) ?? path.hashValue
+    }
+
     /// True when the edit changes nothing.
     public var isEmpty: Bool { self == TaskEdit() }
 
     /// Why the new title or notes break ``TextRules`` (control characters, length), or nil.
     public var textProblem: String? {
         if let title, let problem = TextRules.titleProblem(title) { return problem }
-        if case .set(let text) = notes, let problem = TextRules.notesProblem(text) { return problem }
+        if case .set(let text) = self[\.notes], let problem = TextRules.notesProblem(text) { return problem }
         for line in appendNotes {
             if line.contains(where: \.isNewline) { return "an annotation is one line; it cannot hold a line break" }
             if let problem = TextRules.notesProblem(line) { return problem }
@@ -65,14 +88,10 @@ public struct TaskEdit: Sendable, Equatable {
             task.title = title
             changed = true
         }
-        changed = due.apply(to: &task.due) || changed
-        changed = scheduled.apply(to: &task.scheduled) || changed
-        changed = remind.apply(to: &task.remind) || changed
-        changed = wait.apply(to: &task.wait) || changed
-        changed = repeatRule.apply(to: &task.repeatRule) || changed
-        changed = priority.apply(to: &task.priority) || changed
-        changed = energy.apply(to: &task.energy) || changed
-        changed = estimate.apply(to: &task.estimate) || changed
+        // The slot below reads the scheduled day and estimate these set.
+        for key in changes.keys.sorted() {
+            if let change = changes[key] { changed = change.apply(to: &task) || changed }
+        }
         if let outcome = try? slotOutcome(for: task) {
             switch outcome {
             case .unchanged: break
@@ -85,7 +104,6 @@ public struct TaskEdit: Sendable, Equatable {
                 changed = true
             }
         }
-        changed = notes.apply(to: &task.notes) || changed
         if !appendNotes.isEmpty {
             task.notes = Annotation.appending(appendNotes, to: task.notes)
             changed = true
@@ -154,6 +172,7 @@ public struct TaskEdit: Sendable, Equatable {
             let minutes = slotMinutes ?? task.slot?.minutes ?? task.estimate ?? SlotRequest.defaultMinutes
             result = TaskSlot(day: day, start: request.start, minutes: minutes, extra: task.slot?.extra ?? [])
         case .keep:
+            let scheduled = self[\.scheduled]
             guard let current = task.slot else {
                 if slotMinutes != nil {
                     throw .invalid("for: sets the length of a slot, and this task has none; give a start too, e.g. at:14:00 for:45m")
@@ -174,25 +193,17 @@ public struct TaskEdit: Sendable, Equatable {
     /// Throws when this edit's slot change cannot be applied to `task` (see ``slotOutcome(for:)``).
     public func checkSlot(on task: TaskItem) throws(InputError) {
         var copy = task
-        _ = scheduled.apply(to: &copy.scheduled)
-        _ = estimate.apply(to: &copy.estimate)
+        _ = self[\.scheduled].apply(to: &copy.scheduled)
+        _ = self[\.estimate].apply(to: &copy.estimate)
         _ = try slotOutcome(for: copy)
     }
 
     /// Folds `other` into this edit; later values win.
     public mutating func merge(_ other: TaskEdit) {
         if let t = other.title { title = t }
-        if other.due != .keep { due = other.due }
-        if other.scheduled != .keep { scheduled = other.scheduled }
-        if other.remind != .keep { remind = other.remind }
-        if other.wait != .keep { wait = other.wait }
-        if other.repeatRule != .keep { repeatRule = other.repeatRule }
-        if other.priority != .keep { priority = other.priority }
-        if other.energy != .keep { energy = other.energy }
-        if other.estimate != .keep { estimate = other.estimate }
+        changes.merge(other.changes) { _, later in later }
         if other.slot != .keep { slot = other.slot }
         if let m = other.slotMinutes { slotMinutes = m }
-        if other.notes != .keep { notes = other.notes }
         appendNotes += other.appendNotes
         addTags += other.addTags.filter { !addTags.contains($0) }
         removeTags += other.removeTags.filter { !removeTags.contains($0) }

@@ -68,9 +68,12 @@ public struct TaskField: Sendable {
     /// Its key in the hook JSON (Taskwarrior's, as ``TaskwarriorCodec`` writes it): every field
     /// the hook JSON sends has one, and a hook's answer can change it; nil: not sent.
     public let hookKey: String?
-    /// Its `key:value` token in `tick add`, `tick edit` and quick-add (``QuickAddParser``);
-    /// nil: set another way (the title is the words, `+tag`, `--note`) or not by hand.
-    public let inputKey: String?
+    /// How `key:value` words in `tick add`, `tick edit`, quick-add (``QuickAddParser``)
+    /// and the UI's line set it; nil: set another way (the title is the words,
+    /// `+tag`, `--note`) or not by hand.
+    let input: FieldInputCoding?
+    /// Its `key:value` token (``input``'s key).
+    public var inputKey: String? { input?.key }
     /// Its `key:` on a todo.txt line (``TodoTxtCodec``); nil: todo.txt says it another way
     /// (title words, `x`, `(A)`, `+project`, `@context`, dates in front) or not at all.
     public let todoTxtKey: String?
@@ -133,7 +136,7 @@ public struct TaskField: Sendable {
     /// field does not take (an empty title).
     static func value<V: Equatable & FileValue & IndexValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
-        rule: MergeRule = .register, confirmation: String?, input: String? = nil, hook: String?, todoTxt: String? = nil, index: String?,
+        rule: MergeRule = .register, confirmation: String?, input: FieldInputCoding? = nil, hook: String?, todoTxt: String? = nil, index: String?,
         undo: String? = nil, column: String? = nil, label: String? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
@@ -145,7 +148,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, index: index.map { .value($0, path) }, undoName: undo ?? name,
+            hookKey: hook, input: input, todoTxtKey: todoTxt, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
             cell: .value(name, path), shown: { shown(stored.get($0)) },
             differs: { stored.get($0) != stored.get($1) },
@@ -174,7 +177,7 @@ public struct TaskField: Sendable {
         let stored = TaskProperty(path)
         return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, inputKey: input, todoTxtKey: todoTxt, index: index, undoName: name,
+            hookKey: hook, input: input.map(FieldInputCoding.own), todoTxtKey: todoTxt, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
             shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
@@ -206,33 +209,33 @@ public struct TaskField: Sendable {
                    result.completedAt = state.completedAt
                }),
         .value("due", \.due, kind: .dayOrTime, property: "due", changeKey: "due",
-               confirmation: "due", input: "due", hook: "due", todoTxt: "due", index: "due",
+               confirmation: "due", input: .value("due", \.due), hook: "due", todoTxt: "due", index: "due",
                column: "due", label: "due", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         .value("remind", \.remind, kind: .instant, property: "remind", changeKey: "remind",
-               confirmation: "remind", input: "remind", hook: "tickremind", todoTxt: "remind", index: "remind",
+               confirmation: "remind", input: .value("remind", \.remind), hook: "tickremind", todoTxt: "remind", index: "remind",
                column: "remind", label: "remind", onRepeat: .moved, shown: { $0.map(FieldValue.instant) }, canon: MergeCanon.date),
         .value("wait", \.wait, kind: .dayOrTime, property: "wait", changeKey: "wait",
-               confirmation: "wait", input: "wait", hook: "wait", todoTxt: "wait", index: "wait",
+               confirmation: "wait", input: .value("wait", \.wait), hook: "wait", todoTxt: "wait", index: "wait",
                column: "wait", label: "wait", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", input: "sched", hook: "scheduled", todoTxt: "t", index: "scheduled",
+               confirmation: "sched", input: .value("sched", \.scheduled), hook: "scheduled", todoTxt: "t", index: "scheduled",
                column: "sched", label: "scheduled", onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
-               confirmation: "at", input: "at", hook: nil, index: "slot",
+               confirmation: "at", input: .own("at"), hook: nil, index: "slot",
                label: "slot", onRepeat: .fresh, shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
-               confirmation: "pri", input: "pri", hook: "priority", index: "priority",
+               confirmation: "pri", input: .value("pri", \.priority), hook: "priority", index: "priority",
                column: "pri", label: "priority", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
-               confirmation: "energy", input: "energy", hook: "tickenergy", todoTxt: "energy", index: "energy",
+               confirmation: "energy", input: .value("energy", \.energy), hook: "tickenergy", todoTxt: "energy", index: "energy",
                column: "energy", label: "energy", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", input: "estimate", hook: "tickestimate", todoTxt: "estimate", index: "estimate",
+               confirmation: "estimate", input: .value("estimate", \.estimate), hook: "tickestimate", todoTxt: "estimate", index: "estimate",
                column: "estimate", label: "estimate", onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", input: "repeat", hook: "recur", todoTxt: "rec", index: "repeat",
+               confirmation: "repeat", input: .value("repeat", \.repeatRule, parse: RepeatInput.parse, word: { rule, _ in rule }), hook: "recur", todoTxt: "rec", index: "repeat",
                label: "repeat", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: "notes", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
@@ -261,7 +264,7 @@ public struct TaskField: Sendable {
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", inputKey: nil, todoTxtKey: nil, index: .members("extra", \.extra), undoName: "other fields",
+            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, index: .members("extra", \.extra), undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
             column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },

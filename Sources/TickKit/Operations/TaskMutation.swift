@@ -284,7 +284,7 @@ public struct TaskMutation {
     /// `done` says what happens to a done task (``DoneEdit``).
     public func edit(_ ref: TaskReference, with edit: TaskEdit, done: DoneEdit = .edit) throws -> Edited {
         let now = self.now
-        let placing = edit.slot != .keep || edit.slotMinutes != nil || edit.scheduled != .keep
+        let placing = edit.slot != .keep || edit.slotMinutes != nil || edit[\.scheduled] != .keep
         return try store.withLock { writer in
             // Resolved under the lock: outside it, a concurrent `tick mv` of the task
             // can be half done (the task in both lists, or seen in neither).

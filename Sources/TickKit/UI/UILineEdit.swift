@@ -19,15 +19,13 @@ public enum UILineEdit {
         guard !titleWords.isEmpty else { throw .emptyTitle }
         var edit = tokens
         edit.title = titleWords.joined(separator: " ")
-        // What the line no longer says is cleared.
-        if task.due != nil, edit.due == .keep { edit.due = .clear }
-        if task.scheduled != nil, edit.scheduled == .keep, task.slot == nil { edit.scheduled = .clear }
-        if task.remind != nil, edit.remind == .keep { edit.remind = .clear }
-        if task.repeatRule != nil, edit.repeatRule == .keep { edit.repeatRule = .clear }
-        if task.priority != nil, edit.priority == .keep { edit.priority = .clear }
-        if task.energy != nil, edit.energy == .keep { edit.energy = .clear }
-        if task.estimate != nil, edit.estimate == .keep { edit.estimate = .clear }
-        if task.wait != nil, edit.wait == .keep { edit.wait = .clear }
+        // What the line no longer says is cleared: each field the line showed
+        // (``UITaskText``), but a slot's day, which the slot keeps.
+        for input in TaskField.all.compactMap(\.input) {
+            guard let clear = input.clear, edit.changes[clear.key] == nil, input.word(task, .utc) != nil else { continue }
+            if clear.key == TaskEdit.key(of: \.scheduled), task.slot != nil { continue }
+            edit.set(clear)
+        }
         // A declared field the line showed (``UITaskText/word(_:for:timeZone:)``) and no longer says.
         for (field, value) in fields.values(of: task) where edit.userFields[field.name] == nil {
             if UITaskText.word(value, for: field, timeZone: .utc) != nil { edit.userFields[field.name] = .clear }

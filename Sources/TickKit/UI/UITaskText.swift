@@ -2,8 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// A task written as the quick-add words that would make it again, for `e`
-/// (edit in the input line): the title, then `due:` `sched:` `remind:`
-/// `repeat:` `pri:` `energy:` `est:` `wait:`, the declared fields' `NAME:value`
+/// (edit in the input line): the title, then each field the words set, as
+/// its input key types it (``TaskField/input``: `due:` `remind:` `wait:`
+/// `sched:` `pri:` …, in the table's order), the declared fields' `NAME:value`
 /// (``word(_:for:timeZone:)``) and the tags.
 public enum UITaskText {
     /// The words of `task`, dates in `timeZone`. Title words that would read
@@ -13,14 +14,9 @@ public enum UITaskText {
             looksLikeToken(String(word)) ? "\\" + word : String(word)
         }.joined(separator: " ")
         var words = [title]
-        if let due = task.due { words.append("due:" + when(due, timeZone)) }
-        if let s = task.scheduled { words.append("sched:" + s.iso) }
-        if let r = task.remind { words.append("remind:" + when(.time(r), timeZone)) }
-        if let r = task.repeatRule { words.append("repeat:" + r) }
-        if let p = task.priority { words.append("pri:" + p.rawValue) }
-        if let e = task.energy { words.append("energy:" + e.rawValue) }
-        if let e = task.estimate { words.append("est:" + DurationText.format(e)) }
-        if let w = task.wait { words.append("wait:" + when(w, timeZone)) }
+        for input in inputs {
+            if let word = input.word(task, timeZone) { words.append(input.key + ":" + word) }
+        }
         for (field, value) in fields.values(of: task) {
             if let word = word(value, for: field, timeZone: timeZone) { words.append(field.name + ":" + word) }
         }
@@ -34,21 +30,15 @@ public enum UITaskText {
     public static func word(_ value: JSONNode, for field: UserField, timeZone: Zone) -> String? {
         guard field.isWellTyped(value) else { return nil }
         switch (field.kind, value.kind) {
-        case (.date, .string(let s)): return TaskDate(fileString: s).map { when($0, timeZone) }
+        case (.date, .string(let s)): return TaskDate(fileString: s)?.inputWord(timeZone)
         case (.duration, .number), (.number, .number): return field.text(of: value)
         case (_, .string(let s)): return s.isEmpty || s.contains(where: \.isWhitespace) ? nil : s
         default: return nil
         }
     }
 
-    /// `2026-11-24` or `2026-11-24T17:00`, local.
-    static func when(_ date: TaskDate, _ zone: Zone) -> String {
-        switch date {
-        case .day(let d): return d.iso
-        case .time(let t):
-            return ClockTime.dayAndTime(t, in: zone, separator: "T")
-        }
-    }
+    /// The fields the words set, in the table's order.
+    private static let inputs = TaskField.all.compactMap(\.input)
 
     /// True for a word the quick-add parser would take as a token or escape.
     static func looksLikeToken(_ word: String) -> Bool {

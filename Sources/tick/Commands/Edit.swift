@@ -119,11 +119,11 @@ extension Tick {
             for (flag, set, name) in [(noDue, fieldOptions.due != nil, "due"), (noRemind, fieldOptions.remind != nil, "remind"), (noSched, fieldOptions.sched != nil, "sched")] where flag && set {
                 throw InputError.invalid("--\(name) and --no-\(name) contradict each other; give one")
             }
-            if noDue { edit.due = .clear }
-            if noRemind { edit.remind = .clear }
-            if noSched { edit.scheduled = .clear }
+            if noDue { edit[\.due] = .clear }
+            if noRemind { edit[\.remind] = .clear }
+            if noSched { edit[\.scheduled] = .clear }
             if noSlot { edit.slot = .clear }
-            if noEstimate { edit.estimate = .clear }
+            if noEstimate { edit[\.estimate] = .clear }
             for t in untag { edit.removeTags.append(try context.fields.tag(t)) }
             if let problem = edit.textProblem { throw InputError.invalid(problem) }
 
@@ -157,10 +157,10 @@ extension Tick {
             }
             if tokenEdit.list != nil { throw CLIError("list: cannot be changed by edit; use tick mv FILTER LIST", status: .usage) }
             edit.merge(tokenEdit)
-            if noDue { edit.due = .clear }
-            if noRemind { edit.remind = .clear }
-            if noSched { edit.scheduled = .clear }
-            if noEstimate { edit.estimate = .clear }
+            if noDue { edit[\.due] = .clear }
+            if noRemind { edit[\.remind] = .clear }
+            if noSched { edit[\.scheduled] = .clear }
+            if noEstimate { edit[\.estimate] = .clear }
             for t in untag { edit.removeTags.append(try context.fields.tag(t)) }
             guard title == nil, !noSlot, edit.slot == .keep, edit.slotMinutes == nil else {
                 throw CLIError("a change by filter cannot rename tasks or give them a slot; edit them one by one", status: .usage)

@@ -46,10 +46,22 @@ struct TaskFieldOptions: ParsableArguments {
     /// The edit these flags describe.
     func edit(_ fields: FieldParser) throws -> TaskEdit {
         var edit = TaskEdit()
-        if let due { edit.due = .set(try fields.due(due, key: "--due")) }
-        if let remind { edit.remind = .set(try fields.remind(remind, key: "--remind")) }
-        if let sched { edit.scheduled = .set(try fields.scheduled(sched, key: "--sched")) }
-        if let wait { edit.wait = wait.isEmpty || wait.lowercased() == "none" ? .clear : .set(try fields.due(wait, key: "--wait")) }
+        // Each typed flag reads its value as the field's `key:value` word does.
+        let typed: [(key: String, value: String?)] = [
+            ("due", due), ("remind", remind), ("sched", sched), ("wait", wait),
+            ("pri", pri), ("energy", energy), ("repeat", `repeat`), ("estimate", estimate),
+        ]
+        for (key, value) in typed {
+            guard let value else { continue }
+            // `--wait ""` and `--wait none`, and `--repeat ""`, clear.
+            if key == "wait", value.isEmpty || value.lowercased() == "none" {
+                edit[\.wait] = .clear
+            } else if key == "repeat", value.isEmpty {
+                edit[\.repeatRule] = .clear
+            } else {
+                try edit.set(key, typed: value, spelled: "--" + key, parser: fields)
+            }
+        }
         if let depends {
             if depends.isEmpty || depends.lowercased() == "none" {
                 edit.dependsCleared = true
@@ -60,13 +72,9 @@ struct TaskFieldOptions: ParsableArguments {
             }
         }
         for t in tag { edit.addTags.append(try fields.tag(t)) }
-        if let pri { edit.priority = .set(try fields.priority(pri, key: "--pri")) }
-        if let energy { edit.energy = .set(try fields.energy(energy, key: "--energy")) }
-        if let r = `repeat` { edit.repeatRule = r.isEmpty ? .clear : .set(try fields.repeatRule(r, key: "--repeat")) }
-        if let estimate { edit.estimate = .set(try fields.estimate(estimate, key: "--estimate")) }
         if let at { edit.slot = .set(try fields.slotStart(at, key: "--at")) }
         if let f = `for` { edit.slotMinutes = try fields.slotLength(f, key: "--for") }
-        if let note { edit.notes = note.isEmpty ? .clear : .set(note) }
+        if let note { edit[\.notes] = note.isEmpty ? .clear : .set(note) }
         return edit
     }
 }

@@ -96,7 +96,7 @@ struct UIWriter {
     func add(_ text: String, view: UIView, context: Context, said: inout Said) throws {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         var flags = TaskEdit()
-        if view == .today { flags.due = .set(.day(context.query.today)) }
+        if view == .today { flags[\.due] = .set(.day(context.query.today)) }
         let list = view.kind.map { kind -> String in
             if case .list(let slug) = kind { return slug }
             return "inbox"
@@ -161,7 +161,7 @@ struct UIWriter {
     /// `tick edit ID sched:today` (or `sched:tomorrow`).
     func schedule(_ id: UUID, on day: UIDay, context: Context, said: inout Said) throws {
         var edit = TaskEdit()
-        edit.scheduled = .set(context.query.today.adding(days: day == .today ? 0 : 1))
+        edit[\.scheduled] = .set(context.query.today.adding(days: day == .today ? 0 : 1))
         report(try TaskMutation(context: context).edit(.id(id), with: edit), context: context, said: &said)
     }
 

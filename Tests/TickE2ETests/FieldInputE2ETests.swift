@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TickKit
+
+/// Issue 45: the flags of `tick add` and `tick edit` read each field as its
+/// `key:value` word does (one parser per field, from the field table): a
+/// field given an input key and no flag, or a flag that reads its value
+/// another way, fails here.
+@Suite("field input: flags and words")
+struct FieldInputE2ETests {
+    static let now = "2026-11-28T08:00:00Z"
+    /// A value for each input key (a failing lookup names a key to add).
+    static let samples = [
+        "due": "2026-12-24T17:00", "remind": "fri", "wait": "2026-12-02", "sched": "mon",
+        "at": "2026-12-03@10:00", "pri": "H", "energy": "hi", "estimate": "1h30m", "repeat": "every 2w",
+        "depends": "1",
+    ]
+
+    @Test("every input key of the table is a flag of add and edit, and sets what the word sets")
+    func everyInputKeyIsAFlag() throws {
+        let s = try Sandbox()
+        try s.add("Dependency", now: Self.now)
+        for field in TaskField.all {
+            guard let key = field.inputKey else { continue }
+            let value = try #require(Self.samples[key], "no sample for the input key \(key): add one")
+            let word = value.contains(" ") ? [key + ":" + value.split(separator: " ")[0]] + value.split(separator: " ").dropFirst().map(String.init) : [key + ":" + value]
+            let added = try s.tick(["add", "Word \(key)"] + word, now: Self.now)
+            #expect(added.status == 0, "\(added)")
+            try s.ok("add", "Flag \(key)", "--" + key, value, now: Self.now)
+            try s.ok("add", "Edited \(key)", now: Self.now)
+            try s.ok("edit", try s.uuidPrefix("Edited \(key)"), "--" + key, value, now: Self.now)
+            let tasks = try s.tasks("inbox.json")
+            let byWord = try #require(tasks.task("Word \(key)"))
+            let byFlag = try #require(tasks.task("Flag \(key)"))
+            let edited = try #require(tasks.task("Edited \(key)"))
+            let stored = try #require(byWord[field.name], "\(key):\(value) set no \(field.name): \(byWord)")
+            #expect(try Self.canonical(byFlag[field.name]) == Self.canonical(stored), "--\(key) \(value) on add: \(byFlag)")
+            #expect(try Self.canonical(edited[field.name]) == Self.canonical(stored), "--\(key) \(value) on edit: \(edited)")
+        }
+    }
+
+    /// A JSON value's bytes with sorted keys, for comparing objects.
+    static func canonical(_ value: Any?) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: ["v": value ?? NSNull()], options: .sortedKeys), as: UTF8.self)
+    }
+}
