@@ -97,6 +97,32 @@ import Testing
         #expect(copied.first?.kind == .list(slug: "home"))
     }
 
+    /// Issue 45: every date field of the table is a filter key, and the index's
+    /// SQL for it (from its columns) selects what the matcher (from its value) does.
+    @Test func everyDateFieldFiltersAlikeInTheIndexAndTheMatcher() throws {
+        let (store, index, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let all = try candidates(store)
+        let parser = FilterParser(now: now, timeZone: berlin)
+        #expect(FilterTerm.DateField.keys == ["due", "remind", "wait", "sched", "created", "modified", "completed"])
+        var matched = 0
+        for field in FilterTerm.DateField.keys {
+            #expect(FilterParser.keys.contains(field))
+            for test in [".before:2026-11-22", ".after:2026-11-19", ":2026-11-20", ".by:2026-11-21T10:00", ":any", ":none", ".before:2026-11-21T09:30"] {
+                let words = [field + test]
+                let parsed = try parser.parse(words)
+                let matcher = FilterMatcher(expression: parsed.expression, bindings: try index.bind(parsed, query: query), query: query)
+                for filter in [TaskFilter(), TaskFilter(states: Set(TaskState.allCases))] {
+                    let ran = query.select(.list(nil), filter: filter, from: all).filter(matcher.matches)
+                    #expect(try index.run(.list(nil), filter: filter, matching: parsed, query: query).map(key) == ran.map(key), "\(words) \(filter)")
+                    matched += ran.count
+                }
+            }
+        }
+        #expect(matched > 100)
+    }
+
     /// `--sort` and `--limit` on the streamed path: the view's answer sorted
     /// stably by TaskSort (lists ranked in display order) and cut, as the
     /// array path does it.

@@ -480,3 +480,19 @@ import CSQLite
         }
     }
 }
+
+/// Issue 45: filters take every date field of the table, by its entry.
+@Suite struct TaskFieldFilterTests {
+    @Test func everyDateFieldIsAFilterKeyWithItsColumns() throws {
+        for field in TaskField.all where [.day, .dayOrTime, .instant].contains(field.kind) {
+            let filter = try #require(field.dateFilter, "\(field.name) is a date and no filter key: give it dateFilter:")
+            let date = try #require(FilterTerm.DateField(rawValue: filter.key))
+            #expect(date.dayColumn != nil || date.instantColumn != nil, "\(field.name) has no index column to compare")
+            let (before, after) = try #require(TaskFieldTests.variants[field.name])
+            #expect(date.value(before).map { "\($0)" } != date.value(after).map { "\($0)" }, "the filter does not read \(field.name)")
+        }
+        #expect(FilterTerm.DateField.due.dayColumn == "due_day" && FilterTerm.DateField.due.instantColumn == "due_ts")
+        #expect(FilterTerm.DateField.completed.isPast && !FilterTerm.DateField.wait.isPast)
+        #expect(IndexSchema.pendingIndexed == ["due_day", "due_ts", "scheduled_day", "remind_ts"])
+    }
+}

@@ -66,6 +66,15 @@ enum IndexSchema {
             return columns.enumerated().map { "\n    " + $1.declaration($0 == columns.count - 1 ? "" : ",") }.joined()
         }() + "\n)"
 
+    /// The columns with an index over pending tasks only (`pending_due_day`):
+    /// a filter over pending tasks that says `state != 'done'` next to a
+    /// range on one of them reads that index.
+    static let pendingIndexed: Set<String> = Set(indexes.compactMap { statement -> String? in
+        guard statement.contains("WHERE state != 'done' AND "), let open = statement.firstIndex(of: "("),
+              let close = statement.firstIndex(of: ")") else { return nil }
+        return String(statement[statement.index(after: open)..<close])
+    })
+
     /// Secondary indexes and the triggers that keep FTS in step.
     static let indexes = [
         "CREATE INDEX tasks_path ON tasks(path, position)",

@@ -175,25 +175,22 @@ struct FilterSQL {
             func pending(_ p: Part) -> Part {
                 pendingOnly ? Part(sql: p.sql + " AND t.state != 'done'", arguments: p.arguments, exact: p.exact) : p
             }
-            func dayOrInstant(_ name: String, indexed: Bool) -> Part {
-                switch test {
-                case .any: return exact("t.\(name) IS NOT NULL")
-                case .none: return exact("t.\(name) IS NULL")
-                default:
-                    var day = dayCondition("t.\(name)_day", test), instant = instantCondition("t.\(name)_ts", test)
-                    if indexed { (day, instant) = (pending(day), pending(instant)) }
-                    return exact("(\(day.sql)) OR (\(instant.sql))", day.arguments + instant.arguments)
-                }
+            // The field's columns (``FilterTerm/DateField``): a day, an instant, or both.
+            let columns = [field.dayColumn, field.instantColumn].compactMap { $0 }
+            let indexed = !columns.isEmpty && columns.allSatisfy(IndexSchema.pendingIndexed.contains)
+            switch test {
+            case .any: return exact("t.\(field.setColumn) IS NOT NULL")
+            case .none: return exact("t.\(field.setColumn) IS NULL")
+            default: break
             }
-            switch field {
-            case .due: return dayOrInstant("due", indexed: true)
-            case .wait: return dayOrInstant("wait", indexed: false)
-            case .sched: return pending(dayCondition("t.scheduled_day", test))
-            case .remind: return pending(instantCondition("t.remind_ts", test))
-            case .completed: return instantCondition("t.completed_ts", test)
-            case .created: return instantCondition("t.created_ts", test)
-            case .modified: return instantCondition("t.modified_ts", test)
-            }
+            var conditions: [Part] = []
+            if let day = field.dayColumn { conditions.append(dayCondition("t." + day, test)) }
+            if let instant = field.instantColumn { conditions.append(instantCondition("t." + instant, test)) }
+            if indexed { conditions = conditions.map(pending) }
+            guard conditions.count > 1 else { return conditions.first ?? exact("0") }
+            var arguments: SQLArguments = []
+            for condition in conditions { arguments = arguments + condition.arguments }
+            return exact(conditions.map { "(\($0.sql))" }.joined(separator: " OR "), arguments)
         }
     }
 

@@ -77,6 +77,8 @@ public struct TaskField: Sendable {
     /// Its `key:` on a todo.txt line (``TodoTxtCodec``); nil: todo.txt says it another way
     /// (title words, `x`, `(A)`, `+project`, `@context`, dates in front) or not at all.
     public let todoTxtKey: String?
+    /// How filters test it when it is a date (`due.before:fri`); nil: not a date filter.
+    let dateFilter: FieldDateFilter?
     /// How the index stores it in its `tasks` row (its value type's
     /// ``IndexValue``); nil: not indexed.
     let index: FieldIndexCoding?
@@ -137,7 +139,7 @@ public struct TaskField: Sendable {
     static func value<V: Equatable & FileValue & IndexValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, input: FieldInputCoding? = nil, hook: String?, todoTxt: String? = nil, index: String?,
-        undo: String? = nil, column: String? = nil, label: String? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
+        undo: String? = nil, column: String? = nil, label: String? = nil, dateFilter: FieldDateFilter? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
@@ -148,7 +150,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, input: input, todoTxtKey: todoTxt, index: index.map { .value($0, path) }, undoName: undo ?? name,
+            hookKey: hook, input: input, todoTxtKey: todoTxt, dateFilter: dateFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
             cell: .value(name, path), shown: { shown(stored.get($0)) },
             differs: { stored.get($0) != stored.get($1) },
@@ -177,7 +179,7 @@ public struct TaskField: Sendable {
         let stored = TaskProperty(path)
         return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, input: input.map(FieldInputCoding.own), todoTxtKey: todoTxt, index: index, undoName: name,
+            hookKey: hook, input: input.map(FieldInputCoding.own), todoTxtKey: todoTxt, dateFilter: nil, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
             shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
@@ -210,17 +212,17 @@ public struct TaskField: Sendable {
                }),
         .value("due", \.due, kind: .dayOrTime, property: "due", changeKey: "due",
                confirmation: "due", input: .value("due", \.due), hook: "due", todoTxt: "due", index: "due",
-               column: "due", label: "due", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
+               column: "due", label: "due", dateFilter: .date("due", \.due), onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         .value("remind", \.remind, kind: .instant, property: "remind", changeKey: "remind",
                confirmation: "remind", input: .value("remind", \.remind), hook: "tickremind", todoTxt: "remind", index: "remind",
-               column: "remind", label: "remind", onRepeat: .moved, shown: { $0.map(FieldValue.instant) }, canon: MergeCanon.date),
+               column: "remind", label: "remind", dateFilter: .date("remind", \.remind), onRepeat: .moved, shown: { $0.map(FieldValue.instant) }, canon: MergeCanon.date),
         .value("wait", \.wait, kind: .dayOrTime, property: "wait", changeKey: "wait",
                confirmation: "wait", input: .value("wait", \.wait), hook: "wait", todoTxt: "wait", index: "wait",
-               column: "wait", label: "wait", onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
+               column: "wait", label: "wait", dateFilter: .date("wait", \.wait), onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
                confirmation: "sched", input: .value("sched", \.scheduled), hook: "scheduled", todoTxt: "t", index: "scheduled",
-               column: "sched", label: "scheduled", onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
+               column: "sched", label: "scheduled", dateFilter: .date("sched", \.scheduled), onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
                confirmation: "at", input: .own("at"), hook: nil, index: "slot",
@@ -255,16 +257,16 @@ public struct TaskField: Sendable {
                   }, index: .words("tags", \.tags, emptyIsNull: false, comment: "space separated", word: { $0 }, element: { String(decoding: $0, as: UTF8.self) })),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, kind: .instant, property: "createdAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: "created", column: "created", label: "created", onRepeat: .copied, shown: { .instant($0) }),
+               confirmation: nil, hook: nil, index: "created", column: "created", label: "created", dateFilter: .date("created", \.createdAt), onRepeat: .copied, shown: { .instant($0) }),
         .value("modifiedAt", \.modifiedAt, kind: .instant, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: "modified", column: "modified", label: "modified", onRepeat: .fresh, shown: { .instant($0) }),
+               confirmation: nil, hook: nil, index: "modified", column: "modified", label: "modified", dateFilter: .date("modified", \.modifiedAt), onRepeat: .fresh, shown: { .instant($0) }),
         // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
         .value("completedAt", \.completedAt, kind: .instant, property: "completedAt", changeKey: "state", rule: .bookkeeping,
-               confirmation: nil, hook: "end", index: "completed", column: "completed", label: "completed", onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
+               confirmation: nil, hook: "end", index: "completed", column: "completed", label: "completed", dateFilter: .date("completed", \.completedAt), onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, index: .members("extra", \.extra), undoName: "other fields",
+            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, dateFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
             column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },

@@ -117,9 +117,6 @@ public struct FilterTerm: Sendable, Equatable {
         case field(name: String, test: UserFieldTest)
     }
 
-    public enum DateField: String, Sendable, CaseIterable {
-        case due, sched, remind, wait, completed, created, modified
-    }
 
     /// What a date term asks of its field.
     public enum DateTest: Sendable, Equatable {

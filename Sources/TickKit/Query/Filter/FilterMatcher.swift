@@ -40,7 +40,7 @@ public struct FilterMatcher: Sendable {
         case .state(let states): return states.contains(task.state)
         case .priority(let p): return task.priority == p
         case .energy(let e): return task.energy == e
-        case .date(let field, let test): return DateTestEvaluator(timeZone: query.timeZone).holds(test, for: Self.value(of: field, in: task))
+        case .date(let field, let test): return DateTestEvaluator(timeZone: query.timeZone).holds(test, for: field.value(task))
         case .words(let search): return search.matches(task)
         case .regex(let pattern): return regexes.matches(pattern, task.title, task.notes)
         case .ids(let refs):
@@ -60,28 +60,6 @@ public struct FilterMatcher: Sendable {
         }
     }
 
-    /// A date field's value: a day or an instant.
-    static func value(of field: FilterTerm.DateField, in task: TaskItem) -> DateTestEvaluator.Value? {
-        switch field {
-        case .due:
-            switch task.due {
-            case .day(let d)?: return .day(d)
-            case .time(let t)?: return .instant(t)
-            case nil: return nil
-            }
-        case .sched: return task.scheduled.map { .day($0) }
-        case .wait:
-            switch task.wait {
-            case .day(let d)?: return .day(d)
-            case .time(let t)?: return .instant(t)
-            case nil: return nil
-            }
-        case .remind: return task.remind.map { .instant($0) }
-        case .completed: return task.completedAt.map { .instant($0) }
-        case .created: return .instant(task.createdAt)
-        case .modified: return .instant(task.modifiedAt)
-        }
-    }
 }
 
 /// Lists and ids of a filter's terms, resolved against the store, keyed by

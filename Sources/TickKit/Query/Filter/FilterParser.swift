@@ -20,15 +20,10 @@ public struct FilterParser: Sendable {
     }
 
     /// The keys a term can start with, and what they mean.
-    public static let keys: [String] = [
-        "list", "state", "pri", "energy", "tags", "is",
-        "due", "sched", "remind", "wait", "completed", "created", "modified",
-    ]
+    public static let keys: [String] = ["list", "state", "pri", "energy", "tags", "is"] + FilterTerm.DateField.keys
     /// Other spellings of the keys (``FieldNames/aliases``), those that name a filter key.
     static let aliases: [String: String] = FieldNames.aliases.filter { keys.contains($0.value) }
     static let modifiers = ["before", "after", "by", "any", "none", "is"]
-    /// Date keys whose values lie in the past (``WhenDirection/past``).
-    static let pastFields: Set<String> = ["completed", "created", "modified"]
 
     /// True when `word` alone is a filter term by its shape: `+tag`, or
     /// `key:value` / `key.modifier:value` with a filter key (``keys``, or
@@ -389,7 +384,7 @@ public struct FilterParser: Sendable {
         }
         // Completion, creation and change times lie behind: `completed.after:fri` is the last
         // Friday, `created.after:7d` a week ago, and a future date there would match nothing.
-        let past = Self.pastFields.contains(field)
+        let past = FilterTerm.DateField(rawValue: field)?.isPast ?? false
         let when = WhenParser(now: now, timeZone: timeZone, direction: past ? .past : .future)
         let date: TaskDate
         do {
