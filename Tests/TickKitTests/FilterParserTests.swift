@@ -7,6 +7,8 @@ import Testing
     let berlin = Zone(named: "Europe/Berlin")!
     let now = Timestamp.parse("2026-11-21T09:00:00Z")!  // Saturday, 10:00 in Berlin
     var parser: FilterParser { FilterParser(now: now, timeZone: berlin) }
+    let pri = FilterTerm.WordField(rawValue: "pri")!
+    let energy = FilterTerm.WordField(rawValue: "energy")!
 
     func kinds(_ words: [String]) throws -> [FilterTerm.Kind] {
         try parser.parse(words).expression.terms.map(\.kind)
@@ -26,8 +28,8 @@ import Testing
         #expect(k[0] == .tag("work"))
         #expect(k[1] == .list("Home"))
         #expect(k[2] == .state([.done, .active]))
-        #expect(k[3] == .priority(.must))
-        #expect(k[4] == .energy(nil))
+        #expect(k[3] == .word(pri, "must"))
+        #expect(k[4] == .word(energy, nil))
         #expect(k[5] == .hasTags(true))
         #expect(k[6] == .virtual(.overdue))
         #expect(k[7] == .words(try SearchQuery("milk")))
@@ -45,9 +47,9 @@ import Testing
             .date(.due, .none), .date(.remind, .any), .date(.completed, .none), .date(.due, .after(.day(saturday.adding(days: 1)))),
         ])
         // Taskwarrior's names are accepted as aliases.
-        #expect(try kinds(["project:Work", "scheduled:today", "priority:none"]) == [.list("Work"), .date(.sched, .on(.day(saturday))), .priority(nil)])
+        #expect(try kinds(["project:Work", "scheduled:today", "priority:none"]) == [.list("Work"), .date(.sched, .on(.day(saturday))), .word(pri, nil)])
         // Taskwarrior's priorities, as tick add reads them (Priority.taskwarrior).
-        #expect(try kinds(["pri:H", "priority:low", "pri:M"]) == [.priority(.must), .priority(.flexible), .priority(.must)])
+        #expect(try kinds(["pri:H", "priority:low", "pri:M"]) == [.word(pri, "must"), .word(pri, "flexible"), .word(pri, "must")])
     }
 
     @Test func andIsTheDefaultOrAndParenthesesGroupNotAndMinusNegate() throws {

@@ -39,8 +39,7 @@ import Testing
         #expect(d.writable)
         #expect(d.tags == ["work", "office"])
         #expect(d.list == "Work")
-        #expect(d.priority == .must)
-        #expect(d.energy == .low)
+        #expect(d.words == ["pri": "must", "energy": "low"])
         var typed = TaskEdit()
         typed[\.priority] = .set(.flexible)
         typed.removeTags = ["office"]

@@ -121,6 +121,20 @@ import Testing
             }
         }
         #expect(matched > 100)
+        // And every word field, each word and none.
+        for field in FilterTerm.WordField.keys {
+            #expect(FilterParser.keys.contains(field))
+            let words = try #require(TaskField.all.first { $0.wordFilter?.key == field }).index?.columns.isEmpty == false
+            #expect(words, "\(field) has no index column")
+            for word in ["must", "flexible", "high", "low", "any", "none"] {
+                guard let parsed = try? parser.parse([field + ":" + word]) else { continue }
+                let matcher = FilterMatcher(expression: parsed.expression, bindings: try index.bind(parsed, query: query), query: query)
+                let filter = TaskFilter(states: Set(TaskState.allCases))
+                let ran = query.select(.list(nil), filter: filter, from: all).filter(matcher.matches)
+                #expect(try index.run(.list(nil), filter: filter, matching: parsed, query: query).map(key) == ran.map(key), "\(field):\(word)")
+                matched += ran.count
+            }
+        }
     }
 
     /// `--sort` and `--limit` on the streamed path: the view's answer sorted

@@ -495,4 +495,18 @@ import CSQLite
         #expect(FilterTerm.DateField.completed.isPast && !FilterTerm.DateField.wait.isPast)
         #expect(IndexSchema.pendingIndexed == ["due_day", "due_ts", "scheduled_day", "remind_ts"])
     }
+
+    @Test func everyWordFieldIsAFilterKey() throws {
+        // `state:` takes lists of states and `pending` (FilterParser).
+        for field in TaskField.all where field.kind == .word && field.name != "state" {
+            let filter = try #require(field.wordFilter, "\(field.name) is a word and no filter key: give it wordFilter:")
+            let word = try #require(FilterTerm.WordField(rawValue: filter.key))
+            let (before, after) = try #require(TaskFieldTests.variants[field.name])
+            #expect(word.filter.value(before) != word.filter.value(after), "the filter does not read \(field.name)")
+            let set = try #require(word.filter.value(after).flatMap(word.filter.set), "a context cannot write \(field.name)")
+            var task = before
+            #expect(set.apply(to: &task) && word.filter.value(task) == word.filter.value(after))
+        }
+        #expect(FilterTerm.WordField.keys == ["pri", "energy"])
+    }
 }

@@ -1,10 +1,11 @@
 import FoundationEssentials
 
 /// What an active context writes on a task added under it, as Taskwarrior's
-/// write contexts do. A filter that is only `+tag`, `list:NAME`, `pri:` and
-/// `energy:` terms joined by `and` gives the new task those tags, that list,
-/// that priority and energy, unless the add names its own (`list:`, `pri:`,
-/// `energy:` typed in the add win; tags are added to the typed ones). Any
+/// write contexts do. A filter that is only `+tag`, `list:NAME` and word
+/// terms (`pri:must`, `energy:low`: ``FilterTerm/WordField``) joined by `and`
+/// gives the new task those tags, that list and those words, unless the add
+/// names its own (`list:`, `pri:`, `energy:` typed in the add win; tags are
+/// added to the typed ones). Any
 /// other filter (`or`, `not`, `-tag`, dates, words) writes nothing: the task is
 /// added as typed, and ``TaskAdding`` says when it lands outside the context.
 public struct ContextDefaults: Sendable, Equatable {
@@ -16,8 +17,8 @@ public struct ContextDefaults: Sendable, Equatable {
     public private(set) var tags: [String] = []
     /// The `list:` name it writes (a prefix of a list's name or slug, or `inbox`).
     public private(set) var list: String?
-    public private(set) var priority: Priority?
-    public private(set) var energy: Energy?
+    /// The words it writes, by filter key (`pri` → `must`).
+    public private(set) var words: [String: String] = [:]
     /// False when the filter has a term or combination that cannot be written:
     /// then nothing is written.
     public private(set) var writable = true
@@ -39,31 +40,31 @@ public struct ContextDefaults: Sendable, Equatable {
                 if !tags.contains(tag) { tags.append(tag) }
             case .list(let name) where list == nil:
                 list = name
-            case .priority(let p?) where priority == nil:
-                priority = p
-            case .energy(let e?) where energy == nil:
-                energy = e
+            case .word(let field, let word?) where words[field.rawValue] == nil:
+                words[field.rawValue] = word
             default:
                 writable = false
             }
             if !writable { break }
         }
-        if !writable { (tags, list, priority, energy) = ([], nil, nil, nil) }
+        if !writable { (tags, list, words) = ([], nil, [:]) }
     }
 
     /// True when the context writes something on a new task.
-    public var writesAnything: Bool { !tags.isEmpty || list != nil || priority != nil || energy != nil }
+    public var writesAnything: Bool { !tags.isEmpty || list != nil || !words.isEmpty }
 
-    /// `edit` with the context's tags added and its priority and energy where
-    /// `edit` sets none; a tag the edit removes (`-tag`) is not added. The list
+    /// `edit` with the context's tags added and its words where `edit` sets
+    /// none of that field; a tag the edit removes (`-tag`) is not added. The list
     /// is the caller's business (it must resolve against the store's lists).
     public func applied(to edit: TaskEdit) -> TaskEdit {
         var edit = edit
         for tag in tags where !edit.addTags.contains(tag) && !edit.removeTags.contains(tag) {
             edit.addTags.append(tag)
         }
-        if let priority, case .keep = edit[\.priority] { edit[\.priority] = .set(priority) }
-        if let energy, case .keep = edit[\.energy] { edit[\.energy] = .set(energy) }
+        for (key, word) in words.sorted(by: { $0.key < $1.key }) {
+            guard let change = FilterTerm.WordField(rawValue: key)?.filter.set(word), edit.changes[change.key] == nil else { continue }
+            edit.set(change)
+        }
         return edit
     }
 

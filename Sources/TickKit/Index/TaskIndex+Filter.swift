@@ -114,8 +114,7 @@ struct FilterSQL {
             return exact("t.path IN (\(paths.map { _ in "?" }.joined(separator: ", ")))", SQLArguments(values: paths))
         case .state(let states):
             return exact("t.state IN (\(states.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")))")
-        case .priority(let p): return p.map { exact("t.priority IS ?", [$0.rawValue]) } ?? exact("t.priority IS NULL")
-        case .energy(let e): return e.map { exact("t.energy IS ?", [$0.rawValue]) } ?? exact("t.energy IS NULL")
+        case let .word(field, word): return word.map { exact("t.\(field.column) IS ?", [$0]) } ?? exact("t.\(field.column) IS NULL")
         case .words(let search):
             guard let match = search.ftsExpression else { return .anything }
             return Part(sql: "t.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?)", arguments: [match], exact: false)

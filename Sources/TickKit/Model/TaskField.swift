@@ -79,6 +79,8 @@ public struct TaskField: Sendable {
     public let todoTxtKey: String?
     /// How filters test it when it is a date (`due.before:fri`); nil: not a date filter.
     let dateFilter: FieldDateFilter?
+    /// How filters test it when it is one word of a closed set (`pri:must`); nil: not a word filter.
+    let wordFilter: FieldWordFilter?
     /// How the index stores it in its `tasks` row (its value type's
     /// ``IndexValue``); nil: not indexed.
     let index: FieldIndexCoding?
@@ -139,7 +141,7 @@ public struct TaskField: Sendable {
     static func value<V: Equatable & FileValue & IndexValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, input: FieldInputCoding? = nil, hook: String?, todoTxt: String? = nil, index: String?,
-        undo: String? = nil, column: String? = nil, label: String? = nil, dateFilter: FieldDateFilter? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
+        undo: String? = nil, column: String? = nil, label: String? = nil, dateFilter: FieldDateFilter? = nil, wordFilter: FieldWordFilter? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
@@ -150,7 +152,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, input: input, todoTxtKey: todoTxt, dateFilter: dateFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
+            hookKey: hook, input: input, todoTxtKey: todoTxt, dateFilter: dateFilter, wordFilter: wordFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
             cell: .value(name, path), shown: { shown(stored.get($0)) },
             differs: { stored.get($0) != stored.get($1) },
@@ -179,7 +181,7 @@ public struct TaskField: Sendable {
         let stored = TaskProperty(path)
         return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, input: input.map(FieldInputCoding.own), todoTxtKey: todoTxt, dateFilter: nil, index: index, undoName: name,
+            hookKey: hook, input: input.map(FieldInputCoding.own), todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
             shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
@@ -229,10 +231,10 @@ public struct TaskField: Sendable {
                label: "slot", onRepeat: .fresh, shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
                confirmation: "pri", input: .value("pri", \.priority), hook: "priority", index: "priority",
-               column: "pri", label: "priority", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
+               column: "pri", label: "priority", wordFilter: .word("pri", \.priority), onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
                confirmation: "energy", input: .value("energy", \.energy), hook: "tickenergy", todoTxt: "energy", index: "energy",
-               column: "energy", label: "energy", onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
+               column: "energy", label: "energy", wordFilter: .word("energy", \.energy), onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
                confirmation: "estimate", input: .value("estimate", \.estimate), hook: "tickestimate", todoTxt: "estimate", index: "estimate",
                column: "estimate", label: "estimate", onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
@@ -266,7 +268,7 @@ public struct TaskField: Sendable {
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, dateFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
+            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, dateFilter: nil, wordFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
             column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },

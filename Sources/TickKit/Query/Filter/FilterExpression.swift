@@ -100,10 +100,8 @@ public struct FilterTerm: Sendable, Equatable {
         /// `list:NAME`: a case-insensitive prefix of a list's name or slug; `inbox`.
         case list(String)
         case state(Set<TaskState>)
-        /// `pri:`; nil is `pri:none`.
-        case priority(Priority?)
-        /// `energy:`; nil is `energy:none`.
-        case energy(Energy?)
+        /// `pri:must`, `energy:low`: a field of one word (``WordField``); nil is `KEY:none`.
+        case word(WordField, String?)
         case date(DateField, DateTest)
         /// A word or `"phrase"` (or `prefix*`) anywhere in the title, notes or tags, like `grep -i`.
         case words(SearchQuery)

@@ -38,8 +38,7 @@ public struct FilterMatcher: Sendable {
         case .hasTags(let any): return task.tags.isEmpty != any
         case .list: return bindings.lists[term.range.lowerBound]?.contains(item.kind) ?? false
         case .state(let states): return states.contains(task.state)
-        case .priority(let p): return task.priority == p
-        case .energy(let e): return task.energy == e
+        case let .word(field, word): return field.filter.value(task) == word
         case .date(let field, let test): return DateTestEvaluator(timeZone: query.timeZone).holds(test, for: field.value(task))
         case .words(let search): return search.matches(task)
         case .regex(let pattern): return regexes.matches(pattern, task.title, task.notes)

@@ -20,7 +20,7 @@ public struct FilterParser: Sendable {
     }
 
     /// The keys a term can start with, and what they mean.
-    public static let keys: [String] = ["list", "state", "pri", "energy", "tags", "is"] + FilterTerm.DateField.keys
+    public static let keys: [String] = ["list", "state"] + FilterTerm.WordField.keys + ["tags", "is"] + FilterTerm.DateField.keys
     /// Other spellings of the keys (``FieldNames/aliases``), those that name a filter key.
     static let aliases: [String: String] = FieldNames.aliases.filter { keys.contains($0.value) }
     static let modifiers = ["before", "after", "by", "any", "none", "is"]
@@ -324,6 +324,11 @@ public struct FilterParser: Sendable {
         guard modifier == nil else { throw fail("\(key): takes no .\(modifier ?? "") modifier; write \(key):VALUE") }
         guard let value, !value.isEmpty else { throw fail("\(key): needs a value, e.g. \(Self.example(key))") }
         let v = value.lowercased()
+        if let field = FilterTerm.WordField(rawValue: key) {
+            if v == "none" { return .word(field, nil) }
+            guard let word = field.filter.parse(v) else { throw fail(field.filter.refusal(value)) }
+            return .word(field, word)
+        }
         switch key {
         case "list":
             return .list(value)
@@ -338,16 +343,6 @@ public struct FilterParser: Sendable {
                 states.insert(s)
             }
             return .state(states)
-        case "pri":
-            if v == "none" { return .priority(nil) }
-            guard let p = Priority(rawValue: v) ?? Priority.taskwarrior(v) else {
-                throw fail("pri:\(value) is not a priority; give must, flexible or none (or Taskwarrior's H, M, L)")
-            }
-            return .priority(p)
-        case "energy":
-            if v == "none" { return .energy(nil) }
-            guard let e = Energy(rawValue: v) else { throw fail("energy:\(value) is not an energy; give high, low, any or none") }
-            return .energy(e)
         case "tags":
             guard v == "none" || v == "any" else { throw fail("tags:\(value): give tags:none or tags:any; for one tag write +\(value)") }
             return .hasTags(v == "any")
