@@ -104,6 +104,21 @@ struct VdirsyncerOutputTests {
         #expect(discover.createdOnServer == ["work", "new"])
     }
 
+    /// CI saw a run whose first lines did not name every calendar, and each
+    /// calendar run alone then could not connect: that is the server down
+    /// (one error), not a warning per calendar.
+    @Test func everyCalendarAloneUnreachableIsTheServerDown() {
+        let down = { (c: String) in Vdirsyncer.Outcome(status: 1, output: "error: Unknown error occurred for tick/\(c): Cannot connect to host 127.0.0.1:41143 ssl:default [Connect call failed]") }
+        let gone = Vdirsyncer.Outcome(status: 1, output: "error: Unknown error occurred for tick/work: Not Found")
+        let ok = Vdirsyncer.Outcome(status: 0, output: "Syncing tick/work")
+        #expect(DavSync.serverDown(["inbox": down("inbox"), "work": down("work")]) == down("inbox").output)
+        #expect(DavSync.serverDown(["inbox": down("inbox"), "work": gone]) == nil, "one calendar's own failure is that calendar's")
+        #expect(DavSync.serverDown(["inbox": down("inbox"), "work": ok]) == nil, "one calendar synced: the server is up")
+        #expect(DavSync.serverDown([:]) == nil)
+        let text = DavError.vdirsyncerFailed(step: "sync", message: down("inbox").output).report
+        #expect(text.hasPrefix("CalDAV sync failed: the server cannot be reached (Cannot connect to host 127.0.0.1:41143 ssl:default; tried again, with a pause); no calendar synced;"), "\(text)")
+    }
+
     @Test func vdirsyncersAdviceIsSaidInTicksWords() {
         for message in ["critical: Please run `vdirsyncer discover tick`  before synchronization.",
                         "error: tick/work: Storage \"tick_remote/work\" was completely emptied. If you want to delete ALL entries on BOTH sides, then use `vdirsyncer sync --force-delete tick/work`."] {

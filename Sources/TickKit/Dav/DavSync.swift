@@ -159,6 +159,13 @@ public struct DavSync: Sendable {
     /// synced without error: a task that left one calendar for another is a
     /// move in flight until its new calendar is up, never a delete.
     /// A server that cannot be reached fails the whole round, once.
+    /// The output of one calendar's run when every calendar run alone lost
+    /// the connection (after the retries), else nil.
+    static func serverDown(_ alone: [String: Vdirsyncer.Outcome]) -> String? {
+        guard !alone.isEmpty, alone.values.allSatisfy({ !$0.succeeded && Vdirsyncer.dropped($0) }) else { return nil }
+        return alone.sorted { $0.key < $1.key }.first?.value.output
+    }
+
     func syncRound(_ collections: [String], removed: Set<String>, accepted: Set<String> = []) throws(DavError) -> Round {
         var round = Round()
         guard !collections.isEmpty else { return round }
@@ -181,6 +188,11 @@ public struct DavSync: Sendable {
         let bridged = try? bridge.store.snapshot()
         var alone: [String: Vdirsyncer.Outcome] = [:]
         for c in collections { alone[c] = try v.runRetrying(["sync", "tick/" + c]) }
+        if let down = Self.serverDown(alone) {
+            // Every calendar, run alone, could not reach the server (the
+            // first run's lines did not name each one): the server is down.
+            throw DavError.vdirsyncerFailed(step: "sync", message: down)
+        }
         var emptiedOnServer = alone.filter { !$0.value.succeeded && Vdirsyncer.Failure($0.value.failures[$0.key] ?? $0.value.output) == .emptiedOnServer }.map(\.key).sorted()
         if !emptiedOnServer.isEmpty {
             // A calendar another tick machine's `tick lists rm` emptied says so in its name.
@@ -451,8 +463,8 @@ public struct DavSync: Sendable {
             }
             let synced = stillLive.filter { down.problems[$0] == nil }
             for (c, why) in down.problems.sorted(by: { $0.key < $1.key }) {
-                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) did not sync: \(why); "
-                    + (synced.isEmpty ? "no calendar synced" : "synced: " + synced.joined(separator: ", ")) + "; run `tick dav sync` again")
+                let others = synced.isEmpty ? (why.hasSuffix("no calendar synced") ? "" : "no calendar synced; ") : "synced: " + synced.joined(separator: ", ") + "; "
+                result.problems.append("calendar \(names[c].map { "\"\($0)\" " } ?? "")(\(c)) did not sync: \(why); " + others + "run `tick dav sync` again")
             }
             let now = clock()
             if down.problems.isEmpty {
