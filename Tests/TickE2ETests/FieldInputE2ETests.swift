@@ -39,6 +39,27 @@ struct FieldInputE2ETests {
         }
     }
 
+    /// `tick edit 2 --depends -1` was refused ("-1 is not a task id"): the
+    /// list of flags that take a value was kept by hand and lacked
+    /// `--depends` and `--wait`. It is the table's input keys now.
+    @Test("a field flag's value that starts with - is its value: --depends -1 removes the dependency, --wait -1d is a day ago")
+    func flagValuesStartingWithADash() throws {
+        let s = try Sandbox()
+        try s.add("First", now: Self.now)
+        try s.add("Second", "depends:1", now: Self.now)
+        let removed = try s.tick(["edit", "2", "--depends", "-1"], now: Self.now)
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try s.tasks("inbox.json").task("Second")?["depends"] == nil, "the dependency is removed")
+        let waited = try s.tick(["edit", "2", "--wait", "-1d"], now: Self.now)
+        #expect(waited.status == 0, "\(waited)")
+        #expect(try s.tasks("inbox.json").task("Second")?["wait"] as? String == "2026-11-27", "a day before \(Self.now)")
+        for key in TaskField.all.compactMap(\.inputKey) {
+            // A value that starts with - never reads as an id or an option.
+            let r = try s.tick(["edit", "2", "--" + key, "-x"], now: Self.now)
+            #expect(r.status != 0 && !r.stderr.contains("is not a task id") && !r.stderr.contains("Unknown option"), "--\(key) -x: \(r)")
+        }
+    }
+
     /// A JSON value's bytes with sorted keys, for comparing objects.
     static func canonical(_ value: Any?) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: ["v": value ?? NSNull()], options: .sortedKeys), as: UTF8.self)

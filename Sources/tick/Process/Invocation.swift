@@ -283,9 +283,9 @@ enum Invocation {
         return out
     }
 
-    /// Long options of `add` and `edit` that take a value.
-    static let optionsTakingValues: Set<String> = [
-        "--due", "--remind", "--sched", "--tag", "--pri", "--energy", "--repeat", "--note",
-        "--list", "--title", "--untag", "--store", "--estimate", "--at", "--for",
-    ]
+    /// Long options of `add` and `edit` that take a value: a flag for each
+    /// field's input key (from the field table, so a field's flag is never
+    /// read as an id or a quick-add word), and the others.
+    static let optionsTakingValues: Set<String> = Set(TaskField.all.compactMap(\.inputKey).map { "--" + $0 })
+        .union(["--tag", "--note", "--list", "--title", "--untag", "--store", "--for"])
 }
