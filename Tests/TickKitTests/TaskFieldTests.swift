@@ -443,6 +443,29 @@ import CSQLite
         return try UILineEdit.change(to: task, titleWords: title, tokens: tokens)
     }
 
+    /// An empty `key:` in `tick add` asks for a value with an example from
+    /// the field's entry; the example, typed, is taken.
+    @Test func everyInputKeysExampleIsAValueItTakes() throws {
+        for key in TaskField.all.compactMap(\.inputKey) {
+            let example = QuickAddParser.example(key)
+            #expect(!example.isEmpty, "\(key) has no example")
+            do {
+                _ = try parser.parse(["x", key + ":"])
+                Issue.record("\(key): was taken without a value")
+            } catch {
+                #expect(error.localizedDescription.contains("e.g. \(key):\(example);"), "\(key): \(error.localizedDescription)")
+            }
+            let (_, edit) = try parser.parse(["x", key + ":" + example])
+            if key == "depends" {
+                #expect(edit.dependsAdded == [example])
+            } else if key == "at" {
+                #expect(edit.slot != .keep, "at:\(example) set no slot")
+            } else {
+                #expect(edit.changes.count == 1, "\(key):\(example) set \(edit.changes.count) fields")
+            }
+        }
+    }
+
     /// ``TaskFieldTests/base`` without its slot (the line cannot say a slot).
     var task: TaskItem {
         var task = TaskFieldTests.base

@@ -44,15 +44,17 @@ struct FieldInputCoding: Sendable {
     /// The task's value as the UI's line types it again (times in the
     /// zone), nil when unset or when the parser reads the key itself.
     let word: @Sendable (TaskItem, Zone) -> String?
+    /// A value to show in an error that asks for one.
+    let example: String
 
     /// A field of one value the words type (``InputValue``).
     static func value<V: InputValue>(_ key: String, _ path: WritableKeyPath<TaskItem, V?> & Sendable) -> FieldInputCoding {
-        value(key, path, parse: { text, spelled, parser throws(InputError) in try V.parse(text, key: spelled, parser) }, word: { $0.inputWord($1) })
+        value(key, path, example: V.inputExample, parse: { text, spelled, parser throws(InputError) in try V.parse(text, key: spelled, parser) }, word: { $0.inputWord($1) })
     }
 
     /// A field of one value, read by `parse` and typed again by `word`.
     static func value<V: Sendable & Equatable>(
-        _ key: String, _ path: WritableKeyPath<TaskItem, V?> & Sendable,
+        _ key: String, _ path: WritableKeyPath<TaskItem, V?> & Sendable, example: String,
         parse: @escaping @Sendable (_ text: String, _ spelled: String, _ parser: FieldParser) throws(InputError) -> V,
         word: @escaping @Sendable (V, Zone) -> String
     ) -> FieldInputCoding {
@@ -61,11 +63,11 @@ struct FieldInputCoding: Sendable {
             key: key,
             parse: { text, spelled, parser throws(InputError) in FieldEdit(.set(try parse(text, spelled, parser)), at: path) },
             clear: FieldEdit(FieldChange<V>.clear, at: path),
-            word: { task, zone in stored.get(task).map { word($0, zone) } })
+            word: { task, zone in stored.get(task).map { word($0, zone) } }, example: example)
     }
 
     /// A key the quick-add parser reads itself (`at:`, `depends:`).
-    static func own(_ key: String) -> FieldInputCoding {
-        FieldInputCoding(key: key, parse: nil, clear: nil, word: { _, _ in nil })
+    static func own(_ key: String, example: String) -> FieldInputCoding {
+        FieldInputCoding(key: key, parse: nil, clear: nil, word: { _, _ in nil }, example: example)
     }
 }

@@ -8,10 +8,14 @@ protocol InputValue: Sendable, Equatable {
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> Self
     /// The word that types the value again, times in `zone`.
     func inputWord(_ zone: Zone) -> String
+    /// A value to show in an error that asks for one (`due: needs a value, e.g. due:tomorrow`).
+    static var inputExample: String { get }
 }
 
 /// A day or a day and time (`due:fri`, `wait:2026-12-01T09:00`).
 extension TaskDate: InputValue {
+    static var inputExample: String { "tomorrow" }
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> TaskDate {
         try parser.due(text, key: key)
     }
@@ -26,6 +30,8 @@ extension TaskDate: InputValue {
 
 /// A day; a time is refused (`sched:mon`).
 extension LocalDate: InputValue {
+    static var inputExample: String { "tomorrow" }
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> LocalDate {
         try parser.scheduled(text, key: key)
     }
@@ -35,6 +41,8 @@ extension LocalDate: InputValue {
 
 /// An instant; a day alone is that day at the reminder hour (`remind:fri`).
 extension Date: InputValue {
+    static var inputExample: String { "tomorrow" }
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> Date {
         try parser.remind(text, key: key)
     }
@@ -44,6 +52,8 @@ extension Date: InputValue {
 
 /// Whole minutes, typed as a duration (`estimate:1h30m`).
 extension Int: InputValue {
+    static var inputExample: String { "45m" }
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> Int {
         try parser.estimate(text, key: key)
     }
@@ -52,6 +62,8 @@ extension Int: InputValue {
 }
 
 extension Priority: InputValue {
+    static var inputExample: String { "must" }
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> Priority {
         try parser.priority(text, key: key)
     }
@@ -60,6 +72,8 @@ extension Priority: InputValue {
 }
 
 extension Energy: InputValue {
+    static var inputExample: String { "low" }
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> Energy {
         try parser.energy(text, key: key)
     }
@@ -70,6 +84,8 @@ extension Energy: InputValue {
 /// `repeat:RULE`, and `recur:` which also takes Taskwarrior's values
 /// (`biweekly`, `2wks`), as `tick import` does.
 enum RepeatInput {
+    static let example = "weekly"
+
     static func parse(_ text: String, key: String, _ parser: FieldParser) throws(InputError) -> String {
         do {
             return try parser.repeatRule(text, key: key)

@@ -352,16 +352,15 @@ public struct QuickAddParser: Sendable {
         }
     }
 
+    /// A value for `key` in an error that asks for one: the field's own (from
+    /// the table), else `at:`'s companion and `list:`.
     static func example(_ key: String) -> String {
-        switch FieldNames.canonical(key) {
-        case "pri": return "must"
-        case "energy": return "low"
-        case "repeat": return "weekly"
-        case "estimate", "for": return "45m"
-        case "at": return "14:00"
+        let canonical = FieldNames.canonical(key)
+        if let example = inputs[canonical]?.example { return example }
+        switch canonical {
+        case "for": return Int.inputExample
         case "list": return "Work"
-        case "depends": return "3"
-        default: return "tomorrow"
+        default: return TaskDate.inputExample
         }
     }
 }

@@ -172,7 +172,7 @@ public struct TaskField: Sendable {
     /// by `fileElement` (`what` names them when the value is no array).
     /// The index stores it as `index` (``FieldIndexCoding/words(_:_:emptyIsNull:comment:word:element:)``).
     static func elements<E: Hashable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, todoTxt: String? = nil,
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, inputExample: String = "", todoTxt: String? = nil,
         column: String? = nil, shown: @escaping @Sendable ([E]) -> FieldValue,
         prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?,
         fileWhat: String, fileNode: @escaping @Sendable (E) -> JSONNode,
@@ -181,7 +181,7 @@ public struct TaskField: Sendable {
         let stored = TaskProperty(path)
         return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, input: input.map(FieldInputCoding.own), todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, index: index, undoName: name,
+            hookKey: hook, input: input.map { FieldInputCoding.own($0, example: inputExample) }, todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
             shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
@@ -227,7 +227,7 @@ public struct TaskField: Sendable {
                column: "sched", label: "scheduled", dateFilter: .date("sched", \.scheduled), onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
-               confirmation: "at", input: .own("at"), hook: nil, index: "slot",
+               confirmation: "at", input: .own("at", example: "14:00"), hook: nil, index: "slot",
                label: "slot", onRepeat: .fresh, shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
                confirmation: "pri", input: .value("pri", \.priority), hook: "priority", index: "priority",
@@ -239,11 +239,11 @@ public struct TaskField: Sendable {
                confirmation: "estimate", input: .value("estimate", \.estimate), hook: "tickestimate", todoTxt: "estimate", index: "estimate",
                column: "estimate", label: "estimate", onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", input: .value("repeat", \.repeatRule, parse: RepeatInput.parse, word: { rule, _ in rule }), hook: "recur", todoTxt: "rec", index: "repeat",
+               confirmation: "repeat", input: .value("repeat", \.repeatRule, example: RepeatInput.example, parse: RepeatInput.parse, word: { rule, _ in rule }), hook: "recur", todoTxt: "rec", index: "repeat",
                label: "repeat", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: "notes", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
-        .elements("depends", \.depends, hook: "depends", input: "depends", todoTxt: "depends", shown: { .tasks($0) },
+        .elements("depends", \.depends, hook: "depends", input: "depends", inputExample: "3", todoTxt: "depends", shown: { .tasks($0) },
                   prefix: TaskChange.dependencyPrefix, key: TaskChange.dependencyKey, element: { UUID(uuidString: $0) },
                   fileWhat: "task ids", fileNode: { .string($0.lowercased) }, fileElement: { item, reader throws(FormatError) in try reader.uuid(item, key: "depends") },
                   index: .words("depends", \.depends, emptyIsNull: true, comment: "lowercase UUIDs, space separated, or NULL",
