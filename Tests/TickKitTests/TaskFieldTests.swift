@@ -533,3 +533,45 @@ import CSQLite
         #expect(FilterTerm.WordField.keys == ["pri", "energy"])
     }
 }
+
+/// Issue 45: a re-import through a format never clears a field the format
+/// has no place for. Each codec says which fields it carries; the rule that
+/// keeps the others is one loop over the table
+/// (``TaskField/keepingUncarried(_:store:carried:)``), so a new field no
+/// format spells survives every re-import with no code in the codecs.
+@Suite struct TaskFieldReimportTests {
+    let utc = Zone(named: "UTC")!
+
+    /// What a format gives for a line that says nothing but the title.
+    var blank: TaskItem {
+        TaskItem(id: TaskFieldTests.base.id, title: TaskFieldTests.base.title, createdAt: TaskFieldTests.t0, modifiedAt: TaskFieldTests.t1)
+    }
+
+    var formats: [(name: String, carries: (TaskField) -> Bool, keep: (TaskItem, TaskItem) -> TaskItem, clearsCarried: Bool)] {
+        [("csv", CSVCodec.carries, CSVCodec.keepStore, true),
+         ("taskwarrior", { $0.hookKey != nil }, { TaskwarriorCodec.keepStore($0, of: $1, timeZone: utc) }, true),
+         // todo.txt: a line without `t:`, `rec:`, `wait:` … keeps the store's (a foreign tool's line): not checked here.
+         ("todotxt", TodoTxtCodec.carries, { TodoTxtCodec.merge($0, onto: $1, timeZone: utc) }, false)]
+    }
+
+    @Test func everyFieldAFormatCannotSayKeepsTheStoresValue() {
+        let store = TaskFieldTests.base
+        for format in formats {
+            let kept = format.keep(blank, store)
+            var uncarried: [String] = []
+            for field in TaskField.all where [.register, .elementSet].contains(field.mergeRule) {
+                if format.carries(field) {
+                    if format.clearsCarried, field.name != "title", field.name != "state" {
+                        #expect(field.differs(kept, store), "\(format.name): \(field.name) is carried, so a row without it clears it")
+                    }
+                } else {
+                    uncarried.append(field.name)
+                    #expect(!field.differs(kept, store), "\(format.name) has no place for \(field.name): the store's value must stay")
+                }
+            }
+            // The fields each format cannot say, as Docs/INTERCHANGE.md lists them.
+            let expected: [String: [String]] = ["csv": ["slot"], "taskwarrior": ["slot"], "todotxt": ["slot", "notes"]]
+            #expect(uncarried == expected[format.name], "\(format.name): \(uncarried)")
+        }
+    }
+}

@@ -223,20 +223,28 @@ public enum CSVCodec: InterchangeCodec {
         return Array(out.utf8)
     }
 
-    /// What CSV has no column for keeps the store's value on re-import: a task's slot and its
-    /// unknown keys (other than the `x-csv-` columns a row brings). Call it between `decode`
+    /// What CSV has no column for keeps the store's value on re-import: each field of the
+    /// table with no column (the slot, ``TaskField/keepingUncarried(_:store:carried:)``) and
+    /// the unknown keys (other than the `x-csv-` columns a row brings). Call it between `decode`
     /// and `ImportPlan.make`.
     public static func reconcile(_ files: [TaskFile], with snapshot: StoreSnapshot) -> [TaskFile] {
-        snapshot.reconciling(files) { task, old in
-            var t = task
-            t.slot = old.slot
-            // Import reads a CRLF in notes as a line break: the store's CRLFs stay.
-            if let notes = old.notes, t.notes != notes, t.notes == notes.replacingAll("\r\n", with: "\n") { t.notes = notes }
-            // The row's `x-csv-` keys and declared fields replace the store's in their places; a
-            // field the row leaves empty (or has no column for) keeps the store's value.
-            t.extra = ImportExtra.merge(old.extra, dropping: { $0.hasPrefix("x-csv-") }, imported: task.extra)
-            return t
-        }
+        snapshot.reconciling(files, keepStore)
+    }
+
+    /// `task`, read from a row, with what ``reconcile(_:with:)`` keeps of the store's `old`.
+    static func keepStore(_ task: TaskItem, of old: TaskItem) -> TaskItem {
+        var t = TaskField.keepingUncarried(task, store: old, carried: carries)
+        // Import reads a CRLF in notes as a line break: the store's CRLFs stay.
+        if let notes = old.notes, t.notes != notes, t.notes == notes.replacingAll("\r\n", with: "\n") { t.notes = notes }
+        // The row's `x-csv-` keys and declared fields replace the store's in their places; a
+        // field the row leaves empty (or has no column for) keeps the store's value.
+        t.extra = ImportExtra.merge(old.extra, dropping: { $0.hasPrefix("x-csv-") }, imported: task.extra)
+        return t
+    }
+
+    /// True when a row has a column for `field`: its cell, or one this codec reads itself.
+    static func carries(_ field: TaskField) -> Bool {
+        field.cell != nil || ownColumns.contains(field.name)
     }
 
     /// Quotes a field when it holds a comma, a quote, a line break or edge spaces.

@@ -25,8 +25,8 @@ extension TaskwarriorCodec {
 
     /// `imported` with what ``reconcile(_:with:timeZone:fields:)`` keeps of `current`.
     static func keepStore(_ imported: TaskItem, of current: TaskItem, timeZone: Zone, fields: UserFields = UserFields()) -> TaskItem {
-        var r = imported
-        r.slot = current.slot
+        // What Taskwarrior has no attribute for (the slot): the hook JSON's keys are its attributes.
+        var r = TaskField.keepingUncarried(imported, store: current) { $0.hookKey != nil }
         // A declared field whose value Taskwarrior cannot hold was not exported: it stays.
         func exported(_ key: String) -> Bool {
             guard let field = fields[key], field.name == key else { return false }

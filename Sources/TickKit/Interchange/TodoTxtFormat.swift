@@ -48,6 +48,15 @@ public enum TodoTxtCodec: InterchangeCodec {
         return (key, field, coding)
     }
 
+    /// The fields a line says other than by a `key:` of the table: the
+    /// title (its words), the priority (`(A)`) and the tags (`@context`).
+    static let ownFields: Set<String> = ["title", "priority", "tags"]
+
+    /// True when a line can say `field` (``merge(_:onto:timeZone:)`` keeps the store's value of the others: the slot, the notes).
+    static func carries(_ field: TaskField) -> Bool {
+        field.todoTxtKey != nil || ownFields.contains(field.name)
+    }
+
     // MARK: Decode
 
     public static func decode(_ bytes: [UInt8], context: InterchangeContext) throws(ImportError) -> [TaskFile] {
@@ -306,7 +315,7 @@ public enum TodoTxtCodec: InterchangeCodec {
     /// the store's, and when nothing the line says differs the result equals
     /// `current` (so the import counts it unchanged and `modifiedAt` stays).
     public static func merge(_ imported: TaskItem, onto current: TaskItem, timeZone: Zone) -> TaskItem {
-        var r = imported
+        var r = TaskField.keepingUncarried(imported, store: current, carried: carries)
         // A decoded line's dates that the line did not give are the import time, its `modifiedAt`.
         let importTime = imported.modifiedAt
         r.scheduled = imported.scheduled ?? current.scheduled
@@ -315,8 +324,6 @@ public enum TodoTxtCodec: InterchangeCodec {
         r.repeatRule = TodoTxtRecurrence.same(imported.repeatRule, current.repeatRule) ? current.repeatRule : imported.repeatRule ?? current.repeatRule
         r.energy = imported.energy ?? current.energy
         r.estimate = imported.estimate ?? current.estimate
-        r.slot = current.slot
-        r.notes = current.notes
         // A line without `wait:` or `depends:` (another tool's, an older export) keeps the store's.
         r.wait = imported.wait ?? current.wait
         r.depends = imported.depends.isEmpty ? current.depends : imported.depends

@@ -283,6 +283,20 @@ public struct TaskField: Sendable {
             }),
     ]
 
+    /// `imported` with the store's value of each field a format has no place
+    /// for (`carried` false): a re-import through a format never clears what
+    /// the format could not say (the slot through CSV, Taskwarrior and
+    /// todo.txt; the notes through todo.txt). Fields the format carries are
+    /// the import's; the timestamps and unknown keys follow their own rules
+    /// (``ImportPlan``, ``ImportExtra``).
+    public static func keepingUncarried(_ imported: TaskItem, store: TaskItem, carried: (TaskField) -> Bool) -> TaskItem {
+        var r = imported
+        for field in all where [.register, .elementSet].contains(field.mergeRule) && !carried(field) {
+            field.applyChange(&r, imported, store)
+        }
+        return r
+    }
+
     /// The fields that differ between two tasks, in ``all``'s order.
     public static func differing(_ a: TaskItem, _ b: TaskItem) -> [TaskField] {
         all.filter { $0.differs(a, b) }
