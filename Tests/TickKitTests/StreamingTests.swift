@@ -25,6 +25,8 @@ import Testing
         copy["modifiedAt"] = "2026-11-20T10:00:00Z"
         workTasks[0]["title"] = "Copied in two files"
         workTasks[0]["modifiedAt"] = "2026-11-01T10:00:00Z"
+        // Estimates on most work tasks (the number filters' parity), none on the others (nor on the copy in two files).
+        for i in workTasks.indices where i % 4 != 3 && i > 0 { let minutes: [Int] = [15, 30, 90]; workTasks[i]["estimate"] = NSNumber(value: minutes[i % 4]) }
         workJSON["tasks"] = workTasks
         homeJSON["tasks"] = (homeJSON["tasks"] as? [[String: Any]] ?? []) + [copy]
         try JSONSerialization.data(withJSONObject: workJSON).write(to: URL(fileURLWithPath: work))
@@ -135,6 +137,31 @@ import Testing
                 matched += ran.count
             }
         }
+    }
+
+    /// Every number field of the table (`estimate`) with each test, through
+    /// the index and through the matcher: the same tasks.
+    @Test func everyNumberFieldFiltersAlikeInTheIndexAndTheMatcher() throws {
+        let (_, index, dir) = try store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let query = TaskQuery(now: now, timeZone: berlin)
+        let all = try candidates(Store(location: StoreLocation(root: dir + "/store", stateDirectory: dir + "/state", cacheDirectory: dir + "/cache")))
+        let parser = FilterParser(now: now, timeZone: berlin)
+        #expect(FilterTerm.NumberField.keys == ["estimate"])
+        var matched: [String: Int] = [:]
+        for field in FilterTerm.NumberField.keys {
+            #expect(FilterParser.keys.contains(field))
+            for test in [".over:20m", ".over:30m", ".under:1h", ".under:30m", ":30m", ":90", ".any:", ".none:", ":none", ".over:2h"] {
+                let parsed = try parser.parse([field + test])
+                let matcher = FilterMatcher(expression: parsed.expression, bindings: try index.bind(parsed, query: query), query: query)
+                let filter = TaskFilter(states: Set(TaskState.allCases))
+                let ran = query.select(.list(nil), filter: filter, from: all).filter(matcher.matches)
+                #expect(try index.run(.list(nil), filter: filter, matching: parsed, query: query).map(key) == ran.map(key), "\(field)\(test)")
+                matched[test] = ran.count
+            }
+        }
+        #expect(matched[".over:20m", default: 0] > 0 && matched[".under:1h", default: 0] > 0 && matched[":none", default: 0] > 0, "\(matched)")
+        #expect(matched[".over:2h"] == 0 && matched[".any:", default: 0] + matched[".none:", default: 0] == all.count, "\(matched)")
     }
 
     /// `--sort` and `--limit` on the streamed path: the view's answer sorted

@@ -532,6 +532,17 @@ import CSQLite
         }
         #expect(FilterTerm.WordField.keys == ["pri", "energy"])
     }
+
+    @Test func everyNumberFieldIsAFilterKey() throws {
+        for field in TaskField.all where field.kind == .minutes {
+            let filter = try #require(field.numberFilter, "\(field.name) is a number and no filter key: give it numberFilter:")
+            let number = try #require(FilterTerm.NumberField(rawValue: filter.key))
+            let (before, after) = try #require(TaskFieldTests.variants[field.name])
+            #expect(number.filter.value(before) != number.filter.value(after), "the filter does not read \(field.name)")
+            #expect(field.indexColumns.contains(number.column))
+        }
+        #expect(FilterTerm.NumberField.keys == ["estimate"])
+    }
 }
 
 /// Issue 45: a re-import through a format never clears a field the format

@@ -145,6 +145,16 @@ struct FilterSQL {
                              [query.today.daysSinceEpoch, query.now.timeIntervalSinceReferenceDate])
             case .blocked: return exact(RowReader.blockedColumn)
             }
+        case let .number(field, test):
+            let column = "t." + field.column
+            switch test {
+            case .any: return exact("\(column) IS NOT NULL")
+            case .none: return exact("\(column) IS NULL")
+            case .number(let n): return exact("\(column) = ?", [n])
+            case .over(let n): return exact("\(column) > ?", [n])
+            case .under(let n): return exact("\(column) < ?", [n])
+            case .text, .date: return exact("0")
+            }
         case let .field(name, test):
             // The declared field's key among the unknown keys (`extra`, a JSON object).
             let path = "$.\"\(name)\""

@@ -81,6 +81,8 @@ public struct TaskField: Sendable {
     let dateFilter: FieldDateFilter?
     /// How filters test it when it is one word of a closed set (`pri:must`); nil: not a word filter.
     let wordFilter: FieldWordFilter?
+    /// How filters test it when it is a number (`estimate.over:30m`); nil: not a number filter.
+    let numberFilter: FieldNumberFilter?
     /// How the index stores it in its `tasks` row (its value type's
     /// ``IndexValue``); nil: not indexed.
     let index: FieldIndexCoding?
@@ -141,7 +143,7 @@ public struct TaskField: Sendable {
     static func value<V: Equatable & FileValue & IndexValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
         rule: MergeRule = .register, confirmation: String?, input: FieldInputCoding? = nil, hook: String?, todoTxt: String? = nil, index: String?,
-        undo: String? = nil, column: String? = nil, label: String? = nil, dateFilter: FieldDateFilter? = nil, wordFilter: FieldWordFilter? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
+        undo: String? = nil, column: String? = nil, label: String? = nil, dateFilter: FieldDateFilter? = nil, wordFilter: FieldWordFilter? = nil, numberFilter: FieldNumberFilter? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
     ) -> TaskField {
@@ -152,7 +154,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, input: input, todoTxtKey: todoTxt, dateFilter: dateFilter, wordFilter: wordFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
+            hookKey: hook, input: input, todoTxtKey: todoTxt, dateFilter: dateFilter, wordFilter: wordFilter, numberFilter: numberFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
             cell: .value(name, path), shown: { shown(stored.get($0)) },
             differs: { stored.get($0) != stored.get($1) },
@@ -181,7 +183,7 @@ public struct TaskField: Sendable {
         let stored = TaskProperty(path)
         return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, input: input.map { FieldInputCoding.own($0, example: inputExample) }, todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, index: index, undoName: name,
+            hookKey: hook, input: input.map { FieldInputCoding.own($0, example: inputExample) }, todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, numberFilter: nil, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
             shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
@@ -237,7 +239,7 @@ public struct TaskField: Sendable {
                column: "energy", label: "energy", wordFilter: .word("energy", \.energy), onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
                confirmation: "estimate", input: .value("estimate", \.estimate), hook: "tickestimate", todoTxt: "estimate", index: "estimate",
-               column: "estimate", label: "estimate", onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
+               column: "estimate", label: "estimate", numberFilter: .minutes("estimate", \.estimate), onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
                confirmation: "repeat", input: .value("repeat", \.repeatRule, example: RepeatInput.example, parse: RepeatInput.parse, word: { rule, _ in rule }), hook: "recur", todoTxt: "rec", index: "repeat",
                label: "repeat", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
@@ -268,7 +270,7 @@ public struct TaskField: Sendable {
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, dateFilter: nil, wordFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
+            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, dateFilter: nil, wordFilter: nil, numberFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
             column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },

@@ -103,6 +103,9 @@ public struct FilterTerm: Sendable, Equatable {
         /// `pri:must`, `energy:low`: a field of one word (``WordField``); nil is `KEY:none`.
         case word(WordField, String?)
         case date(DateField, DateTest)
+        /// `estimate.over:30m`, `estimate:none`: a field of a number (``NumberField``);
+        /// the tests are those of a declared number field.
+        case number(NumberField, UserFieldTest)
         /// A word or `"phrase"` (or `prefix*`) anywhere in the title, notes or tags, like `grep -i`.
         case words(SearchQuery)
         /// `/regex/` over the title and notes, case-insensitive.

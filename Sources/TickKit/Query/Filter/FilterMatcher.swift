@@ -40,6 +40,7 @@ public struct FilterMatcher: Sendable {
         case .state(let states): return states.contains(task.state)
         case let .word(field, word): return field.filter.value(task) == word
         case .date(let field, let test): return DateTestEvaluator(timeZone: query.timeZone).holds(test, for: field.value(task))
+        case let .number(field, test): return test.holds(number: field.filter.value(task))
         case .words(let search): return search.matches(task)
         case .regex(let pattern): return regexes.matches(pattern, task.title, task.notes)
         case .ids(let refs):

@@ -20,7 +20,7 @@ public struct FilterParser: Sendable {
     }
 
     /// The keys a term can start with, and what they mean.
-    public static let keys: [String] = ["list", "state"] + FilterTerm.WordField.keys + ["tags", "is"] + FilterTerm.DateField.keys
+    public static let keys: [String] = ["list", "state"] + FilterTerm.WordField.keys + ["tags", "is"] + FilterTerm.DateField.keys + FilterTerm.NumberField.keys
     /// Other spellings of the keys (``FieldNames/aliases``), those that name a filter key.
     static let aliases: [String: String] = FieldNames.aliases.filter { keys.contains($0.value) }
     static let modifiers = ["before", "after", "by", "any", "none", "is"]
@@ -321,6 +321,11 @@ public struct FilterParser: Sendable {
         if let field = FilterTerm.DateField(rawValue: key) {
             return .date(field, try dateTest(field: key, modifier: modifier, value: value, text: text, fail))
         }
+        if let field = FilterTerm.NumberField(rawValue: key) {
+            return .number(field, try numberTest(key, typeName: field.filter.typeName, example: field.filter.example, modifier: modifier, value: value, text: text, fail) {
+                number throws(InputError) in try field.filter.parse(number, typedKey, FieldParser(now: now, timeZone: timeZone))
+            })
+        }
         guard modifier == nil else { throw fail("\(key): takes no .\(modifier ?? "") modifier; write \(key):VALUE") }
         guard let value, !value.isEmpty else { throw fail("\(key): needs a value, e.g. \(Self.example(key))") }
         let v = value.lowercased()
@@ -416,6 +421,15 @@ public struct FilterParser: Sendable {
     func userFieldTest(_ field: UserField, modifier: String?, value: String?, text: String,
                        _ fail: (String) -> FilterError) throws(FilterError) -> UserFieldTest {
         let name = field.name
+        if field.kind == .number || field.kind == .duration {
+            return try numberTest(name, typeName: field.kind.typeName, example: QuickAddParser.example(field), modifier: modifier, value: value, text: text, fail) {
+                number throws(InputError) in
+                guard case .number(let literal) = try field.parse(number, with: FieldParser(now: now, timeZone: timeZone)).kind, let n = Double(literal) else {
+                    throw .invalid("\(name): not a number")
+                }
+                return n
+            }
+        }
         let value = value ?? ""
         switch modifier {
         case "any", "none":
@@ -434,21 +448,11 @@ public struct FilterParser: Sendable {
         func parsed() throws(FilterError) -> JSONNode {
             do { return try field.parse(value, with: fields) } catch { throw fail("\(text): \(error.errorDescription ?? "not valid")") }
         }
-        func number() throws(FilterError) -> Double {
-            guard case .number(let literal) = try parsed().kind, let n = Double(literal) else { throw fail("\(text): not a number") }
-            return n
-        }
         switch (field.kind, modifier) {
         case (.date, nil), (.date, "is"), (.date, "before"), (.date, "after"), (.date, "by"):
             guard !value.isEmpty else { throw fail("\(text) needs a date, e.g. \(name).\(modifier ?? "before"):today") }
             let test = try dateTest(field: name, modifier: modifier, value: value, text: text, fail)
             return .date(test)
-        case (.number, nil), (.number, "is"), (.duration, nil), (.duration, "is"):
-            return .number(try number())
-        case (.number, "over"), (.duration, "over"):
-            return .over(try number())
-        case (.number, "under"), (.duration, "under"):
-            return .under(try number())
         case (.string, nil), (.string, "is"):
             guard case .string(let s) = try parsed().kind else { throw fail("\(text): not text") }
             return .text(s, ignoringCase: false)
@@ -463,6 +467,37 @@ public struct FilterParser: Sendable {
             case .string, .values: forms = "\(name):VALUE"
             }
             throw fail("unknown modifier .\(modifier ?? "") in \(text) for a \(field.kind.typeName) field; give \(forms), \(name).any: or \(name).none:")
+        }
+    }
+
+    /// A term on a number (a duration in minutes): `NAME:N` (or `NAME:none`/`NAME:any`),
+    /// `NAME.over:N`, `NAME.under:N`, `NAME.any:`, `NAME.none:`; `number` reads N.
+    func numberTest(_ name: String, typeName: String, example: String, modifier: String?, value: String?, text: String,
+                    _ fail: (String) -> FilterError,
+                    number: (String) throws(InputError) -> Double) throws(FilterError) -> UserFieldTest {
+        let value = value ?? ""
+        switch modifier {
+        case "any", "none":
+            guard value.isEmpty else { throw fail("\(name).\(modifier ?? ""): takes no value") }
+            return modifier == "any" ? .any : .none
+        case nil, "is":
+            switch value.lowercased() {
+            case "": throw fail("\(name): needs a value, e.g. \(name):\(example) (or \(name).any:, \(name).none:)")
+            case "none": return .none
+            case "any": return .any
+            default: break
+            }
+        case "over", "under":
+            guard !value.isEmpty else { throw fail("\(text) needs a value, e.g. \(name).\(modifier ?? ""):\(example)") }
+        default:
+            throw fail("unknown modifier .\(modifier ?? "") in \(text) for a \(typeName) field; give \(name):N, \(name).over:N, \(name).under:N, \(name).any: or \(name).none:")
+        }
+        let n: Double
+        do { n = try number(value) } catch { throw fail("\(text): \(error.errorDescription ?? "not a number")") }
+        switch modifier {
+        case "over": return .over(n)
+        case "under": return .under(n)
+        default: return .number(n)
         }
     }
 

@@ -21,6 +21,18 @@ public enum UserFieldTest: Sendable, Equatable {
     /// A date compared as `due` is (``DateTestEvaluator``).
     case date(FilterTerm.DateTest)
 
+    /// True when a task whose number is `value` (nil: unset) passes.
+    public func holds(number value: Double?) -> Bool {
+        switch self {
+        case .any: return value != nil
+        case .none: return value == nil
+        case .number(let n): return value == n
+        case .over(let n): return value.map { $0 > n } ?? false
+        case .under(let n): return value.map { $0 < n } ?? false
+        case .text, .date: return false
+        }
+    }
+
     /// True when a task whose value is `value` (nil: no key) passes.
     public func holds(for value: JSONNode?, timeZone: Zone) -> Bool {
         switch self {
@@ -29,12 +41,10 @@ public enum UserFieldTest: Sendable, Equatable {
         default: break
         }
         guard let value else { return false }
+        if case .number(let literal) = value.kind, let n = Double(literal) { return holds(number: n) }
         switch (self, value.kind) {
         case let (.text(wanted, ignoringCase), .string(s)):
             return ignoringCase ? s.lowercased() == wanted.lowercased() : s == wanted
-        case let (.number(n), .number(literal)): return Double(literal) == n
-        case let (.over(n), .number(literal)): return Double(literal).map { $0 > n } ?? false
-        case let (.under(n), .number(literal)): return Double(literal).map { $0 < n } ?? false
         case let (.date(test), .string(s)):
             guard let date = TaskDate(fileString: s) else { return false }
             let evaluated: DateTestEvaluator.Value
