@@ -533,6 +533,20 @@ import CSQLite
         #expect(FilterTerm.WordField.keys == ["pri", "energy"])
     }
 
+    /// The other spellings come from the fields' entries; each names a key
+    /// a reader takes (an input key, a filter key or a sort key).
+    @Test func aliasesComeFromTheTable() throws {
+        #expect(FieldNames.aliases == [
+            "project": "list", "priority": "pri", "scheduled": "sched", "recur": "repeat", "est": "estimate",
+            "status": "state", "tag": "tags", "end": "completed", "entry": "created", "description": "title",
+        ])
+        let inputKeys = Set(TaskField.all.compactMap(\.inputKey)).union(["list"])
+        for (alias, key) in FieldNames.aliases {
+            #expect(inputKeys.contains(key) || FilterParser.keys.contains(key) || TaskSort.Key.builtIn.contains { $0.name == key },
+                    "\(alias) stands for \(key), which no reader takes")
+        }
+    }
+
     @Test func everyNumberFieldIsAFilterKey() throws {
         for field in TaskField.all where field.kind == .minutes {
             let filter = try #require(field.numberFilter, "\(field.name) is a number and no filter key: give it numberFilter:")

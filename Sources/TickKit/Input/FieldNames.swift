@@ -1,15 +1,17 @@
-/// The one table of field names typed on the command line: the other
-/// spellings tick accepts for its own keys (Taskwarrior's and tick's short
-/// forms), shared by quick-add tokens, filters and `--sort`, and the keys of
+/// Field names typed on the command line: the other spellings tick accepts
+/// for its own keys (Taskwarrior's and tick's short forms, from each
+/// field's entry in ``TaskField/all``), shared by quick-add tokens, filters
+/// and `--sort`, and the keys of
 /// Taskwarrior and todo.txt that tick does not take in `add`/`edit`, each with
 /// what to write instead (Docs/CLI.md "Taskwarrior's words").
 public enum FieldNames {
     /// Another spelling → tick's key. A user of one command finds the same
     /// word in the others; each reader takes the keys it knows.
-    public static let aliases: [String: String] = [
-        "project": "list", "priority": "pri", "scheduled": "sched", "recur": "repeat", "est": "estimate",
-        "status": "state", "tag": "tags", "end": "completed", "entry": "created", "description": "title",
-    ]
+    /// Each field's aliases (``TaskField/aliases``, from the table), and
+    /// Taskwarrior's `project` for the list (not a field of a task).
+    public static let aliases: [String: String] = Dictionary(
+        TaskField.all.flatMap { field in field.commandLineKey.map { key in field.aliases.map { ($0, key) } } ?? [] } + [("project", "list")],
+        uniquingKeysWith: { first, _ in first })
 
     /// tick's key for `key` (lowercased): the alias resolved, or `key` itself.
     public static func canonical(_ key: String) -> String {

@@ -74,6 +74,11 @@ public struct TaskField: Sendable {
     let input: FieldInputCoding?
     /// Its `key:value` token (``input``'s key).
     public var inputKey: String? { input?.key }
+    /// Other spellings of its command-line key (Taskwarrior's `priority`,
+    /// tick's short `est`), for quick-add, filters and `--sort` alike (``FieldNames/aliases``).
+    public let aliases: [String]
+    /// The key its aliases stand for: its column's name (`pri`, `sched`), else its input key (`repeat`).
+    var commandLineKey: String? { column ?? inputKey }
     /// Its `key:` on a todo.txt line (``TodoTxtCodec``); nil: todo.txt says it another way
     /// (title words, `x`, `(A)`, `+project`, `@context`, dates in front) or not at all.
     public let todoTxtKey: String?
@@ -142,7 +147,7 @@ public struct TaskField: Sendable {
     /// field does not take (an empty title).
     static func value<V: Equatable & FileValue & IndexValue>(
         _ name: String, _ path: WritableKeyPath<TaskItem, V> & Sendable, kind: ValueKind, property: String, changeKey: String?,
-        rule: MergeRule = .register, confirmation: String?, input: FieldInputCoding? = nil, hook: String?, todoTxt: String? = nil, index: String?,
+        rule: MergeRule = .register, confirmation: String?, input: FieldInputCoding? = nil, aliases: [String] = [], hook: String?, todoTxt: String? = nil, index: String?,
         undo: String? = nil, column: String? = nil, label: String? = nil, dateFilter: FieldDateFilter? = nil, wordFilter: FieldWordFilter? = nil, numberFilter: FieldNumberFilter? = nil, onRepeat: OnRepeat, shown: @escaping @Sendable (V) -> FieldValue?,
         canon: (@Sendable (V) -> JSONNode?)? = nil, fileCheck: (@Sendable (V) -> String?)? = nil,
         merge: (@Sendable (inout TaskMerge, inout TaskItem) -> Void)? = nil
@@ -154,7 +159,7 @@ public struct TaskField: Sendable {
         }
         return TaskField(
             name: name, kind: kind, properties: [property], changeKey: changeKey, mergeRule: rule, confirmationName: confirmation,
-            hookKey: hook, input: input, todoTxtKey: todoTxt, dateFilter: dateFilter, wordFilter: wordFilter, numberFilter: numberFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
+            hookKey: hook, input: input, aliases: aliases, todoTxtKey: todoTxt, dateFilter: dateFilter, wordFilter: wordFilter, numberFilter: numberFilter, index: index.map { .value($0, path) }, undoName: undo ?? name,
             column: column, label: label, onRepeat: onRepeat, file: .value(name, path, check: fileCheck),
             cell: .value(name, path), shown: { shown(stored.get($0)) },
             differs: { stored.get($0) != stored.get($1) },
@@ -174,7 +179,7 @@ public struct TaskField: Sendable {
     /// by `fileElement` (`what` names them when the value is no array).
     /// The index stores it as `index` (``FieldIndexCoding/words(_:_:emptyIsNull:comment:word:element:)``).
     static func elements<E: Hashable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, inputExample: String = "", todoTxt: String? = nil,
+        _ name: String, _ path: WritableKeyPath<TaskItem, [E]> & Sendable, hook: String, input: String? = nil, inputExample: String = "", aliases: [String] = [], todoTxt: String? = nil,
         column: String? = nil, shown: @escaping @Sendable ([E]) -> FieldValue,
         prefix: String, key: @escaping @Sendable (E) -> String, element: @escaping @Sendable (String) -> E?,
         fileWhat: String, fileNode: @escaping @Sendable (E) -> JSONNode,
@@ -183,7 +188,7 @@ public struct TaskField: Sendable {
         let stored = TaskProperty(path)
         return TaskField(
             name: name, kind: .list, properties: [name], changeKey: nil, mergeRule: .elementSet, confirmationName: name,
-            hookKey: hook, input: input.map { FieldInputCoding.own($0, example: inputExample) }, todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, numberFilter: nil, index: index, undoName: name,
+            hookKey: hook, input: input.map { FieldInputCoding.own($0, example: inputExample) }, aliases: aliases, todoTxtKey: todoTxt, dateFilter: nil, wordFilter: nil, numberFilter: nil, index: index, undoName: name,
             column: column, label: name, onRepeat: .copied,
             file: .elements(name, path, what: fileWhat, node: fileNode, element: fileElement), cell: nil,
             shown: { let items = stored.get($0); return items.isEmpty ? nil : shown(items) },
@@ -204,10 +209,10 @@ public struct TaskField: Sendable {
     /// conflict message name them.
     public static let all: [TaskField] = [
         .value("title", \.title, kind: .text, property: "title", changeKey: "title",
-               confirmation: "title", hook: "description", index: "title", column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) },
+               confirmation: "title", aliases: ["description"], hook: "description", index: "title", column: "title", onRepeat: .copied, shown: { .text($0) }, canon: { .string($0) },
                fileCheck: { TaskFileDecoder.hasVisibleText($0) ? nil : "\"title\" must not be empty" }),
         .value("state", \.state, kind: .word, property: "state", changeKey: "state",
-               confirmation: nil, hook: "status", todoTxt: "state", index: "state", column: "state", label: "state", onRepeat: .fresh, shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
+               confirmation: nil, aliases: ["status"], hook: "status", todoTxt: "state", index: "state", column: "state", label: "state", onRepeat: .fresh, shown: { .word($0.rawValue, rank: TaskState.allCases.firstIndex(of: $0) ?? 0) },
                // With its completion time, as one value (`completedAt` goes with it).
                merge: { m, result in
                    let state = m.pick("state", \.stateValue) { $0.node }
@@ -225,23 +230,23 @@ public struct TaskField: Sendable {
                column: "wait", label: "wait", dateFilter: .date("wait", \.wait), onRepeat: .moved, shown: { $0.map(FieldValue.date) }, canon: { $0.map { .string($0.fileString) } }),
         // Confirmations leave `sched` out when a new slot set it (Confirmation.fieldNames).
         .value("scheduled", \.scheduled, kind: .day, property: "scheduled", changeKey: "scheduled",
-               confirmation: "sched", input: .value("sched", \.scheduled), hook: "scheduled", todoTxt: "t", index: "scheduled",
+               confirmation: "sched", input: .value("sched", \.scheduled), aliases: ["scheduled"], hook: "scheduled", todoTxt: "t", index: "scheduled",
                column: "sched", label: "scheduled", dateFilter: .date("sched", \.scheduled), onRepeat: .moved, shown: { $0.map(FieldValue.day) }, canon: { $0.map { .string($0.iso) } }),
         // Taskwarrior has no slot: hooks do not see it (the estimate they see as `tickestimate`).
         .value("slot", \.slot, kind: .object, property: "slot", changeKey: "slot",
                confirmation: "at", input: .own("at", example: "14:00"), hook: nil, index: "slot",
                label: "slot", onRepeat: .fresh, shown: { $0.map(FieldValue.slot) }, canon: { $0?.node }),
         .value("priority", \.priority, kind: .word, property: "priority", changeKey: "priority",
-               confirmation: "pri", input: .value("pri", \.priority), hook: "priority", index: "priority",
+               confirmation: "pri", input: .value("pri", \.priority), aliases: ["priority"], hook: "priority", index: "priority",
                column: "pri", label: "priority", wordFilter: .word("pri", \.priority), onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Priority.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("energy", \.energy, kind: .word, property: "energy", changeKey: "energy",
                confirmation: "energy", input: .value("energy", \.energy), hook: "tickenergy", todoTxt: "energy", index: "energy",
                column: "energy", label: "energy", wordFilter: .word("energy", \.energy), onRepeat: .copied, shown: { $0.map { .word($0.rawValue, rank: Energy.allCases.firstIndex(of: $0) ?? 0) } }, canon: { MergeCanon.string($0?.rawValue) }),
         .value("estimate", \.estimate, kind: .minutes, property: "estimate", changeKey: "estimate",
-               confirmation: "estimate", input: .value("estimate", \.estimate), hook: "tickestimate", todoTxt: "estimate", index: "estimate",
+               confirmation: "estimate", input: .value("estimate", \.estimate), aliases: ["est"], hook: "tickestimate", todoTxt: "estimate", index: "estimate",
                column: "estimate", label: "estimate", numberFilter: .minutes("estimate", \.estimate), onRepeat: .copied, shown: { $0.map(FieldValue.minutes) }, canon: { $0.map { JSONNode(.number(String($0))) } }),
         .value("repeat", \.repeatRule, kind: .text, property: "repeatRule", changeKey: "repeat",
-               confirmation: "repeat", input: .value("repeat", \.repeatRule, example: RepeatInput.example, parse: RepeatInput.parse, word: { rule, _ in rule }), hook: "recur", todoTxt: "rec", index: "repeat",
+               confirmation: "repeat", input: .value("repeat", \.repeatRule, example: RepeatInput.example, parse: RepeatInput.parse, word: { rule, _ in rule }), aliases: ["recur"], hook: "recur", todoTxt: "rec", index: "repeat",
                label: "repeat", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
         .value("notes", \.notes, kind: .text, property: "notes", changeKey: "notes",
                confirmation: "note", hook: "annotations", index: "notes", onRepeat: .copied, shown: { $0.map(FieldValue.text) }, canon: MergeCanon.string),
@@ -251,7 +256,7 @@ public struct TaskField: Sendable {
                   index: .words("depends", \.depends, emptyIsNull: true, comment: "lowercase UUIDs, space separated, or NULL",
                                 word: \.lowercased, element: { UUID(fastBytes: $0) })),
         // Confirmations name tags one by one: `+tag` added, `-tag` removed.
-        .elements("tags", \.tags, hook: "tags", column: "tags", shown: { .tags($0) }, prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 },
+        .elements("tags", \.tags, hook: "tags", aliases: ["tag"], column: "tags", shown: { .tags($0) }, prefix: "+", key: TaskChange.tagKey, element: { $0.isEmpty ? nil : $0 },
                   fileWhat: "strings", fileNode: { .string($0) }, fileElement: { item, reader throws(FormatError) in
                       guard case .string(let tag) = item.kind else {
                           throw reader.error(at: item.offset, "each tag must be a string, found \(item.typeName)")
@@ -261,16 +266,16 @@ public struct TaskField: Sendable {
                   }, index: .words("tags", \.tags, emptyIsNull: false, comment: "space separated", word: { $0 }, element: { String(decoding: $0, as: UTF8.self) })),
         // A hook's answer does not set the timestamps: the write does.
         .value("createdAt", \.createdAt, kind: .instant, property: "createdAt", changeKey: nil, rule: .bookkeeping,
-               confirmation: nil, hook: nil, index: "created", column: "created", label: "created", dateFilter: .date("created", \.createdAt), onRepeat: .copied, shown: { .instant($0) }),
+               confirmation: nil, aliases: ["entry"], hook: nil, index: "created", column: "created", label: "created", dateFilter: .date("created", \.createdAt), onRepeat: .copied, shown: { .instant($0) }),
         .value("modifiedAt", \.modifiedAt, kind: .instant, property: "modifiedAt", changeKey: nil, rule: .bookkeeping,
                confirmation: nil, hook: nil, index: "modified", column: "modified", label: "modified", dateFilter: .date("modified", \.modifiedAt), onRepeat: .fresh, shown: { .instant($0) }),
         // Goes with `state`: stamped under it, and a hook's `end` is taken with its status.
         .value("completedAt", \.completedAt, kind: .instant, property: "completedAt", changeKey: "state", rule: .bookkeeping,
-               confirmation: nil, hook: "end", index: "completed", column: "completed", label: "completed", dateFilter: .date("completed", \.completedAt), onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
+               confirmation: nil, aliases: ["end"], hook: "end", index: "completed", column: "completed", label: "completed", dateFilter: .date("completed", \.completedAt), onRepeat: .fresh, shown: { $0.map(FieldValue.instant) }),
         // Unknown keys: a hook's other keys (UDAs) come back as `x-taskwarrior-NAME`.
         TaskField(
             name: "extra", kind: .unknown, properties: ["extra"], changeKey: nil, mergeRule: .unknownKeys, confirmationName: nil,
-            hookKey: "x-taskwarrior-*", input: nil, todoTxtKey: nil, dateFilter: nil, wordFilter: nil, numberFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
+            hookKey: "x-taskwarrior-*", input: nil, aliases: [], todoTxtKey: nil, dateFilter: nil, wordFilter: nil, numberFilter: nil, index: .members("extra", \.extra), undoName: "other fields",
             // Copied but those of one occurrence (TaskFile.perOccurrenceKeys).
             column: nil, label: nil, onRepeat: .copied, file: nil, cell: nil, shown: { _ in nil },
             differs: { $0.extra != $1.extra },
