@@ -431,19 +431,7 @@ public struct FilterParser: Sendable {
             }
         }
         let value = value ?? ""
-        switch modifier {
-        case "any", "none":
-            guard value.isEmpty else { throw fail("\(name).\(modifier ?? ""): takes no value") }
-            return modifier == "any" ? .any : .none
-        case nil, "is":
-            switch value.lowercased() {
-            case "": throw fail("\(name): needs a value, e.g. \(name):\(QuickAddParser.example(field)) (or \(name).any:, \(name).none:)")
-            case "none": return .none
-            case "any": return .any
-            default: break
-            }
-        default: break
-        }
+        if let presence = try presenceTest(name, example: QuickAddParser.example(field), modifier: modifier, value: value, fail) { return presence }
         let fields = FieldParser(now: now, timeZone: timeZone)
         func parsed() throws(FilterError) -> JSONNode {
             do { return try field.parse(value, with: fields) } catch { throw fail("\(text): \(error.errorDescription ?? "not valid")") }
@@ -470,23 +458,36 @@ public struct FilterParser: Sendable {
         }
     }
 
+    /// `NAME.any:`, `NAME.none:`, `NAME:any`, `NAME:none`; nil for a term
+    /// that tests the value; an error for `NAME:` with none.
+    func presenceTest(_ name: String, example: String, modifier: String?, value: String,
+                      _ fail: (String) -> FilterError) throws(FilterError) -> UserFieldTest? {
+        switch modifier {
+        case "any", "none":
+            guard value.isEmpty else { throw fail("\(name).\(modifier ?? ""): takes no value") }
+            return modifier == "any" ? UserFieldTest.any : UserFieldTest.none
+        case nil, "is":
+            switch value.lowercased() {
+            case "": throw fail("\(name): needs a value, e.g. \(name):\(example) (or \(name).any:, \(name).none:)")
+            case "none": return UserFieldTest.none
+            case "any": return UserFieldTest.any
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
     /// A term on a number (a duration in minutes): `NAME:N` (or `NAME:none`/`NAME:any`),
     /// `NAME.over:N`, `NAME.under:N`, `NAME.any:`, `NAME.none:`; `number` reads N.
     func numberTest(_ name: String, typeName: String, example: String, modifier: String?, value: String?, text: String,
                     _ fail: (String) -> FilterError,
                     number: (String) throws(InputError) -> Double) throws(FilterError) -> UserFieldTest {
         let value = value ?? ""
+        if let presence = try presenceTest(name, example: example, modifier: modifier, value: value, fail) { return presence }
         switch modifier {
-        case "any", "none":
-            guard value.isEmpty else { throw fail("\(name).\(modifier ?? ""): takes no value") }
-            return modifier == "any" ? .any : .none
-        case nil, "is":
-            switch value.lowercased() {
-            case "": throw fail("\(name): needs a value, e.g. \(name):\(example) (or \(name).any:, \(name).none:)")
-            case "none": return .none
-            case "any": return .any
-            default: break
-            }
+        case nil, "is", "any", "none":
+            break
         case "over", "under":
             guard !value.isEmpty else { throw fail("\(text) needs a value, e.g. \(name).\(modifier ?? ""):\(example)") }
         default:
