@@ -531,6 +531,14 @@ import CSQLite
             #expect(set.apply(to: &task) && word.filter.value(task) == word.filter.value(after))
         }
         #expect(FilterTerm.WordField.keys == ["pri", "energy"])
+        // `KEY:` asks for a word with an example from the entry, and the example is taken.
+        let parser = FilterParser(now: TaskFieldTests.t0, timeZone: Zone(named: "UTC")!)
+        for key in FilterTerm.WordField.keys {
+            let example = FilterParser.example(key)
+            #expect(throws: FilterError.self) { try parser.parse([key + ":"]) }
+            do { _ = try parser.parse([key + ":"]) } catch { #expect(error.message.contains("e.g. " + example), "\(error.message)") }
+            #expect((try? parser.parse([example])) != nil, "\(example) is not taken")
+        }
     }
 
     /// The other spellings come from the fields' entries; each names a key

@@ -503,11 +503,10 @@ public struct FilterParser: Sendable {
     }
 
     static func example(_ key: String) -> String {
+        if let word = FilterTerm.WordField(rawValue: key) { return key + ":" + word.filter.example }
         switch key {
         case "list": return "list:Work"
         case "state": return "state:done"
-        case "pri": return "pri:must"
-        case "energy": return "energy:low"
         case "tags": return "tags:none"
         case "is": return "is:overdue"
         default: return "\(key):today"

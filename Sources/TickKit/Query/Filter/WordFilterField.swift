@@ -38,14 +38,16 @@ struct FieldWordFilter: Sendable {
     let set: @Sendable (String) -> FieldEdit?
     /// The error for a value that is none of the set.
     let refusal: @Sendable (_ typed: String) -> String
+    /// A word to show in an error that asks for one.
+    let example: String
 
-    static func word<V: FilterWord>(_ key: String, _ path: WritableKeyPath<TaskItem, V?> & Sendable) -> FieldWordFilter {
+    static func word<V: FilterWord & InputValue>(_ key: String, _ path: WritableKeyPath<TaskItem, V?> & Sendable) -> FieldWordFilter {
         let stored = TaskProperty(path)
         let words = V.allCases.map(\.rawValue).joined(separator: ", ")
         return FieldWordFilter(
             key: key, parse: { V.filterWord($0)?.rawValue }, value: { stored.get($0)?.rawValue },
             set: { word in V(rawValue: word).map { FieldEdit(.set($0), at: path) } },
-            refusal: { "\(key):\($0) is not \(V.filterNoun); give \(words) or none\(V.filterHint)" })
+            refusal: { "\(key):\($0) is not \(V.filterNoun); give \(words) or none\(V.filterHint)" }, example: V.inputExample)
     }
 }
 
