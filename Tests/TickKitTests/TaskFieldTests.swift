@@ -583,7 +583,6 @@ import CSQLite
     var formats: [(name: String, carries: (TaskField) -> Bool, keep: (TaskItem, TaskItem) -> TaskItem, clearsCarried: Bool)] {
         [("csv", CSVCodec.carries, CSVCodec.keepStore, true),
          ("taskwarrior", { $0.hookKey != nil }, { TaskwarriorCodec.keepStore($0, of: $1, timeZone: utc) }, true),
-         // todo.txt: a line without `t:`, `rec:`, `wait:` … keeps the store's (a foreign tool's line): not checked here.
          ("todotxt", TodoTxtCodec.carries, { TodoTxtCodec.merge($0, onto: $1, timeZone: utc) }, false)]
     }
 
@@ -596,6 +595,11 @@ import CSQLite
                 if format.carries(field) {
                     if format.clearsCarried, field.name != "title", field.name != "state" {
                         #expect(field.differs(kept, store), "\(format.name): \(field.name) is carried, so a row without it clears it")
+                    } else if !format.clearsCarried, field.todoTxtKey != nil {
+                        // todo.txt: a line without one of tick's keys keeps the store's value, but `due:` and `state:`.
+                        let clears = TodoTxtCodec.absentClears.contains(field.name)
+                        #expect(field.differs(kept, store) == (clears && field.differs(blank, store)) && clears == ["due", "state"].contains(field.name),
+                                "todotxt: a line without \(field.todoTxtKey ?? "") \(clears ? "clears" : "keeps") \(field.name)")
                     }
                 } else {
                     uncarried.append(field.name)

@@ -52,6 +52,9 @@ public enum TodoTxtCodec: InterchangeCodec {
     /// title (its words), the priority (`(A)`) and the tags (`@context`).
     static let ownFields: Set<String> = ["title", "priority", "tags"]
 
+    /// The fields a line without their key clears on re-import (the others keep the store's value).
+    static let absentClears: Set<String> = ["due", "state"]
+
     /// True when a line can say `field` (``merge(_:onto:timeZone:)`` keeps the store's value of the others: the slot, the notes).
     static func carries(_ field: TaskField) -> Bool {
         field.todoTxtKey != nil || ownFields.contains(field.name)
@@ -318,15 +321,14 @@ public enum TodoTxtCodec: InterchangeCodec {
         var r = TaskField.keepingUncarried(imported, store: current, carried: carries)
         // A decoded line's dates that the line did not give are the import time, its `modifiedAt`.
         let importTime = imported.modifiedAt
-        r.scheduled = imported.scheduled ?? current.scheduled
+        // A line without one of tick's keys (`t:`, `rec:`, `wait:`, `depends:` …: another
+        // tool's line, an older export) keeps the store's value; `due:` and `state:` say
+        // the task's due date and state on every line tick writes, so their absence clears.
+        for field in TaskField.all where field.todoTxtKey != nil && !absentClears.contains(field.name) && field.shown(imported) == nil {
+            field.applyChange(&r, imported, current)
+        }
         if let a = imported.remind, let b = current.remind, abs(a.timeIntervalSince(b)) < 1 { r.remind = b }
-        r.remind = r.remind ?? current.remind
-        r.repeatRule = TodoTxtRecurrence.same(imported.repeatRule, current.repeatRule) ? current.repeatRule : imported.repeatRule ?? current.repeatRule
-        r.energy = imported.energy ?? current.energy
-        r.estimate = imported.estimate ?? current.estimate
-        // A line without `wait:` or `depends:` (another tool's, an older export) keeps the store's.
-        r.wait = imported.wait ?? current.wait
-        r.depends = imported.depends.isEmpty ? current.depends : imported.depends
+        if TodoTxtRecurrence.same(imported.repeatRule, current.repeatRule) { r.repeatRule = current.repeatRule }
         func sameDay(_ a: Date, _ b: Date) -> Bool { LocalDate(date: a, timeZone: timeZone) == LocalDate(date: b, timeZone: timeZone) }
         if r.createdAt == importTime || sameDay(r.createdAt, current.createdAt) { r.createdAt = current.createdAt }
         if case .day(let d)? = r.due, case .time(let t)? = current.due, LocalDate(date: t, timeZone: timeZone) == d { r.due = current.due }
