@@ -38,7 +38,7 @@ public enum UITaskText {
     }
 
     /// The fields the words set, in the table's order.
-    private static let inputs = TaskField.all.compactMap(\.input)
+    static let inputs = TaskField.all.compactMap(\.input)
 
     /// True for a word the quick-add parser would take as a token or escape.
     static func looksLikeToken(_ word: String) -> Bool {
