@@ -150,6 +150,13 @@ public struct DavSync: Sendable {
         var removedElsewhere: [String] = []
     }
 
+    /// The output of one calendar's run when every calendar run alone lost
+    /// the connection (after the retries), else nil.
+    static func serverDown(_ alone: [String: Vdirsyncer.Outcome]) -> String? {
+        guard !alone.isEmpty, alone.values.allSatisfy({ !$0.succeeded && Vdirsyncer.dropped($0) }) else { return nil }
+        return alone.sorted { $0.key < $1.key }.first?.value.output
+    }
+
     /// Syncs `collections`: all in one run; when that run fails, every
     /// collection of the round again on its own before anything is decided
     /// (vdirsyncer can cut a collection's sync short, with no error of its
@@ -159,13 +166,6 @@ public struct DavSync: Sendable {
     /// synced without error: a task that left one calendar for another is a
     /// move in flight until its new calendar is up, never a delete.
     /// A server that cannot be reached fails the whole round, once.
-    /// The output of one calendar's run when every calendar run alone lost
-    /// the connection (after the retries), else nil.
-    static func serverDown(_ alone: [String: Vdirsyncer.Outcome]) -> String? {
-        guard !alone.isEmpty, alone.values.allSatisfy({ !$0.succeeded && Vdirsyncer.dropped($0) }) else { return nil }
-        return alone.sorted { $0.key < $1.key }.first?.value.output
-    }
-
     func syncRound(_ collections: [String], removed: Set<String>, accepted: Set<String> = []) throws(DavError) -> Round {
         var round = Round()
         guard !collections.isEmpty else { return round }
