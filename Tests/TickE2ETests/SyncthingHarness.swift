@@ -49,13 +49,33 @@ enum Syncthing {
         return nil
     }
 
+    /// The ports ``freePorts(_:)`` handed out in this test process.
+    private static let handedOut = HandedOutPorts()
+
+    final class HandedOutPorts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ports: Set<Int> = []
+        /// True when `port` was not handed out before (it is now).
+        func claim(_ port: Int) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return ports.insert(port).inserted
+        }
+    }
+
     /// `count` distinct TCP ports on 127.0.0.1 that were free a moment ago
-    /// (bound to port 0 and released together, so they differ from each other).
+    /// (bound to port 0 and released together, so they differ from each
+    /// other), none handed out before in this process: tests run in
+    /// parallel, and a port is free between its release here and the
+    /// server's bind (a second or so for Radicale), so two tests could draw
+    /// the same one; CI once saw a test's "stopped" server answered by
+    /// another test's Radicale on its port.
     static func freePorts(_ count: Int) throws -> [Int] {
         var fds: [Int32] = []
         defer { for fd in fds { close(fd) } }
         var ports: [Int] = []
-        for _ in 0..<count {
+        while ports.count < count {
+            guard fds.count < count + 1000 else { throw HarnessError("no unused port found on 127.0.0.1") }
             #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
@@ -76,7 +96,9 @@ enum Syncthing {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
             }
             guard named == 0 else { throw HarnessError("getsockname failed: errno \(errno)") }
-            ports.append(Int(UInt16(bigEndian: addr.sin_port)))
+            // A port handed out before stays bound here until the end, so the next bind draws another.
+            let port = Int(UInt16(bigEndian: addr.sin_port))
+            if handedOut.claim(port) { ports.append(port) }
         }
         return ports
     }
