@@ -582,7 +582,7 @@ import CSQLite
 
     var formats: [(name: String, carries: (TaskField) -> Bool, keep: (TaskItem, TaskItem) -> TaskItem, clearsCarried: Bool)] {
         [("csv", CSVCodec.carries, CSVCodec.keepStore, true),
-         ("taskwarrior", { $0.hookKey != nil }, { TaskwarriorCodec.keepStore($0, of: $1, timeZone: utc) }, true),
+         ("taskwarrior", TaskwarriorCodec.carries, { TaskwarriorCodec.keepStore($0, of: $1, timeZone: utc) }, true),
          ("todotxt", TodoTxtCodec.carries, { TodoTxtCodec.merge($0, onto: $1, timeZone: utc) }, false)]
     }
 

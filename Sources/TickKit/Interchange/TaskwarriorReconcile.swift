@@ -23,10 +23,15 @@ extension TaskwarriorCodec {
         return snapshot.reconciling(placed) { t, current in keepStore(t, of: current, timeZone: timeZone, fields: fields) }
     }
 
+    /// True when Taskwarrior has an attribute for `field` (the hook JSON's keys are its
+    /// attributes); ``keepStore(_:of:timeZone:fields:)`` keeps the store's value of the others (the slot).
+    static func carries(_ field: TaskField) -> Bool {
+        field.hookKey != nil
+    }
+
     /// `imported` with what ``reconcile(_:with:timeZone:fields:)`` keeps of `current`.
     static func keepStore(_ imported: TaskItem, of current: TaskItem, timeZone: Zone, fields: UserFields = UserFields()) -> TaskItem {
-        // What Taskwarrior has no attribute for (the slot): the hook JSON's keys are its attributes.
-        var r = TaskField.keepingUncarried(imported, store: current) { $0.hookKey != nil }
+        var r = TaskField.keepingUncarried(imported, store: current, carried: carries)
         // A declared field whose value Taskwarrior cannot hold was not exported: it stays.
         func exported(_ key: String) -> Bool {
             guard let field = fields[key], field.name == key else { return false }
