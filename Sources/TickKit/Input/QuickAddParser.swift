@@ -39,7 +39,7 @@ public struct QuickAddParser: Sendable {
 
     /// The fields' input codings by key (``TaskField/input``).
     static let inputs: [String: FieldInputCoding] = Dictionary(
-        TaskField.all.compactMap { field in field.input.map { ($0.key, $0) } }, uniquingKeysWith: { first, _ in first })
+        TaskField.inputs.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The keys that take WHEN words (a day or an instant, from the field table).
     static let dateKeys: Set<String> = TaskField.dateInputKeys

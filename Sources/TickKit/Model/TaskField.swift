@@ -74,6 +74,8 @@ public struct TaskField: Sendable {
     let input: FieldInputCoding?
     /// Its `key:value` token (``input``'s key).
     public var inputKey: String? { input?.key }
+    /// The inputs of the fields the words set, in the table's order.
+    static let inputs = all.compactMap(\.input)
     /// Other spellings of its command-line key (Taskwarrior's `priority`,
     /// tick's short `est`), for quick-add, filters and `--sort` alike (``FieldNames/aliases``).
     public let aliases: [String]

@@ -21,7 +21,7 @@ public enum UILineEdit {
         edit.title = titleWords.joined(separator: " ")
         // What the line no longer says is cleared: each field the line showed
         // (``UITaskText``), but a slot's day, which the slot keeps.
-        for input in UITaskText.inputs {
+        for input in TaskField.inputs {
             guard let clear = input.clear, edit.changes[clear.key] == nil, input.word(task, .utc) != nil else { continue }
             if clear.key == TaskEdit.key(of: \.scheduled), task.slot != nil { continue }
             edit.set(clear)

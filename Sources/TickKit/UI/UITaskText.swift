@@ -14,7 +14,7 @@ public enum UITaskText {
             looksLikeToken(String(word)) ? "\\" + word : String(word)
         }.joined(separator: " ")
         var words = [title]
-        for input in inputs {
+        for input in TaskField.inputs {
             if let word = input.word(task, timeZone) { words.append(input.key + ":" + word) }
         }
         for (field, value) in fields.values(of: task) {
@@ -36,9 +36,6 @@ public enum UITaskText {
         default: return nil
         }
     }
-
-    /// The fields the words set, in the table's order.
-    static let inputs = TaskField.all.compactMap(\.input)
 
     /// True for a word the quick-add parser would take as a token or escape.
     static func looksLikeToken(_ word: String) -> Bool {

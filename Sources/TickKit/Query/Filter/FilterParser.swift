@@ -486,7 +486,7 @@ public struct FilterParser: Sendable {
         let value = value ?? ""
         if let presence = try presenceTest(name, example: example, modifier: modifier, value: value, fail) { return presence }
         switch modifier {
-        case nil, "is", "any", "none":
+        case nil, "is":
             break
         case "over", "under":
             guard !value.isEmpty else { throw fail("\(text) needs a value, e.g. \(name).\(modifier ?? ""):\(example)") }
