@@ -60,6 +60,28 @@ struct FieldInputE2ETests {
         }
     }
 
+    @Test("estimate filters as a declared duration field does: estimate.over:, .under:, :N, :none, est; a bad value is one error line, exit 2")
+    func estimateFilters() throws {
+        let s = try Sandbox()
+        try s.add("Short", "estimate:15m", now: Self.now)
+        try s.add("Half", "estimate:30m", now: Self.now)
+        try s.add("Long", "est:2h", now: Self.now)
+        try s.add("Unknown", now: Self.now)
+        func titles(_ filter: String) throws -> [String] {
+            try s.json("list", filter, "--sort", "title", now: Self.now).compactMap { $0["title"] as? String }
+        }
+        #expect(try titles("estimate.over:30m") == ["Long"])
+        #expect(try titles("est.under:1h") == ["Half", "Short"])
+        #expect(try titles("estimate:90") == [])
+        #expect(try titles("estimate:30m") == ["Half"])
+        #expect(try titles("estimate:none") == ["Unknown"])
+        #expect(try titles("estimate.any:") == ["Half", "Long", "Short"])
+        let bad = try s.tick(["list", "estimate.over:soon"], now: Self.now)
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("tick: error: filter: estimate.over:soon: estimate: \"soon\" is not a duration"), "\(bad)")
+        let modifier = try s.tick(["list", "estimate.before:fri"], now: Self.now)
+        #expect(modifier.status == 2 && modifier.stderr.contains("unknown modifier .before in estimate.before:fri for a duration field"), "\(modifier)")
+    }
+
     /// A JSON value's bytes with sorted keys, for comparing objects.
     static func canonical(_ value: Any?) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: ["v": value ?? NSNull()], options: .sortedKeys), as: UTF8.self)
