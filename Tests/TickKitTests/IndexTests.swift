@@ -139,6 +139,20 @@ import Testing
         #expect(try index.run(.list(work), filter: TaskFilter(), query: query).isEmpty)
     }
 
+    /// A field's column added to the table changes the statements, so the
+    /// version, so every index is rebuilt once: no bump by hand to forget.
+    @Test func theSchemaVersionFollowsEveryStatement() throws {
+        let statements = IndexSchema.statements
+        #expect(IndexSchema.version == IndexSchema.fingerprint(epoch: IndexSchema.epoch, statements: statements))
+        let tasks = try #require(statements.firstIndex(of: IndexSchema.tasksTable))
+        var added = statements
+        added[tasks] = IndexSchema.tasksTable.replacingOccurrences(of: "\n)", with: ",\n    location TEXT\n)")
+        #expect(added != statements)
+        #expect(IndexSchema.fingerprint(epoch: IndexSchema.epoch, statements: added) != IndexSchema.version)
+        #expect(IndexSchema.fingerprint(epoch: IndexSchema.epoch + 1, statements: statements) != IndexSchema.version)
+        #expect((1...Int(Int32.max)).contains(IndexSchema.version), "PRAGMA user_version is a positive 32-bit number")
+    }
+
     @Test func outdatedOrCorruptIndexesAreRebuiltSilently() throws {
         let (store, dir) = try sampleStore()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -13,6 +13,18 @@ import Testing
             .flatMap(\.tasks)
     }
 
+    /// One rule says which values a `key:` can carry, for tick's own keys
+    /// (a text field of the table) and declared fields alike: the value read
+    /// back from `key:value` must be the value written.
+    @Test func aValueIsAWordOnlyWhenItReadsBackAsItself() {
+        #expect(TodoTxtCodec.word("office", key: "location") == "office")
+        #expect(TodoTxtCodec.word("45m", key: "estimate") == "45m")
+        for notAWord in ["two words", "a:b", "/path", "tab\there", "line\nbreak", ""] {
+            #expect(TodoTxtCodec.word(notAWord, key: "location") == nil, "\(notAWord)")
+        }
+        #expect(TodoTxtCodec.word("office", key: "1") == nil, "a key that is no word is title text")
+    }
+
     @Test func recMapsToRepeat() {
         #expect(TodoTxtRecurrence.tickRule(forRec: "1w") == "+1w")
         #expect(TodoTxtRecurrence.tickRule(forRec: "+1w") == "weekly")

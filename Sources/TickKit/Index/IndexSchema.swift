@@ -1,7 +1,21 @@
-/// The index's tables. Bump ``version`` whenever they change: an index with
-/// another version is deleted and rebuilt, silently.
+/// The index's tables. An index of another ``version`` is deleted and
+/// rebuilt, silently.
 enum IndexSchema {
-    static let version = 15
+    /// Bump it when what a column holds changes and no statement does (a
+    /// value stored another way): a change of the statements (a field's
+    /// column added to the table) changes ``version`` with no bump.
+    static let epoch = 15
+
+    /// The schema's version, kept as `PRAGMA user_version`: a fingerprint
+    /// of ``epoch`` and every statement (FNV-1a, 31 bits, never 0, which
+    /// SQLite gives a new database).
+    static let version = fingerprint(epoch: epoch, statements: statements)
+
+    /// The version of a schema of `statements` at `epoch`.
+    static func fingerprint(epoch: Int, statements: [String]) -> Int {
+        let hash = FNV1a.hash64(Array("\(epoch)\n".utf8) + statements.joined(separator: "\n").utf8)
+        return max(Int(truncatingIfNeeded: hash & 0x7fff_ffff), 1)
+    }
 
     /// Is a task waiting (a SQL condition over `tasks`, arguments: today's day
     /// number, now in seconds since the reference date).

@@ -39,12 +39,14 @@ public enum TodoTxtCodec: InterchangeCodec {
 
     /// tick's own keys that are a word of their value (`energy:low`,
     /// `estimate:45m`): each field of the table whose todo.txt key is its
-    /// name, whose value is a word or minutes and a CSV cell (which reads
-    /// the word back). A new such field goes so with no code here; dates,
-    /// the state and the sets are spelled by hand above.
+    /// name, whose value is a word, minutes or text and a CSV cell (which
+    /// reads the word back). A new such field goes so with no code here;
+    /// dates, the state and the sets are spelled by hand above. Text that
+    /// is not one todo.txt word (``word(_:key:)``) is not written: a
+    /// re-import keeps the store's value.
     static let ownWords: [(key: String, field: TaskField, coding: FieldCellCoding)] = TaskField.all.compactMap { field in
         guard let key = field.todoTxtKey, key == field.name, field.name != "state",
-              [.word, .minutes].contains(field.kind), let coding = field.cell else { return nil }
+              [.word, .minutes, .text].contains(field.kind), let coding = field.cell else { return nil }
         return (key, field, coding)
     }
 
@@ -291,8 +293,7 @@ public enum TodoTxtCodec: InterchangeCodec {
         }
         if task.state == .active { parts.append("\(stateKey):active") }
         for (key, _, coding) in Self.ownWords {
-            let word = coding.todoTxtWord(task)
-            if !word.isEmpty { parts.append("\(key):" + word) }
+            if let word = Self.word(coding.todoTxtWord(task), key: key) { parts.append("\(key):" + word) }
         }
         for dep in task.depends { parts.append("\(dependsKey):" + dep.lowercased) }
         for (field, value) in fields.values(of: task) {
@@ -360,6 +361,14 @@ public enum TodoTxtCodec: InterchangeCodec {
     }
 
     // MARK: Words
+
+    /// `value` when `key:value` is one word tick reads back as that key and
+    /// value (no space, no `:`, no leading `/`: ``keyValue(_:)``); nil for
+    /// any other value, which has no todo.txt form.
+    static func word(_ value: String, key: String) -> String? {
+        guard !value.contains(where: { $0.isWhitespace }), keyValue(key + ":" + value)?.value == value else { return nil }
+        return value
+    }
 
     /// `key` and `value` of a word tick reads as a `key:value` extension: the key is a
     /// word (starts with a letter: letters, digits, `-`, `_`; `1:1`, `10:30` and `16:9` are

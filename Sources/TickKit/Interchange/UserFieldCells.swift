@@ -31,9 +31,7 @@ enum UserFieldCells {
         case (.duration, .number(let literal)): return literal + "m"
         case (.number, .number(let literal)): return literal
         case (_, .string(let s)):
-            let word = field.name + ":" + s
-            guard !s.contains(where: { $0.isWhitespace }), TodoTxtCodec.keyValue(word)?.value == s else { return nil }
-            return s
+            return TodoTxtCodec.word(s, key: field.name)
         default: return nil
         }
     }
