@@ -33,6 +33,31 @@ import Testing
         }
     }
 
+    /// A lock that timed out closed its descriptor, and then its `deinit`
+    /// closed the same number again: by then another thread's file (an
+    /// index, a temp file being written). Files another thread holds open
+    /// stay open however many locks time out.
+    @Test func aTimedOutLockClosesOnlyItsOwnDescriptor() throws {
+        let path = tempPath()
+        let holder = try FileLock(path: path, timeout: 1)
+        defer { holder.unlock() }
+        let stop = ManagedAtomicFlag()
+        let lost = ManagedAtomicFlag()
+        let victim = Thread {
+            while !stop.isSet {
+                let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { continue }
+                for _ in 0..<50 where fcntl(fd, F_GETFD) == -1 { lost.set() }
+                if close(fd) != 0 { lost.set() }
+            }
+        }
+        victim.start()
+        for _ in 0..<20000 { _ = try? FileLock(path: path, timeout: 0) }
+        stop.set()
+        while !victim.isFinished { usleep(1_000) }
+        #expect(!lost.isSet, "a descriptor the other thread held was closed under it")
+    }
+
     @Test func aWaiterGetsTheLockOnceTheHolderLetsGo() async throws {
         let path = tempPath()
         let holder = try FileLock(path: path, timeout: 1)
@@ -44,4 +69,12 @@ import Testing
         holder.unlock()
         #expect(try await waiter.value)
     }
+}
+
+/// A flag two threads share.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
 }

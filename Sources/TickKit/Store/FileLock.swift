@@ -13,9 +13,14 @@ public final class FileLock {
     /// count move starts its wait again. Under a crowd of writers (polling
     /// `flock` is not fair) a waiter may lose many turns, but it only gives up
     /// when one holder is stuck, which is what the error says.
+    ///
+    /// The descriptor becomes the lock's only once the lock is held: a lock
+    /// that throws closes it once, here (a class whose stored properties
+    /// are all set runs its `deinit` when its `init` throws, which would
+    /// close the number a second time, by then perhaps another thread's file).
     public init(path: String, timeout: Double) throws(StoreError) {
         try PrivateFiles.createDirectory(PathString.deletingLastComponent(path))
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
         PrivateFiles.tighten(fd: fd)
         // A monotonic clock: a wall-clock jump (NTP, a suspended laptop
@@ -43,6 +48,7 @@ public final class FileLock {
         }
         var next = Self.turns(fd) &+ 1
         _ = withUnsafeBytes(of: &next) { pwrite(fd, $0.baseAddress, 8, 0) }
+        self.fd = fd
     }
 
     /// The count of turns recorded in the lock file (0 when it has none).
