@@ -41,8 +41,8 @@ import Testing
         let path = tempPath()
         let holder = try FileLock(path: path, timeout: 1)
         defer { holder.unlock() }
-        let stop = ManagedAtomicFlag()
-        let lost = ManagedAtomicFlag()
+        let stop = SharedFlag()
+        let lost = SharedFlag()
         let victim = Thread {
             while !stop.isSet {
                 let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -72,7 +72,7 @@ import Testing
 }
 
 /// A flag two threads share.
-final class ManagedAtomicFlag: @unchecked Sendable {
+final class SharedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
