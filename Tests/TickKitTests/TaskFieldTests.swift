@@ -328,6 +328,14 @@ import CSQLite
         }
     }
 
+    /// The select's column list is spelled out for start-up speed
+    /// (``RowReader/columns``); it must be the table's, in its order.
+    @Test func theSelectedColumnsAreTheTablesReadColumns() {
+        let literal = "[\n" + TaskColumns.read.map { "\"\($0)\"" }.joined(separator: ", ") + "\n]"
+        #expect(RowReader.readColumnList == TaskColumns.read,
+                "RowReader.readColumnList differs from the field table's read columns; paste this: \(literal)")
+    }
+
     /// The index's columns come from the fields' value types: each once,
     /// declared in the schema with its type, and a field's read columns
     /// first (the reader numbers them from its first).
