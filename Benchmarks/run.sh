@@ -358,6 +358,17 @@ else
   note cold "tick has no \`reindex\` yet: measured \`tick list\` (all pending tasks) after deleting \$XDG_CACHE_HOME/tick (hyperfine --prepare)."
 fi
 hf cold-tick --prepare "rm -rf $(sq "$XDG_CACHE_HOME/tick")" -- "$COLD_CMD"
+# Issue 47's yardstick for the rebuild: Python parsing the same files, nothing else.
+cat >"$RUN/jsonload.py" <<'PY'
+import glob, json, sys
+for path in glob.glob(sys.argv[1] + "/*.json") + glob.glob(sys.argv[1] + "/lists/*.json"):
+    with open(path, "rb") as f:
+        json.load(f)
+PY
+hf cold-jsonload -- "python3 $(sq "$RUN/jsonload.py") $(sq "$STORE")"
+note cold "$(python3 -c 'import json,sys
+m = lambda n: json.load(open(sys.argv[1] + "/hf-" + n + ".json"))["results"][0]["median"]
+print("Python'"'"'s `json.load` of the same files (inbox.json and lists/*.json, parsed and dropped): %.0f ms; tick'"'"'s cold rebuild is %.1f× of it (issue 47: ≤ 3×)." % (m("cold-jsonload") * 1000, m("cold-tick") / m("cold-jsonload")))' "$RES")"
 # Taskwarrior: import into a fresh data directory each run, if one import is
 # cheap enough; otherwise keep the single run above.
 if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 60 else 1)" "$IMPORT_S"; then
