@@ -36,8 +36,8 @@ enum Invocation {
             return
         }
         // `tick tody`: ArgumentParser would say "Unexpected argument"; say what is wrong and what was meant.
-        // (Looked up by name, not by listing every command's names: that built
-        // all 43 commands' configurations, about 1% of an empty read.)
+        // (Looked up by name, not by listing every command's names, which
+        // builds all 43 commands' configurations.)
         if let word = args.first, !word.hasPrefix("-"), word != "help", CommandFacts.topLevel(word) == nil {
             throw unknownCommand([word], among: Tick.self)
         }
