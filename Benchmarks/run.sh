@@ -366,9 +366,13 @@ for path in glob.glob(sys.argv[1] + "/*.json") + glob.glob(sys.argv[1] + "/lists
         json.load(f)
 PY
 hf cold-jsonload -- "python3 $(sq "$RUN/jsonload.py") $(sq "$STORE")"
-note cold "$(python3 -c 'import json,sys
+note cold "$(python3 - "$RES" <<'PY'
+import json, sys
 m = lambda n: json.load(open(sys.argv[1] + "/hf-" + n + ".json"))["results"][0]["median"]
-print("Python'"'"'s `json.load` of the same files (inbox.json and lists/*.json, parsed and dropped): %.0f ms; tick'"'"'s cold rebuild is %.1f× of it (issue 47: ≤ 3×)." % (m("cold-jsonload") * 1000, m("cold-tick") / m("cold-jsonload")))' "$RES")"
+print("Python's `json.load` of the same files (inbox.json and lists/*.json, parsed and dropped): %.0f ms; "
+      "tick's cold rebuild is %.1f× of it (issue 47: ≤ 3×)." % (m("cold-jsonload") * 1000, m("cold-tick") / m("cold-jsonload")))
+PY
+)"
 # Taskwarrior: import into a fresh data directory each run, if one import is
 # cheap enough; otherwise keep the single run above.
 if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 60 else 1)" "$IMPORT_S"; then
