@@ -5,13 +5,8 @@ enum IndexSchema {
     /// A plain number, not computed from ``statements``: that would build
     /// and hash every statement on every start (2% of an empty read). A change
     /// of the statements (a field's column added) fails `IndexTests` until
-    /// it is bumped (``fingerprint(_:)``).
+    /// it is bumped (it keeps the statements' fingerprint for the version).
     static let version = 15
-
-    /// FNV-1a 64 of `statements`: `IndexTests` keeps the one of ``version``.
-    static func fingerprint(_ statements: [String]) -> UInt64 {
-        FNV1a.hash64(statements.joined(separator: "\n").utf8)
-    }
 
     /// Is a task waiting (a SQL condition over `tasks`, arguments: today's day
     /// number, now in seconds since the reference date).
