@@ -71,6 +71,24 @@ enum Syncthing {
     /// the same one; CI once saw a test's "stopped" server answered by
     /// another test's Radicale on its port.
     static func freePorts(_ count: Int) throws -> [Int] {
+        try draw(count) { 0 }
+    }
+
+    /// A TCP port of `range` on 127.0.0.1 that was free a moment ago and
+    /// was not handed out before in this process (as ``freePorts(_:)``):
+    /// for a test about what a port's digits must not be mistaken for
+    /// (vdirsyncer's "Connect call failed ('127.0.0.1', 40412)" is no 404).
+    static func freePort(in range: ClosedRange<Int>) throws -> Int {
+        var candidates = range.shuffled()
+        return try draw(1) {
+            guard let next = candidates.popLast() else { throw HarnessError("no unused port in \(range) on 127.0.0.1") }
+            return next
+        }[0]
+    }
+
+    /// Binds sockets to the ports `next` names (0: the kernel picks) until
+    /// `count` bound ports were not handed out before; releases them together.
+    private static func draw(_ count: Int, next: () throws -> Int) throws -> [Int] {
         var fds: [Int32] = []
         defer { for fd in fds { close(fd) } }
         var ports: [Int] = []
@@ -85,12 +103,14 @@ enum Syncthing {
             fds.append(fd)
             var addr = sockaddr_in()
             addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = 0
+            let wanted = try next()
+            addr.sin_port = in_port_t(UInt16(wanted).bigEndian)
             addr.sin_addr.s_addr = inet_addr("127.0.0.1")
             let bound = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else { throw HarnessError("bind(127.0.0.1:0) failed: errno \(errno)") }
+            if bound != 0, wanted != 0, errno == EADDRINUSE { continue }
+            guard bound == 0 else { throw HarnessError("bind(127.0.0.1:\(wanted)) failed: errno \(errno)") }
             var len = socklen_t(MemoryLayout<sockaddr_in>.size)
             let named = withUnsafeMutablePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }

@@ -95,6 +95,16 @@ struct VdirsyncerOutputTests {
         #expect(Vdirsyncer.Failure(failures["inbox"] ?? "") == .vanished)
         #expect(Vdirsyncer.Failure("error: Unknown error occurred for tick/inbox: Server disconnected") == .dropped)
         #expect(Vdirsyncer.Failure("critical: Please run `vdirsyncer discover tick`  before synchronization.") == .needsDiscover)
+        // vdirsyncer 0.19's words for a refused connection, on a port whose
+        // digits begin with 404 (CI drew 404xx once): the server is down, no
+        // calendar is gone.
+        for port in [40412, 8404, 404] {
+            let refused = "error: Unknown error occurred: Cannot connect to host 127.0.0.1:\(port) ssl:default [Connect call failed ('127.0.0.1', \(port))]"
+            #expect(Vdirsyncer.Failure(refused) == .dropped, "\(refused)")
+        }
+        // Nor is a port beginning with 401 a refused login.
+        let refused = "error: Unknown error occurred: Cannot connect to host 127.0.0.1:40123 ssl:default [Connect call failed ('127.0.0.1', 40123)]"
+        #expect(DavError.reason(refused).hasPrefix("the server cannot be reached (Cannot connect to host 127.0.0.1:40123"), "\(DavError.reason(refused))")
         #expect(outcome.uploaded == 2 && outcome.downloaded == 1)
         let discover = Vdirsyncer.Outcome(status: 0, output: """
             warning: No collection "work" found for storage tick_remote.

@@ -46,7 +46,9 @@ extension DavError {
     /// login and an unreachable server in words, else its last `error:` line.
     static func reason(_ output: String) -> String {
         let lines = output.split(separator: "\n").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-        if lines.contains(where: { $0.contains("401") || $0.contains("Unauthorized") }) {
+        // aiohttp says "401, message='Unauthorized'"; the bare number is not
+        // matched, since a refused connection's line names its port (40123).
+        if lines.contains(where: { $0.contains("Unauthorized") }) {
             return "the server refused the login (401 Unauthorized); check --user and --password-command and run `tick dav setup` again"
         }
         if lines.contains(where: { $0.contains("vdirsyncer discover") }) {

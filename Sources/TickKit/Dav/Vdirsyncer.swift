@@ -91,12 +91,17 @@ public struct Vdirsyncer: Sendable {
         public init(_ message: String) {
             if message.contains("was completely emptied") {
                 self = message.contains("\"tick_remote/") ? .emptiedOnServer : .emptiedHere
-            } else if message.contains("Not Found") || message.contains(" 404") {
+            } else if Self.droppedMarkers.contains(where: { message.contains($0) }) {
+                // Before the 404 test: a refused connection names the port
+                // ("Connect call failed ('127.0.0.1', 40412)"), and a server
+                // that is down is never a calendar that is gone.
+                self = .dropped
+            } else if message.contains("Not Found") {
+                // vdirsyncer's NotFoundError carries the response's reason
+                // (404 Not Found); no bare number is matched.
                 self = .vanished
             } else if message.contains("vdirsyncer discover") {
                 self = .needsDiscover
-            } else if Self.droppedMarkers.contains(where: { message.contains($0) }) {
-                self = .dropped
             } else {
                 self = .other
             }
